@@ -1,0 +1,8 @@
+// Unit specs live beside the code they test.
+module.exports = {
+  rootDir: 'src',
+  testRegex: '.*\\.spec\\.ts$',
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testEnvironment: 'node',
+};

@@ -1,0 +1,57 @@
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express, { NextFunction, Request, Response } from 'express';
+import { join } from 'node:path';
+import { AppError } from './common/app-error';
+import { ErrorCode } from './common/error-code';
+import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH } from './common/http/paths';
+import { AppConfig } from './config/app-config';
+import { AppModule, AppOverrides } from './app.module';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Builds the application exactly as production runs it; tests use it too. */
+export async function createApp(config: AppConfig, overrides: AppOverrides = {}, logger: LogLevel[] | false = ['log', 'warn', 'error']): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, overrides), { bodyParser: false, logger });
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.enableShutdownHooks();
+
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  // The callback signature covers the exact received bytes, so that route keeps them raw and
+  // refuses anything over 64 KiB before reading further.
+  app.use(ROOM_CALLBACK_PATH, express.raw({ type: () => true, limit: ROOM_CALLBACK_BODY_LIMIT }));
+  app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use((request: Request, _response: Response, next: NextFunction) => {
+    const isJsonWrite = BODY_METHODS.has(request.method) && !request.is('multipart/form-data');
+    if (isJsonWrite && request.body === undefined && request.path !== ROOM_CALLBACK_PATH) {
+      next(new AppError(ErrorCode.INVALID_PARAMETER, 'Content-Type: send a JSON object with Content-Type: application/json'));
+      return;
+    }
+    next();
+  });
+  app.useStaticAssets(join(__dirname, 'static'), { prefix: '/static/', maxAge: '1d', index: false });
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('IM SDK service')
+      .setDescription(
+        'Backend of the embeddable IM SDK. Every JSON reply is `{code, msg, data}` (HTTP 200 for business errors; read `code`), ' +
+          'except the room callback, which answers in the provider format. Times are Unix milliseconds except `expire_at` (seconds). ' +
+          'IDs are decimal strings.',
+      )
+      .setVersion('1')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'SDK_SECRET (host backend only)' }, 'sdk-secret')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'IM token from POST /app/sdk/token' }, 'im-token')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });
+  return app;
+}

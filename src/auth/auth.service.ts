@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { buildPushConfig } from '../config/push-rules';
+import { ImTokenService } from '../im-token/im-token.service';
+import { toUserReply, UserReply } from '../users/user.mapper';
+import { UsersService } from '../users/users.service';
+import { IssueTokenDto } from './dto/issue-token.dto';
+import { ProfileFieldsDto } from './dto/profile-fields.dto';
+
+export interface TokenReply {
+  user: UserReply;
+  token: string;
+  expire_at: number;
+  push: Record<string, unknown>;
+}
+
+export interface UserStatusReply {
+  user_id: string;
+  disabled: boolean;
+}
+
+function profileInput(dto: ProfileFieldsDto) {
+  return { externalId: dto.user_id, nickname: dto.nickname, username: dto.username, avatar: dto.avatar, signature: dto.signature };
+}
+
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly tokens: ImTokenService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Spec 4.1: synchronise the profile, then issue a token for exactly that user. */
+  async issueToken(dto: IssueTokenDto): Promise<TokenReply> {
+    const user = await this.users.upsertProfile(profileInput(dto), { refuseDisabled: true });
+    const { token, expireAt } = this.tokens.issue(user);
+    const device = dto.platform && dto.manufacturer && dto.package_name ? { platform: dto.platform, manufacturer: dto.manufacturer, package_name: dto.package_name } : null;
+    return { user: toUserReply(user, this.config.defaultAvatarUrl), token, expire_at: expireAt, push: buildPushConfig(this.config.pushRules, device) };
+  }
+
+  async upsertUser(dto: ProfileFieldsDto): Promise<{ user: UserReply }> {
+    const user = await this.users.upsertProfile(profileInput(dto));
+    return { user: toUserReply(user, this.config.defaultAvatarUrl) };
+  }
+
+  async setDisabled(userId: string, disabled: boolean): Promise<UserStatusReply> {
+    const user = await this.users.setDisabled(userId, disabled);
+    return { user_id: user.externalId, disabled: user.disabled };
+  }
+
+  async revokeTokens(userId: string): Promise<UserStatusReply> {
+    const user = await this.users.revokeTokens(userId);
+    return { user_id: user.externalId, disabled: user.disabled };
+  }
+}

@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isUniqueViolation } from '../database/db-errors';
+import { TransactionRunner } from '../database/transaction-runner';
+import { AuthUser } from '../im-token/auth-user';
+import { ClientErrorsRepository, MergedRecord } from './client-errors.repository';
+import { ReportClientErrorDto } from './dto/report-client-error.dto';
+import { mergeKey } from './merge-key';
+import { Scrubber } from './scrub';
+
+export interface ClientErrorReply {
+  event_id: string;
+  occurrence_count: number;
+}
+
+function toReply(record: MergedRecord): ClientErrorReply {
+  return { event_id: record.eventId, occurrence_count: record.occurrenceCount };
+}
+
+@Injectable()
+export class ClientErrorsService {
+  private readonly scrubber: Scrubber;
+
+  constructor(
+    private readonly repository: ClientErrorsRepository,
+    private readonly tx: TransactionRunner,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.scrubber = new Scrubber([config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret]);
+  }
+
+  /**
+   * Stores one client error (spec 4.2). Idempotent per (user, event_id): the occurrence is
+   * counted and the key claimed in one transaction, so a retry, even a concurrent one, rolls
+   * back its own increment and answers with the record the first attempt counted into.
+   */
+  async report(auth: AuthUser, dto: ReportClientErrorDto): Promise<ClientErrorReply> {
+    if (dto.user_id !== auth.userId) throw AppError.invalid('user_id', 'does not match the user of the token');
+    const known = await this.repository.findRecordBySubmission(auth.id, dto.event_id);
+    if (known) return toReply(known);
+
+    const now = this.clock.now();
+    const key = mergeKey(
+      { userId: auth.id, deviceId: dto.device_id, platform: dto.platform, severity: dto.severity, errorCode: dto.error_code, operation: dto.operation, buildId: dto.build_id },
+      now,
+    );
+    const record = {
+      eventId: dto.event_id,
+      mergeKey: key,
+      userId: auth.id,
+      username: dto.username,
+      deviceId: dto.device_id,
+      platform: dto.platform,
+      severity: dto.severity,
+      errorCode: dto.error_code,
+      message: this.scrubber.text(dto.message),
+      stackTrace: this.scrubber.nullableText(dto.stack_trace),
+      operation: dto.operation,
+      buildId: dto.build_id,
+      conversationId: dto.conversation_id,
+      messageId: dto.message_id,
+      traceId: dto.trace_id,
+      recovered: dto.recovered,
+      context: JSON.stringify(this.scrubber.json(dto.context)),
+      firstSeenAt: now,
+    };
+    try {
+      return toReply(
+        await this.tx.run(async (manager) => {
+          const merged = await this.repository.upsertOccurrence(manager, record);
+          await this.repository.insertSubmission(manager, auth.id, dto.event_id, merged.id, now);
+          return merged;
+        }),
+      );
+    } catch (error) {
+      if (!isUniqueViolation(error, 'client_error_submissions')) throw error;
+      const counted = await this.repository.findRecordBySubmission(auth.id, dto.event_id);
+      if (!counted) throw error;
+      return toReply(counted);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError, CallbackRejectedError } from '../app-error';
+import { failure } from '../envelope';
+import { ErrorCode } from '../error-code';
+import { ROOM_CALLBACK_PATH } from './paths';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+const BODY_PARSER_PROBLEMS: Record<string, string> = {
+  'entity.too.large': 'body: too large',
+  'entity.parse.failed': 'body: malformed JSON',
+  'entity.verify.failed': 'body: rejected',
+  'encoding.unsupported': 'Content-Encoding: unsupported',
+  'charset.unsupported': 'Content-Type: unsupported charset (use UTF-8)',
+  'request.size.invalid': 'body: length does not match Content-Length',
+  'request.aborted': 'body: request aborted',
+  'stream.encoding.set': 'body: unreadable',
+};
+
+function bodyParserProblem(exception: unknown): string | null {
+  if (!exception || typeof exception !== 'object') return null;
+  const error = exception as BodyParserError;
+  if (!error.type || !(error.type in BODY_PARSER_PROBLEMS)) return null;
+  if (error.type === 'entity.too.large' && error.limit) return `body: larger than the limit of ${error.limit} bytes`;
+  return BODY_PARSER_PROBLEMS[error.type];
+}
+
+/**
+ * The one place where failures become replies: `{code, msg, data: null}` with HTTP 200 for
+ * business errors, 404 for unknown routes, 500 with code 1500 and no internals for faults,
+ * and HTTP 403 `{"code":1}` for anything refused on the room callback.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const response = host.switchToHttp().getResponse<Response>();
+    const request = host.switchToHttp().getRequest<Request>();
+    if (response.headersSent) return;
+    response.setHeader('Cache-Control', 'no-store');
+    const parserProblem = bodyParserProblem(exception);
+
+    if (request.path === ROOM_CALLBACK_PATH && (exception instanceof CallbackRejectedError || parserProblem || exception instanceof AppError)) {
+      response.status(HttpStatus.FORBIDDEN).json({ code: 1 });
+      return;
+    }
+    if (exception instanceof AppError) {
+      response.status(HttpStatus.OK).json(failure(exception.code, exception.message));
+      return;
+    }
+    if (parserProblem) {
+      response.status(HttpStatus.OK).json(failure(ErrorCode.INVALID_PARAMETER, parserProblem));
+      return;
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === HttpStatus.NOT_FOUND) {
+        response.status(HttpStatus.NOT_FOUND).json(failure(ErrorCode.INVALID_PARAMETER, `no such endpoint: ${request.method} ${request.path}`));
+        return;
+      }
+      if (status < 500) {
+        response.status(HttpStatus.OK).json(failure(ErrorCode.INVALID_PARAMETER, exception.message));
+        return;
+      }
+    }
+    this.logger.error(`${request.method} ${request.path} failed`, exception instanceof Error ? exception.stack : String(exception));
+    if (request.path === ROOM_CALLBACK_PATH) {
+      response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: ErrorCode.INTERNAL });
+      return;
+    }
+    response.status(HttpStatus.INTERNAL_SERVER_ERROR).json(failure(ErrorCode.INTERNAL, 'internal error'));
+  }
+}

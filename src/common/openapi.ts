@@ -1,0 +1,50 @@
+import { Type, applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorCode } from './error-code';
+
+export const ERROR_CODE_MEANINGS: Record<number, string> = {
+  [ErrorCode.SDK_SECRET_INVALID]: 'SDK backend secret invalid',
+  [ErrorCode.SDK_DISABLED]: 'SDK disabled',
+  [ErrorCode.USER_DISABLED]: 'User disabled',
+  [ErrorCode.INVALID_PARAMETER]: 'Invalid parameter; msg names the field',
+  [ErrorCode.TOO_FAST]: 'Request too fast',
+  [ErrorCode.TOKEN_MISSING]: 'Token missing',
+  [ErrorCode.TOKEN_INVALID]: 'Token invalid (bad signature, wrong algorithm, revoked by a forced logout)',
+  [ErrorCode.TOKEN_EXPIRED]: 'Token expired',
+  [ErrorCode.CONVERSATION_INACCESSIBLE]: 'Conversation inaccessible or absent',
+  [ErrorCode.CAPABILITY_CLOSED]: 'Capability closed',
+  [ErrorCode.SEND_FORBIDDEN]: 'Sending forbidden',
+  [ErrorCode.PROFILE_INACCESSIBLE]: 'Profile inaccessible',
+  [ErrorCode.REQUEST_INACCESSIBLE]: 'Request inaccessible',
+  [ErrorCode.ALREADY_FRIENDS]: 'Already friends',
+  [ErrorCode.MESSAGE_ABSENT]: 'Message absent (or not visible to the caller)',
+  [ErrorCode.RECALL_FORBIDDEN]: 'No permission to recall',
+  [ErrorCode.GROUP_OPERATION_FORBIDDEN]: 'Group operation forbidden (or group not accessible)',
+  [ErrorCode.INVITATION_INVALID]: 'Invitation invalid',
+  [ErrorCode.RELATIONSHIP_RESTRICTED]: 'Relationship restricted',
+  [ErrorCode.GROUP_DISABLED]: 'Group disabled',
+  [ErrorCode.INTERNAL]: 'Internal or configuration fault (HTTP 500)',
+};
+
+/**
+ * Documents a reply wrapped in the `{code, msg, data}` envelope, and the business codes the
+ * endpoint can answer (with HTTP 200, except 1500).
+ */
+export function ApiEnvelope(data: Type<unknown>, codes: number[]): MethodDecorator & ClassDecorator {
+  const list = codes.map((code) => `- \`${code}\`: ${ERROR_CODE_MEANINGS[code] ?? ''}`).join('\n');
+  return applyDecorators(
+    ApiExtraModels(data),
+    ApiOkResponse({
+      description: `Envelope; \`code\` 0 with \`msg\` "ok" on success, otherwise \`data\` is null. Codes:\n${list}`,
+      schema: {
+        type: 'object',
+        required: ['code', 'msg', 'data'],
+        properties: {
+          code: { type: 'integer', example: 0 },
+          msg: { type: 'string', example: 'ok' },
+          data: { allOf: [{ $ref: getSchemaPath(data) }], nullable: true },
+        },
+      },
+    }),
+  );
+}

@@ -1,0 +1,54 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { AppError } from '../app-error';
+import { ErrorCode } from '../error-code';
+import { findLoneSurrogate } from '../text';
+
+/** Picks the most telling message of the first failing field, with its full path. */
+export function describeValidationErrors(errors: ValidationError[], parent = ''): string {
+  for (const error of errors) {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    if (error.constraints) {
+      const constraints = error.constraints;
+      const message = constraints.isDefined ?? constraints.sentTogether ?? constraints.whitelistValidation ?? Object.values(constraints)[0];
+      // class-validator messages start with the property name; show the full path instead.
+      const text = message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
+      return `${path}: ${text}`;
+    }
+    if (error.children?.length) return describeValidationErrors(error.children, path);
+  }
+  return 'request: invalid parameters';
+}
+
+const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
+
+/**
+ * The one global pipe: whitelist, transform, and no implicit conversion, so "true" and 1 are
+ * not booleans and "1" is not an integer. Every refusal is an {@link AppError} with code 1004
+ * whose message names the field.
+ */
+@Injectable()
+export class StrictValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      forbidUnknownValues: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors: ValidationError[]) => new AppError(ErrorCode.INVALID_PARAMETER, describeValidationErrors(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const isDto = typeof metadata.metatype === 'function' && !PRIMITIVES.includes(metadata.metatype);
+    if (isDto && (metadata.type === 'body' || metadata.type === 'query')) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new AppError(ErrorCode.INVALID_PARAMETER, `${metadata.type === 'body' ? 'body' : 'query'}: must be a JSON object`);
+      }
+      const badPath = findLoneSurrogate(value);
+      if (badPath) throw AppError.invalid(badPath, 'contains invalid Unicode (a lone surrogate)');
+    }
+    return super.transform(value, metadata);
+  }
+}

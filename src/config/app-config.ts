@@ -1,0 +1,148 @@
+import { PushRule, parsePushRules } from './push-rules';
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string }
+  | { type: 'mysql'; host: string; port: number; username: string; password: string; database: string };
+
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export interface AppConfig {
+  nodeEnv: NodeEnv;
+  port: number;
+  database: DatabaseConfig;
+  migrationsRun: boolean;
+  sdkSecret: string;
+  jwtSecret: string;
+  tokenTtlSeconds: number;
+  rtc: { sdkAppId: string; callbackSecret: string };
+  publicBaseUrl: string;
+  defaultAvatarUrl: string;
+  pushRules: PushRule[];
+  /** Largest accepted JSON body outside the room callback. */
+  bodyLimitBytes: number;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const SECRET_MINIMUMS = {
+  SDK_SECRET: 32,
+  JWT_SECRET: 32,
+  RTC_CALLBACK_SECRET: 16,
+} as const;
+export type SecretName = keyof typeof SECRET_MINIMUMS | 'RTC_SDK_APP_ID';
+export const SECRET_NAMES: readonly SecretName[] = ['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET'];
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return Number(raw);
+}
+
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new Error('DATABASE_URL sqlite:<path> needs a path, e.g. sqlite:./data/im.sqlite');
+    return { type: 'sqlite', path };
+  }
+  if (/^(mysql|mariadb):\/\//.test(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error('DATABASE_URL is not a valid mysql://user:pass@host:port/db URL');
+    }
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+    if (!parsed.hostname || !database) throw new Error('DATABASE_URL must name a host and a database: mysql://user:pass@host:port/db');
+    return {
+      type: 'mysql',
+      host: parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : 3306,
+      username: decodeURIComponent(parsed.username || 'root'),
+      password: decodeURIComponent(parsed.password),
+      database,
+    };
+  }
+  throw new Error('DATABASE_URL must start with sqlite: or mysql://');
+}
+
+/**
+ * Reads and checks the whole configuration at boot. Problems are collected and reported
+ * together; secret values never appear in a message.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const problems: string[] = [];
+  const nodeEnv = (env.NODE_ENV || 'development') as NodeEnv;
+  if (!['development', 'production', 'test'].includes(nodeEnv)) problems.push(`NODE_ENV must be development, production or test (got "${env.NODE_ENV}")`);
+
+  const port = integer(env, 'PORT', 3000, 0, 65535, problems);
+  let database: DatabaseConfig = { type: 'sqlite', path: './data/im.sqlite' };
+  try {
+    database = parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/im.sqlite');
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
+  for (const name of SECRET_NAMES) {
+    const value = env[name];
+    if (value === undefined || value === '') {
+      if (nodeEnv === 'production') problems.push(`${name} is required when NODE_ENV=production`);
+      continue;
+    }
+    if (name === 'RTC_SDK_APP_ID') {
+      if (!/^[1-9][0-9]{0,19}$/.test(value)) problems.push('RTC_SDK_APP_ID must be the provider application ID (a positive decimal number)');
+      continue;
+    }
+    const minimum = SECRET_MINIMUMS[name];
+    if (Buffer.byteLength(value, 'utf8') < minimum) problems.push(`${name} is too short: at least ${minimum} bytes are required`);
+  }
+  if (env.SDK_SECRET && env.JWT_SECRET && env.SDK_SECRET === env.JWT_SECRET) {
+    problems.push('SDK_SECRET and JWT_SECRET must differ (the host secret must never verify an IM token)');
+  }
+
+  const tokenTtlSeconds = integer(env, 'TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600, problems);
+  const bodyLimitBytes = integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 65536, 16 * 1024 * 1024, problems);
+
+  const migrationsRaw = env.MIGRATIONS_RUN ?? 'true';
+  if (!['true', 'false'].includes(migrationsRaw)) problems.push('MIGRATIONS_RUN must be true or false');
+
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/]+/.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL');
+  const defaultAvatarUrl = env.DEFAULT_AVATAR_URL || `${publicBaseUrl}/static/default-avatar.svg`;
+  if (!/^https?:\/\/\S+$/.test(defaultAvatarUrl)) problems.push('DEFAULT_AVATAR_URL must be an http(s) URL');
+
+  let pushRules: PushRule[] = [];
+  try {
+    pushRules = parsePushRules(env.PUSH_RULES);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    nodeEnv,
+    port,
+    database,
+    migrationsRun: migrationsRaw === 'true',
+    sdkSecret: env.SDK_SECRET ?? '',
+    jwtSecret: env.JWT_SECRET ?? '',
+    tokenTtlSeconds,
+    rtc: { sdkAppId: env.RTC_SDK_APP_ID ?? '', callbackSecret: env.RTC_CALLBACK_SECRET ?? '' },
+    publicBaseUrl,
+    defaultAvatarUrl,
+    pushRules,
+    bodyLimitBytes,
+  };
+}

@@ -1,0 +1,41 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { SECRET_NAMES } from './app-config';
+
+export const DEFAULT_DEV_SECRETS_FILE = './data/dev-secrets.json';
+
+/**
+ * Outside production, fills missing secrets from a file under ./data/, generating each one
+ * once so tokens stay valid across restarts. The file is created with mode 0600. Returns the
+ * file's path when it was used, so the start-up line can name it (never the values).
+ */
+export function applyDevSecrets(env: NodeJS.ProcessEnv, file = env.DEV_SECRETS_FILE || DEFAULT_DEV_SECRETS_FILE): string | null {
+  if (env.NODE_ENV === 'production') return null;
+  const missing = SECRET_NAMES.filter((name) => !env[name]);
+  if (missing.length === 0) return null;
+
+  const path = resolve(file);
+  let stored: Record<string, string> = {};
+  if (existsSync(path)) {
+    try {
+      stored = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
+    } catch {
+      throw new Error(`${path} is not valid JSON; delete it to generate new development secrets`);
+    }
+  }
+  let changed = false;
+  for (const name of missing) {
+    if (!stored[name]) {
+      stored[name] = name === 'RTC_SDK_APP_ID' ? String(1400000000 + randomInt(99999999)) : randomBytes(32).toString('base64url');
+      changed = true;
+    }
+    env[name] = stored[name];
+  }
+  if (changed) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  }
+  chmodSync(path, 0o600);
+  return path;
+}

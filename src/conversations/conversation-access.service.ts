@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { ErrorCode } from '../common/error-code';
+import { GroupsRepository } from '../groups/groups.repository';
+import { UsersRepository } from '../users/users.repository';
+import { ConversationMemberEntity } from './conversation-member.entity';
+import { ConversationEntity } from './conversation.entity';
+import { directKey, parseConversationId } from './conversation-id';
+import { ConversationsRepository } from './conversations.repository';
+import { MessagesRepository } from './messages.repository';
+
+export interface ViewerConversation {
+  conversation: ConversationEntity;
+  member: ConversationMemberEntity;
+}
+
+/** Whether a member can see the message at `seq`: after they joined and, if they left, not after. */
+export function isSeqVisible(member: Pick<ConversationMemberEntity, 'visibleFromSeq' | 'visibleToSeq'>, seq: string): boolean {
+  const value = BigInt(seq);
+  return value > BigInt(member.visibleFromSeq) && (member.visibleToSeq === null || value <= BigInt(member.visibleToSeq));
+}
+
+/** Answers "may this user see this conversation, and these messages in it?". */
+@Injectable()
+export class ConversationAccessService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly groups: GroupsRepository,
+    private readonly conversations: ConversationsRepository,
+    private readonly messages: MessagesRepository,
+  ) {}
+
+  /**
+   * Resolves a viewer-relative conversation ID. A malformed ID is 1004 naming `field`; one the
+   * viewer has no membership in is 1201, whether or not it exists.
+   */
+  async resolveForViewer(viewerId: string, conversationId: string, field = 'conversation_id'): Promise<ViewerConversation> {
+    const ref = parseConversationId(conversationId);
+    if (!ref) throw AppError.invalid(field, 'is not a conversation ID (friend_<base64url user_id> or group_<group_id>)');
+    const inaccessible = new AppError(ErrorCode.CONVERSATION_INACCESSIBLE, `${field}: conversation absent or not accessible`);
+    let conversation: ConversationEntity | null = null;
+    if (ref.type === 'direct') {
+      const peer = await this.users.findByExternalId(ref.peerExternalId);
+      if (peer && String(peer.id) !== viewerId) conversation = await this.conversations.findByDirectKey(directKey(viewerId, String(peer.id)));
+    } else {
+      const group = await this.groups.findByPublicId(ref.publicGroupId);
+      if (group) conversation = await this.conversations.findByGroupId(group.id);
+    }
+    if (!conversation) throw inaccessible;
+    const member = await this.conversations.findMember(conversation.id, viewerId);
+    if (!member) throw inaccessible;
+    return { conversation, member };
+  }
+
+  /** Every ID must be a message of the conversation that the viewer can see (not a tombstone). */
+  async assertMessagesVisible(view: ViewerConversation, messageIds: readonly string[], field = 'message_ids'): Promise<void> {
+    if (messageIds.length === 0) return;
+    const found = new Map((await this.messages.findInConversation(view.conversation.id, messageIds)).map((m) => [String(m.id), m]));
+    for (const id of messageIds) {
+      const message = found.get(id);
+      if (!message || message.status !== 'normal' || !isSeqVisible(view.member, message.seq)) {
+        throw new AppError(ErrorCode.MESSAGE_ABSENT, `${field}: message ${id} is not a visible message of the conversation`);
+      }
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GroupsModule } from '../groups/groups.module';
+import { UsersModule } from '../users/users.module';
+import { ConversationAccessService } from './conversation-access.service';
+import { ConversationMemberEntity } from './conversation-member.entity';
+import { ConversationEntity } from './conversation.entity';
+import { ConversationsRepository } from './conversations.repository';
+import { MessageEntity } from './message.entity';
+import { MessagesRepository } from './messages.repository';
+
+/** Owns conversations, their members and their messages; the endpoints arrive with the messaging core. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, MessageEntity]), UsersModule, GroupsModule],
+  providers: [ConversationsRepository, MessagesRepository, ConversationAccessService],
+  exports: [ConversationsRepository, MessagesRepository, ConversationAccessService],
+})
+export class ConversationsModule {}

@@ -1,0 +1,42 @@
+import { Column, Entity, Index } from 'typeorm';
+import { IdColumn, bigintId, msTime } from '../database/columns';
+
+/** Recalled and deleted messages stay as tombstones: same mid and sequence, content removed. */
+export type MessageStatus = 'normal' | 'recalled' | 'deleted';
+
+@Entity('messages')
+@Index('UQ_messages_conv_seq', ['conversationId', 'seq'], { unique: true })
+@Index('UQ_messages_sender_client_id', ['senderId', 'clientMessageId'], { unique: true })
+export class MessageEntity {
+  /** The message's `mid`. */
+  @IdColumn()
+  id: string;
+
+  @Column({ name: 'conversation_id', type: 'bigint', transformer: bigintId })
+  conversationId: string;
+
+  @Column({ type: 'bigint', transformer: bigintId })
+  seq: string;
+
+  @Column({ name: 'sender_id', type: 'bigint', transformer: bigintId })
+  senderId: string;
+
+  @Column({ name: 'client_message_id', type: 'varchar', length: 64 })
+  clientMessageId: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  type: string;
+
+  /** JSON of the message body; emptied when the message becomes a tombstone. */
+  @Column({ type: 'text' })
+  content: string;
+
+  @Column({ type: 'varchar', length: 12, default: 'normal' })
+  status: MessageStatus;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
+  createdAt: number;
+
+  @Column({ name: 'updated_at', type: 'bigint', transformer: msTime })
+  updatedAt: number;
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config';
+import { MIGRATIONS } from './migrations';
+
+/**
+ * One description of the database for the app, the migration CLI (ormconfig.ts) and the tests.
+ * Entities are registered by their modules (autoLoadEntities) in the app, and listed by
+ * `entities` for the CLI.
+ */
+export function buildDataSourceOptions(database: DatabaseConfig, entities: DataSourceOptions['entities'] = []): DataSourceOptions {
+  const common = { entities, migrations: MIGRATIONS, migrationsTableName: 'schema_migrations', synchronize: false, logging: false } as const;
+  if (database.type === 'sqlite') {
+    const inMemory = database.path === ':memory:';
+    if (!inMemory) mkdirSync(dirname(resolve(database.path)), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: inMemory ? ':memory:' : resolve(database.path),
+      enableWAL: !inMemory,
+      prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
+        db.pragma('busy_timeout = 5000');
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    host: database.host,
+    port: database.port,
+    username: database.username,
+    password: database.password,
+    database: database.database,
+    charset: 'utf8mb4_bin',
+    timezone: 'Z',
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    extra: { connectionLimit: 20, waitForConnections: true },
+  };
+}

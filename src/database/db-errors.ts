@@ -1,0 +1,42 @@
+import { QueryFailedError } from 'typeorm';
+
+interface DriverError {
+  code?: string;
+  errno?: number;
+  message?: string;
+}
+
+function driverError(error: unknown): DriverError | null {
+  if (error instanceof QueryFailedError) return error.driverError as DriverError;
+  if (error && typeof error === 'object' && 'code' in error) return error as DriverError;
+  return null;
+}
+
+/**
+ * True when the error is a unique-key violation; with `key`, only when the violated index or
+ * column name contains it (MySQL names the index, SQLite the columns).
+ */
+export function isUniqueViolation(error: unknown, key?: string): boolean {
+  const e = driverError(error);
+  if (!e) return false;
+  const unique = e.code === 'ER_DUP_ENTRY' || e.errno === 1062 || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return unique && (key === undefined || violatedConstraint(e.message ?? '').includes(key));
+}
+
+/**
+ * The index (MySQL) or column list (SQLite) named by a unique-violation message. The
+ * duplicated value itself is cut off, since user input could contain any key name.
+ */
+function violatedConstraint(message: string): string {
+  const mysql = /for key '([^']*)'\s*$/.exec(message);
+  if (mysql) return mysql[1];
+  const sqlite = /UNIQUE constraint failed: (.*)$/.exec(message);
+  return sqlite ? sqlite[1] : '';
+}
+
+/** Deadlocks and lock timeouts: the transaction may simply be run again. */
+export function isTransientConflict(error: unknown): boolean {
+  const e = driverError(error);
+  if (!e) return false;
+  return e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1213 || e.errno === 1205 || e.code === 'SQLITE_BUSY';
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GroupMemberEntity } from './group-member.entity';
+import { GroupEntity } from './group.entity';
+import { GroupsRepository } from './groups.repository';
+
+/** Owns groups and their memberships; the group endpoints arrive with the messaging core. */
+@Module({
+  imports: [TypeOrmModule.forFeature([GroupEntity, GroupMemberEntity])],
+  providers: [GroupsRepository],
+  exports: [GroupsRepository],
+})
+export class GroupsModule {}

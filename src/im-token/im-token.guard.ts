@@ -1,0 +1,20 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { bearerCredential } from '../common/bearer';
+import { ErrorCode } from '../common/error-code';
+import { AuthenticatedRequest } from './auth-user';
+import { ImTokenService } from './im-token.service';
+
+/** SDK endpoints: accepts only an IM token (never the host secret). */
+@Injectable()
+export class ImTokenGuard implements CanActivate {
+  constructor(private readonly tokens: ImTokenService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const token = bearerCredential(request);
+    if (!token) throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: send Authorization: Bearer <IM token>');
+    request.authUser = await this.tokens.verify(token);
+    return true;
+  }
+}

@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { TokenExpiredError } from 'jsonwebtoken';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { UserEntity } from '../users/user.entity';
+import { UsersRepository } from '../users/users.repository';
+import { AuthUser } from './auth-user';
+
+/** Audience of IM tokens: a JWT minted for anything else (a host session, say) is refused. */
+export const IM_TOKEN_AUDIENCE = 'im-sdk';
+const ALGORITHM = 'HS256';
+
+interface ImTokenClaims {
+  user_id: string;
+  uid: string;
+  tv: number;
+  exp: number;
+  iat: number;
+  aud: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  /** Unix seconds; equals the JWT's `exp`. */
+  expireAt: number;
+}
+
+@Injectable()
+export class ImTokenService {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly users: UsersRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  issue(user: Pick<UserEntity, 'id' | 'externalId' | 'tokenVersion'>): IssuedToken {
+    const iat = Math.floor(this.clock.now() / 1000);
+    const expireAt = iat + this.config.tokenTtlSeconds;
+    const claims: ImTokenClaims = { user_id: user.externalId, uid: String(user.id), tv: user.tokenVersion, iat, exp: expireAt, aud: IM_TOKEN_AUDIENCE };
+    const token = this.jwt.sign(claims, { secret: this.config.jwtSecret, algorithm: ALGORITHM });
+    return { token, expireAt };
+  }
+
+  /**
+   * Verifies signature (HS256 only), audience and expiry, then that the token's version is the
+   * user's current one (a forced logout raises it) and that the user is not disabled.
+   */
+  async verify(token: string): Promise<AuthUser> {
+    let claims: ImTokenClaims;
+    try {
+      claims = this.jwt.verify<ImTokenClaims>(token, {
+        secret: this.config.jwtSecret,
+        algorithms: [ALGORITHM],
+        audience: IM_TOKEN_AUDIENCE,
+        clockTimestamp: Math.floor(this.clock.now() / 1000),
+      });
+    } catch (error) {
+      if (error instanceof TokenExpiredError) throw new AppError(ErrorCode.TOKEN_EXPIRED, 'token expired');
+      throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
+    }
+    if (
+      typeof claims.user_id !== 'string' ||
+      typeof claims.uid !== 'string' ||
+      !/^[1-9][0-9]{0,18}$/.test(claims.uid) ||
+      !Number.isInteger(claims.tv) ||
+      !Number.isInteger(claims.exp)
+    ) {
+      throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
+    }
+    const state = await this.users.findAuthState(claims.uid);
+    if (!state || state.externalId !== claims.user_id || state.tokenVersion !== claims.tv) {
+      throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
+    }
+    if (state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+    return { id: String(state.id), userId: state.externalId };
+  }
+}

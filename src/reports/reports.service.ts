@@ -1,0 +1,124 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { ConversationAccessService } from '../conversations/conversation-access.service';
+import { isUniqueViolation } from '../database/db-errors';
+import { GroupsRepository } from '../groups/groups.repository';
+import { AuthUser } from '../im-token/auth-user';
+import { UsersRepository } from '../users/users.repository';
+import { GroupReportDto, ReportFieldsDto, UserReportDto } from './dto/create-report.dto';
+import { ReportEntity, ReportTargetType } from './report.entity';
+import { ReportReply, toReportReply } from './report.mapper';
+import { ReportsRepository } from './reports.repository';
+
+/** What a retry must repeat: target, reason, description and evidence. */
+interface ReportContent {
+  targetType: ReportTargetType;
+  targetPublicId: string;
+  reasonCode: number;
+  description: string;
+  conversationId: string;
+  messageIds: string;
+}
+
+interface ResolvedTarget {
+  targetUserId: string | null;
+  targetGroupId: string | null;
+}
+
+function sortedIds(ids: readonly string[]): string[] {
+  return [...ids].sort((a, b) => (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function contentOf(targetType: ReportTargetType, targetPublicId: string, dto: ReportFieldsDto): ReportContent {
+  return {
+    targetType,
+    targetPublicId,
+    reasonCode: dto.reason_code,
+    description: dto.description ?? '',
+    conversationId: dto.conversation_id ?? '',
+    messageIds: JSON.stringify(sortedIds(dto.message_ids ?? [])),
+  };
+}
+
+function sameContent(report: ReportEntity, content: ReportContent): boolean {
+  return (
+    report.targetType === content.targetType &&
+    report.targetPublicId === content.targetPublicId &&
+    report.reasonCode === content.reasonCode &&
+    report.description === content.description &&
+    report.conversationId === content.conversationId &&
+    report.messageIds === content.messageIds
+  );
+}
+
+@Injectable()
+export class ReportsService {
+  constructor(
+    private readonly reports: ReportsRepository,
+    private readonly users: UsersRepository,
+    private readonly groups: GroupsRepository,
+    private readonly access: ConversationAccessService,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  reportGroup(reporter: AuthUser, dto: GroupReportDto): Promise<ReportReply> {
+    return this.submit(reporter, dto, contentOf('group', dto.group_id, dto), () => this.resolveGroup(reporter, dto.group_id));
+  }
+
+  reportUser(reporter: AuthUser, dto: UserReportDto): Promise<ReportReply> {
+    return this.submit(reporter, dto, contentOf('user', dto.user_id, dto), () => this.resolveUser(reporter, dto.user_id));
+  }
+
+  /**
+   * Idempotent per (reporter, request_id), enforced by a unique key: a retry with the same
+   * content answers the stored report with `created: false`; other content is refused. Access
+   * to the target and the evidence is checked before a new report is stored.
+   */
+  private async submit(reporter: AuthUser, dto: ReportFieldsDto, content: ReportContent, resolveTarget: () => Promise<ResolvedTarget>): Promise<ReportReply> {
+    const hasEvidence = (dto.message_ids ?? []).length > 0;
+    if (hasEvidence && !content.conversationId) throw AppError.invalid('conversation_id', 'is required when message_ids are sent');
+
+    const existing = await this.reports.findByRequestId(reporter.id, dto.request_id);
+    if (existing) return this.replay(existing, content);
+
+    const target = await resolveTarget();
+    let conversationRef: string | null = null;
+    if (content.conversationId) {
+      const view = await this.access.resolveForViewer(reporter.id, content.conversationId);
+      await this.access.assertMessagesVisible(view, dto.message_ids ?? []);
+      conversationRef = view.conversation.id;
+    }
+    try {
+      const report = await this.reports.insert({ reporterId: reporter.id, requestId: dto.request_id, ...content, ...target, conversationRef, createdAt: this.clock.now() });
+      return toReportReply(report, true);
+    } catch (error) {
+      if (!isUniqueViolation(error, 'reporter')) throw error;
+      const winner = await this.reports.findByRequestId(reporter.id, dto.request_id);
+      if (!winner) throw error;
+      return this.replay(winner, content);
+    }
+  }
+
+  private replay(existing: ReportEntity, content: ReportContent): ReportReply {
+    if (!sameContent(existing, content)) throw AppError.invalid('request_id', 'was already used for a report with different content');
+    return toReportReply(existing, false);
+  }
+
+  private async resolveUser(reporter: AuthUser, externalId: string): Promise<ResolvedTarget> {
+    if (externalId === reporter.userId) throw AppError.invalid('user_id', 'you cannot report yourself');
+    const user = await this.users.findByExternalId(externalId);
+    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
+    return { targetUserId: String(user.id), targetGroupId: null };
+  }
+
+  /** The group must exist and the reporter must be or have been a member; a disabled group answers 1218. */
+  private async resolveGroup(reporter: AuthUser, publicId: string): Promise<ResolvedTarget> {
+    const group = await this.groups.findByPublicId(publicId);
+    const membership = group ? await this.groups.findMembership(group.id, reporter.id) : null;
+    if (!group || !membership) throw new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, 'group_id: group absent or you were never a member');
+    if (group.disabled) throw new AppError(ErrorCode.GROUP_DISABLED, 'group_id: group is disabled');
+    return { targetUserId: null, targetGroupId: String(group.id) };
+  }
+}

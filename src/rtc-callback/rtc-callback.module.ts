@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CallbackSignatureGuard } from './callback-signature.guard';
+import { RtcCallbackController } from './rtc-callback.controller';
+import { RtcCallbackService } from './rtc-callback.service';
+import { RtcRoomEventEntity } from './rtc-room-event.entity';
+import { RtcRoomEventsRepository } from './rtc-room-events.repository';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([RtcRoomEventEntity])],
+  controllers: [RtcCallbackController],
+  providers: [CallbackSignatureGuard, RtcCallbackService, RtcRoomEventsRepository],
+  exports: [RtcRoomEventsRepository],
+})
+export class RtcCallbackModule {}

@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { VerifiedCallback } from './callback-signature.guard';
+import { parseRoomCallback } from './room-callback';
+import { RtcRoomEventsRepository } from './rtc-room-events.repository';
+
+/** The provider's reply format: no msg, no data. */
+export interface ProviderReply {
+  code: 0;
+}
+
+@Injectable()
+export class RtcCallbackService {
+  constructor(
+    private readonly events: RtcRoomEventsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Stores a verified room event (102/103/104) once; a provider retry of the same body is
+   * acknowledged without being processed again, and other events are acknowledged and ignored.
+   */
+  async handle(callback: VerifiedCallback): Promise<ProviderReply> {
+    const event = parseRoomCallback(callback.body, callback.callbackTs);
+    if (!event) return { code: 0 };
+    await this.events.insertOnce({
+      bodySha256: createHash('sha256').update(callback.raw).digest('hex'),
+      sdkAppId: this.config.rtc.sdkAppId,
+      eventType: event.eventType,
+      roomId: event.roomId,
+      providerUserId: event.providerUserId,
+      eventMs: event.eventMs,
+      callbackTs: event.callbackTs,
+      eventInfo: JSON.stringify(event.eventInfo),
+      receivedAt: this.clock.now(),
+    });
+    return { code: 0 };
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+export interface NewUser {
+  externalId: string;
+  username: string | null;
+  nickname: string;
+  avatar: string;
+  signature: string;
+  now: number;
+}
+
+export type ProfileChanges = Partial<Pick<UserEntity, 'username' | 'nickname' | 'avatar' | 'signature'>>;
+
+/** What the IM token guard needs on every request: one primary-key lookup of four columns. */
+export type UserAuthState = Pick<UserEntity, 'id' | 'externalId' | 'tokenVersion' | 'disabled'>;
+
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+
+  private repo(manager?: EntityManager): Repository<UserEntity> {
+    return manager ? manager.getRepository(UserEntity) : this.users;
+  }
+
+  findById(id: string, manager?: EntityManager): Promise<UserEntity | null> {
+    return this.repo(manager).findOneBy({ id });
+  }
+
+  findByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity | null> {
+    return this.repo(manager).findOneBy({ externalId });
+  }
+
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ username });
+  }
+
+  findAuthState(id: string): Promise<UserAuthState | null> {
+    return this.users.findOne({ select: { id: true, externalId: true, tokenVersion: true, disabled: true }, where: { id } });
+  }
+
+  /** Inserts a user; a unique violation (external ID or username) propagates to the caller. */
+  async insert(user: NewUser): Promise<UserEntity> {
+    const entity = this.users.create({
+      externalId: user.externalId,
+      username: user.username,
+      nickname: user.nickname,
+      avatar: user.avatar,
+      signature: user.signature,
+      profileUpdatedAt: user.now,
+      tokenVersion: 0,
+      disabled: false,
+      createdAt: user.now,
+      updatedAt: user.now,
+    });
+    const result = await this.users.insert(entity);
+    entity.id = String(result.identifiers[0].id);
+    return entity;
+  }
+
+  async updateProfile(id: string, changes: ProfileChanges, now: number): Promise<void> {
+    await this.users.update({ id }, { ...changes, profileUpdatedAt: now, updatedAt: now });
+  }
+
+  async setDisabled(id: string, disabled: boolean, now: number): Promise<void> {
+    await this.users.update({ id }, { disabled, updatedAt: now });
+  }
+
+  /** Atomic increment, so two concurrent forced logouts both take effect. */
+  async incrementTokenVersion(id: string, now: number): Promise<void> {
+    await this.users.createQueryBuilder().update().set({ tokenVersion: () => 'token_version + 1', updatedAt: now }).where('id = :id', { id }).execute();
+  }
+}

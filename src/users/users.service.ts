@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { isUniqueViolation } from '../database/db-errors';
+import { UserEntity } from './user.entity';
+import { ProfileChanges, UsersRepository } from './users.repository';
+
+/**
+ * A public profile as sent by the host backend or the user. `undefined` leaves a stored value
+ * unchanged; for `username`, '' removes the username, and for `avatar`, '' selects the
+ * default avatar.
+ */
+export interface ProfileInput {
+  externalId: string;
+  nickname: string;
+  username?: string;
+  avatar?: string;
+  signature?: string;
+}
+
+const MAX_ATTEMPTS = 5;
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Creates the user or brings its profile up to date. Uniqueness of the external ID and the
+   * username is left to the database: a concurrent first call that loses the insert race
+   * reads the winner's row and updates it instead, so N concurrent calls create one user.
+   * `profile_updated_at` moves only when a field really changes.
+   */
+  async upsertProfile(input: ProfileInput, options: { refuseDisabled?: boolean } = {}): Promise<UserEntity> {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const existing = await this.users.findByExternalId(input.externalId);
+      if (existing && options.refuseDisabled && existing.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+      try {
+        if (!existing) {
+          return await this.users.insert({
+            externalId: input.externalId,
+            nickname: input.nickname,
+            username: input.username ? input.username : null,
+            avatar: input.avatar ?? '',
+            signature: input.signature ?? '',
+            now: this.clock.now(),
+          });
+        }
+        const changes = this.diff(existing, input);
+        if (Object.keys(changes).length === 0) return existing;
+        const now = Math.max(this.clock.now(), existing.profileUpdatedAt + 1);
+        await this.users.updateProfile(existing.id, changes, now);
+        return Object.assign(existing, changes, { profileUpdatedAt: now, updatedAt: now });
+      } catch (error) {
+        if (isUniqueViolation(error, 'username')) throw AppError.invalid('username', 'is already taken by another user');
+        if (isUniqueViolation(error, 'external_id') && attempt < MAX_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+    throw new Error('user upsert did not converge');
+  }
+
+  private diff(user: UserEntity, input: ProfileInput): ProfileChanges {
+    const changes: ProfileChanges = {};
+    if (input.nickname !== user.nickname) changes.nickname = input.nickname;
+    if (input.username !== undefined) {
+      const username = input.username === '' ? null : input.username;
+      if (username !== user.username) changes.username = username;
+    }
+    if (input.avatar !== undefined && input.avatar !== user.avatar) changes.avatar = input.avatar;
+    if (input.signature !== undefined && input.signature !== user.signature) changes.signature = input.signature;
+    return changes;
+  }
+
+  findByExternalId(externalId: string): Promise<UserEntity | null> {
+    return this.users.findByExternalId(externalId);
+  }
+
+  async setDisabled(externalId: string, disabled: boolean): Promise<UserEntity> {
+    const user = await this.requireByExternalId(externalId);
+    if (user.disabled !== disabled) {
+      const now = this.clock.now();
+      await this.users.setDisabled(user.id, disabled, now);
+      user.disabled = disabled;
+      user.updatedAt = now;
+    }
+    return user;
+  }
+
+  async revokeTokens(externalId: string): Promise<UserEntity> {
+    const user = await this.requireByExternalId(externalId);
+    await this.users.incrementTokenVersion(user.id, this.clock.now());
+    return user;
+  }
+
+  private async requireByExternalId(externalId: string): Promise<UserEntity> {
+    const user = await this.users.findByExternalId(externalId);
+    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
+    return user;
+  }
+}
