@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { ConversationsRepository } from '../../src/conversations/conversations.repository';
+import { directKey } from '../../src/conversations/conversation-id';
+import { MessagesRepository } from '../../src/conversations/messages.repository';
+import { TransactionRunner } from '../../src/database/transaction-runner';
+import { GroupsRepository } from '../../src/groups/groups.repository';
+import { TestApp } from './test-app';
+
+/**
+ * Fixtures written through the application's own repositories, for the entities whose
+ * endpoints arrive with the messaging core (groups, conversations, messages).
+ */
+export class Seed {
+  private readonly tx: TransactionRunner;
+  private readonly groups: GroupsRepository;
+  private readonly conversations: ConversationsRepository;
+  private readonly messages: MessagesRepository;
+
+  constructor(private readonly t: TestApp) {
+    this.tx = t.app.get(TransactionRunner);
+    this.groups = t.app.get(GroupsRepository);
+    this.conversations = t.app.get(ConversationsRepository);
+    this.messages = t.app.get(MessagesRepository);
+  }
+
+  /** A group with its conversation; the owner and members are internal user IDs. */
+  async group(publicId: string, ownerId: string, memberIds: string[] = []): Promise<{ groupId: string; conversationId: string }> {
+    const now = this.t.clock.now();
+    return this.tx.run(async (manager) => {
+      const group = await this.groups.insertGroup(manager, { publicId, name: `Group ${publicId}`, ownerId, now });
+      const conversation = await this.conversations.insertConversation(manager, { type: 'group', groupId: group.id }, now);
+      await this.groups.insertMember(manager, group.id, ownerId, 'owner', now);
+      await this.conversations.insertMember(manager, conversation.id, ownerId, '0', now);
+      for (const memberId of memberIds) {
+        await this.groups.insertMember(manager, group.id, memberId, 'member', now);
+        await this.conversations.insertMember(manager, conversation.id, memberId, '0', now);
+      }
+      return { groupId: group.id, conversationId: conversation.id };
+    });
+  }
+
+  /** Adds a member who joins now and sees only later messages. */
+  async joinGroup(groupId: string, conversationId: string, userId: string): Promise<void> {
+    const now = this.t.clock.now();
+    await this.tx.run(async (manager) => {
+      const lastSeq = (await manager.query('SELECT last_seq FROM conversations WHERE id = ?', [conversationId]))[0].last_seq;
+      await this.groups.insertMember(manager, groupId, userId, 'member', now);
+      await this.conversations.insertMember(manager, conversationId, userId, String(lastSeq), now);
+    });
+  }
+
+  async leaveGroup(groupId: string, conversationId: string, userId: string, status: 'left' | 'removed' = 'left'): Promise<void> {
+    const now = this.t.clock.now();
+    await this.tx.run(async (manager) => {
+      await this.groups.markLeft(manager, groupId, userId, status, now);
+      await this.conversations.closeMember(manager, conversationId, userId, now);
+    });
+  }
+
+  async disableGroup(groupId: string): Promise<void> {
+    await this.groups.setDisabled(groupId, true, this.t.clock.now());
+  }
+
+  async direct(userA: string, userB: string): Promise<string> {
+    const now = this.t.clock.now();
+    return this.tx.run(async (manager) => {
+      const conversation = await this.conversations.insertConversation(manager, { type: 'direct', directKey: directKey(userA, userB) }, now);
+      await this.conversations.insertMember(manager, conversation.id, userA, '0', now);
+      await this.conversations.insertMember(manager, conversation.id, userB, '0', now);
+      return conversation.id;
+    });
+  }
+
+  /** Appends a text message; returns its mid. */
+  async message(conversationId: string, senderId: string, text = 'hello'): Promise<string> {
+    const now = this.t.clock.now();
+    const message = await this.tx.run((manager) =>
+      this.messages.appendInTransaction(manager, { conversationId, senderId, clientMessageId: randomBytes(8).toString('hex'), type: 'text', content: JSON.stringify({ text }), now }),
+    );
+    return message.id;
+  }
+
+  async setMessageStatus(mid: string, status: 'recalled' | 'deleted'): Promise<void> {
+    await this.tx.manager.query("UPDATE messages SET status = ?, content = '' WHERE id = ?", [status, mid]);
+  }
+}

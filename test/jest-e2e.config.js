@@ -1,0 +1,11 @@
+// e2e specs boot the real application on a real database (see helpers/test-app.ts).
+module.exports = {
+  rootDir: '..',
+  testRegex: 'test/.*\\.e2e-spec\\.ts$',
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testEnvironment: 'node',
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// The README's `npm test`: unit specs, then the e2e suite on SQLite and, when
+// TEST_DATABASE_URL points at MySQL/MariaDB, on it too. Ends with one "N passed, N failed" line.
+const { spawnSync } = require('node:child_process');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const args = process.argv.slice(2);
+const e2eOnly = args.includes('--e2e-only');
+const jestArgs = args.filter((a) => a !== '--e2e-only');
+const dir = mkdtempSync(join(tmpdir(), 'im-tests-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let exitCode = 0;
+
+function run(label, config, env) {
+  const out = join(dir, `${label}.json`);
+  const result = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', config, '--json', `--outputFile=${out}`, ...jestArgs], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  let summary = null;
+  try {
+    summary = JSON.parse(readFileSync(out, 'utf8'));
+  } catch {
+    // jest did not get as far as writing results
+  }
+  if (summary) {
+    totals.passed += summary.numPassedTests;
+    totals.failed += summary.numFailedTests;
+    totals.skipped += summary.numPendingTests + summary.numTodoTests;
+    console.log(`${label}: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed (${summary.numTotalTestSuites} suites)`);
+  }
+  if (result.status !== 0 || !summary) {
+    exitCode = 1;
+    if (!summary) totals.failed += 1;
+  }
+}
+
+if (!e2eOnly) run('unit', 'jest.config.js', {});
+run('e2e-sqlite', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: 'sqlite' });
+if (process.env.TEST_DATABASE_URL) {
+  run('e2e-mysql', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: process.env.TEST_DATABASE_URL });
+} else {
+  console.log('e2e-mysql: skipped (set TEST_DATABASE_URL=mysql://user:pass@host:3306/db to run the suite on MySQL/MariaDB too)');
+}
+rmSync(dir, { recursive: true, force: true });
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(exitCode);
