@@ -19,7 +19,7 @@ const NAME_ALTERNATION = [...SENSITIVE_NAMES].sort((a, b) => b.length - a.length
 const JWT = /\beyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g;
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}/gi;
 // key=value, key: value, "key":"value", ?key=value&… — the value is replaced, the key kept.
-const PAIR = new RegExp(`(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?\\s*[=:]\\s*["']?)([^\\s"'&;,}\\])]+)`, 'gi');
+const PAIR = new RegExp(`(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?\\s*[=:]\\s*["']?)(?!\\[REDACTED\\])([^\\s"'&;,}\\])]+)`, 'gi');
 // Request-header dumps: "Authorization: …" or "Cookie: …" up to the end of the line.
 const HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie)(\s*:\s*)[^\r\n]+/gi;
 
