@@ -6,6 +6,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { join } from 'node:path';
 import { AppError } from './common/app-error';
 import { ErrorCode } from './common/error-code';
+import { bodyParserErrors } from './common/http/body-parser-errors';
 import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH } from './common/http/paths';
 import { AppConfig } from './config/app-config';
 import { AppModule, AppOverrides } from './app.module';
@@ -28,6 +29,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
   // refuses anything over 64 KiB before reading further.
   app.use(ROOM_CALLBACK_PATH, express.raw({ type: () => true, limit: ROOM_CALLBACK_BODY_LIMIT }));
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(bodyParserErrors);
   app.use((request: Request, _response: Response, next: NextFunction) => {
     const isJsonWrite = BODY_METHODS.has(request.method) && !request.is('multipart/form-data');
     if (isJsonWrite && request.body === undefined && request.path !== ROOM_CALLBACK_PATH) {
@@ -36,7 +38,11 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
     }
     next();
   });
-  app.useStaticAssets(join(__dirname, 'static'), { prefix: '/static/', maxAge: '1d', index: false });
+  app.useStaticAssets(join(__dirname, 'static'), {
+    prefix: '/static/',
+    index: false,
+    setHeaders: (response: Response) => response.setHeader('Cache-Control', 'public, max-age=86400'),
+  });
 
   const document = SwaggerModule.createDocument(
     app,

@@ -5,31 +5,6 @@ import { failure } from '../envelope';
 import { ErrorCode } from '../error-code';
 import { ROOM_CALLBACK_PATH } from './paths';
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  limit?: number;
-}
-
-const BODY_PARSER_PROBLEMS: Record<string, string> = {
-  'entity.too.large': 'body: too large',
-  'entity.parse.failed': 'body: malformed JSON',
-  'entity.verify.failed': 'body: rejected',
-  'encoding.unsupported': 'Content-Encoding: unsupported',
-  'charset.unsupported': 'Content-Type: unsupported charset (use UTF-8)',
-  'request.size.invalid': 'body: length does not match Content-Length',
-  'request.aborted': 'body: request aborted',
-  'stream.encoding.set': 'body: unreadable',
-};
-
-function bodyParserProblem(exception: unknown): string | null {
-  if (!exception || typeof exception !== 'object') return null;
-  const error = exception as BodyParserError;
-  if (!error.type || !(error.type in BODY_PARSER_PROBLEMS)) return null;
-  if (error.type === 'entity.too.large' && error.limit) return `body: larger than the limit of ${error.limit} bytes`;
-  return BODY_PARSER_PROBLEMS[error.type];
-}
-
 /**
  * The one place where failures become replies: `{code, msg, data: null}` with HTTP 200 for
  * business errors, 404 for unknown routes, 500 with code 1500 and no internals for faults,
@@ -45,18 +20,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request>();
     if (response.headersSent) return;
     response.setHeader('Cache-Control', 'no-store');
-    const parserProblem = bodyParserProblem(exception);
 
-    if (request.path === ROOM_CALLBACK_PATH && (exception instanceof CallbackRejectedError || parserProblem || exception instanceof AppError)) {
+    if (request.path === ROOM_CALLBACK_PATH && (exception instanceof CallbackRejectedError || exception instanceof AppError)) {
       response.status(HttpStatus.FORBIDDEN).json({ code: 1 });
       return;
     }
     if (exception instanceof AppError) {
       response.status(HttpStatus.OK).json(failure(exception.code, exception.message));
-      return;
-    }
-    if (parserProblem) {
-      response.status(HttpStatus.OK).json(failure(ErrorCode.INVALID_PARAMETER, parserProblem));
       return;
     }
     if (exception instanceof HttpException) {

@@ -1,0 +1,39 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, CallbackRejectedError } from '../app-error';
+import { ErrorCode } from '../error-code';
+import { ROOM_CALLBACK_PATH } from './paths';
+
+interface BodyParserError {
+  type?: string;
+  limit?: number;
+}
+
+const PROBLEMS: Record<string, string> = {
+  'entity.too.large': 'body: too large',
+  'entity.parse.failed': 'body: malformed JSON',
+  'entity.verify.failed': 'body: rejected',
+  'encoding.unsupported': 'Content-Encoding: unsupported',
+  'charset.unsupported': 'Content-Type: unsupported charset (use UTF-8)',
+  'request.size.invalid': 'body: length does not match Content-Length',
+  'request.aborted': 'body: request aborted',
+  'stream.encoding.set': 'body: unreadable',
+};
+
+function problemOf(error: unknown): string | null {
+  if (!error || typeof error !== 'object') return null;
+  const { type, limit } = error as BodyParserError;
+  if (!type || !(type in PROBLEMS)) return null;
+  return type === 'entity.too.large' && limit ? `body: larger than the limit of ${limit} bytes` : PROBLEMS[type];
+}
+
+/**
+ * Express error middleware placed right after the body parsers: a refused body becomes a 1004
+ * naming the problem (or a callback rejection on the provider route) before Nest would turn
+ * it into a bare 400.
+ */
+export function bodyParserErrors(error: unknown, request: Request, _response: Response, next: NextFunction): void {
+  const problem = problemOf(error);
+  if (!problem) return next(error);
+  if (request.path === ROOM_CALLBACK_PATH) return next(new CallbackRejectedError(problem));
+  next(new AppError(ErrorCode.INVALID_PARAMETER, problem));
+}
