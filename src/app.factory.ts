@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { AppError } from './common/app-error';
 import { ErrorCode } from './common/error-code';
 import { bodyParserErrors } from './common/http/body-parser-errors';
-import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH } from './common/http/paths';
+import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, isRoomCallback, markRoomCallback } from './common/http/paths';
 import { AppConfig } from './config/app-config';
 import { AppModule, AppOverrides } from './app.module';
 
@@ -27,12 +27,22 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
   });
   // The callback signature covers the exact received bytes, so that route keeps them raw and
   // refuses anything over 64 KiB before reading further.
-  app.use(ROOM_CALLBACK_PATH, express.raw({ type: () => true, limit: ROOM_CALLBACK_BODY_LIMIT }));
+  // Express matches this mount case-insensitively and with a trailing slash, like the route
+  // itself, so the mark (not a path comparison) decides the provider reply format. Compressed
+  // bodies are refused: the signature covers the bytes as received.
+  app.use(
+    ROOM_CALLBACK_PATH,
+    (request: Request, _response: Response, next: NextFunction) => {
+      markRoomCallback(request);
+      next();
+    },
+    express.raw({ type: () => true, limit: ROOM_CALLBACK_BODY_LIMIT, inflate: false }),
+  );
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(bodyParserErrors);
   app.use((request: Request, _response: Response, next: NextFunction) => {
     const isJsonWrite = BODY_METHODS.has(request.method) && !request.is('multipart/form-data');
-    if (isJsonWrite && request.body === undefined && request.path !== ROOM_CALLBACK_PATH) {
+    if (isJsonWrite && request.body === undefined && !isRoomCallback(request)) {
       next(new AppError(ErrorCode.INVALID_PARAMETER, 'Content-Type: send a JSON object with Content-Type: application/json'));
       return;
     }

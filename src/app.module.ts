@@ -1,8 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
 import { ClientErrorsModule } from './client-errors/client-errors.module';
+import { CapabilityGuard } from './common/capability.guard';
 import { Clock } from './common/clock';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe';
@@ -10,6 +12,7 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './config/core.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { ReportsModule } from './reports/reports.module';
 import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
 
@@ -22,11 +25,12 @@ export class AppModule {
   static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, overrides.clock), DatabaseModule.forRoot(config), HealthModule, AuthModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
+      imports: [CoreModule.forRoot(config, overrides.clock), DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_GUARD, useClass: CapabilityGuard },
       ],
     };
   }

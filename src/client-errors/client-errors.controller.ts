@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagg
 import { ApiEnvelope } from '../common/openapi';
 import { AuthUser, CurrentUser } from '../im-token/auth-user';
 import { ImTokenGuard } from '../im-token/im-token.guard';
+import { RateLimitGuard, RateLimited } from '../common/rate-limit/rate-limit.guard';
 import { ClientErrorReply, ClientErrorsService } from './client-errors.service';
 import { ReportClientErrorDto } from './dto/report-client-error.dto';
 
@@ -13,7 +14,8 @@ class ClientErrorReplyDoc {
 
 @ApiTags('sdk')
 @ApiBearerAuth('im-token')
-@UseGuards(ImTokenGuard)
+@UseGuards(ImTokenGuard, RateLimitGuard)
+@RateLimited('client_error')
 @Controller('app/sdk/client-errors')
 export class ClientErrorsController {
   constructor(private readonly clientErrors: ClientErrorsService) {}
@@ -22,7 +24,7 @@ export class ClientErrorsController {
   @ApiOperation({
     summary: 'Report a client error. Idempotent per event_id; similar errors (same user, device, platform, severity, error_code, operation, build_id) in the same minute are merged.',
   })
-  @ApiEnvelope(ClientErrorReplyDoc, [1003, 1004, 1101, 1102, 1103, 1500])
+  @ApiEnvelope(ClientErrorReplyDoc, [1003, 1004, 1005, 1101, 1102, 1103, 1500])
   report(@CurrentUser() user: AuthUser, @Body() dto: ReportClientErrorDto): Promise<ClientErrorReply> {
     return this.clientErrors.report(user, dto);
   }

@@ -1,3 +1,4 @@
+import { MessagingConfig, loadMessagingConfig } from './messaging-config';
 import { PushRule, parsePushRules } from './push-rules';
 
 export type DatabaseConfig =
@@ -20,6 +21,7 @@ export interface AppConfig {
   pushRules: PushRule[];
   /** Largest accepted JSON body outside the room callback. */
   bodyLimitBytes: number;
+  messaging: MessagingConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -130,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     problems.push((error as Error).message);
   }
 
+  const messaging = loadMessagingConfig(env, problems);
+
   if (problems.length) throw new ConfigError(problems);
   return {
     nodeEnv,
@@ -144,5 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     defaultAvatarUrl,
     pushRules,
     bodyLimitBytes,
+    messaging,
   };
 }

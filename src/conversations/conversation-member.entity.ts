@@ -7,7 +7,7 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
  */
 @Entity('conversation_members')
 @Index('UQ_conversation_members_conv_user', ['conversationId', 'userId'], { unique: true })
-@Index('IDX_conversation_members_user', ['userId'])
+@Index('IDX_conversation_members_home', ['userId', 'hidden', 'pinned', 'lastActivityAt', 'conversationId'])
 export class ConversationMemberEntity {
   @IdColumn()
   id: string;
@@ -26,6 +26,14 @@ export class ConversationMemberEntity {
 
   @Column({ name: 'visible_to_seq', type: 'bigint', nullable: true, transformer: bigintId })
   visibleToSeq: string | null;
+
+  /** Messages of others after read_seq that are not tombstones, within the visible range. */
+  @Column({ name: 'unread_count', type: 'bigint', default: 0, transformer: msTime })
+  unreadCount: number;
+
+  /** Time of the conversation's latest message (or of joining), for the home list order. */
+  @Column({ name: 'last_activity_at', type: 'bigint', default: 0, transformer: msTime })
+  lastActivityAt: number;
 
   @Column({ type: 'boolean', default: false })
   pinned: boolean;

@@ -31,6 +31,14 @@ export class MessageEntity {
   @Column({ type: 'text' })
   content: string;
 
+  /** SHA-256 of type and content as first sent: a client_message_id retry must match it. */
+  @Column({ name: 'content_hash', type: 'varchar', length: 64, default: '' })
+  contentHash: string;
+
+  /** Lower-cased searchable text (text messages, file names); NULL for tombstones. */
+  @Column({ name: 'search_text', type: 'text', nullable: true })
+  searchText: string | null;
+
   @Column({ type: 'varchar', length: 12, default: 'normal' })
   status: MessageStatus;
 

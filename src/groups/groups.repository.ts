@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 
@@ -25,6 +25,20 @@ export class GroupsRepository {
   /** The user's membership row in any status (active, left, removed), or null if never a member. */
   findMembership(groupId: string, userId: string): Promise<GroupMemberEntity | null> {
     return this.members.findOneBy({ groupId, userId });
+  }
+
+  findById(id: string): Promise<GroupEntity | null> {
+    return this.groups.findOneBy({ id });
+  }
+
+  findByIds(ids: string[]): Promise<GroupEntity[]> {
+    return ids.length ? this.groups.findBy({ id: In(ids) }) : Promise.resolve([]);
+  }
+
+  /** The membership if the user is a current (active) member, else null. */
+  async findActiveMembership(groupId: string, userId: string, manager?: EntityManager): Promise<GroupMemberEntity | null> {
+    const repo = manager ? manager.getRepository(GroupMemberEntity) : this.members;
+    return repo.findOneBy({ groupId, userId, status: 'active' });
   }
 
   async insertGroup(manager: EntityManager, group: NewGroup): Promise<GroupEntity> {

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagg
 import { ApiEnvelope } from '../common/openapi';
 import { AuthUser, CurrentUser } from '../im-token/auth-user';
 import { ImTokenGuard } from '../im-token/im-token.guard';
+import { RateLimitGuard, RateLimited } from '../common/rate-limit/rate-limit.guard';
 import { GroupReportDto, UserReportDto } from './dto/create-report.dto';
 import { ReportReply } from './report.mapper';
 import { ReportsService } from './reports.service';
@@ -14,11 +15,12 @@ class ReportReplyDoc {
   @ApiProperty({ description: 'false when this request_id was already stored (a retry).' }) created: boolean;
 }
 
-const REPORT_CODES = [1003, 1004, 1101, 1102, 1103, 1201, 1207, 1500];
+const REPORT_CODES = [1003, 1004, 1005, 1101, 1102, 1103, 1201, 1207, 1500];
 
 @ApiTags('sdk')
 @ApiBearerAuth('im-token')
-@UseGuards(ImTokenGuard)
+@UseGuards(ImTokenGuard, RateLimitGuard)
+@RateLimited('report')
 @Controller('app/sdk/reports')
 export class ReportsController {
   constructor(private readonly reports: ReportsService) {}

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { ConversationsRepository } from '../../src/conversations/conversations.repository';
-import { directKey } from '../../src/conversations/conversation-id';
 import { MessagesRepository } from '../../src/conversations/messages.repository';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { GroupsRepository } from '../../src/groups/groups.repository';
@@ -30,10 +29,10 @@ export class Seed {
       const group = await this.groups.insertGroup(manager, { publicId, name: `Group ${publicId}`, ownerId, now });
       const conversation = await this.conversations.insertConversation(manager, { type: 'group', groupId: group.id }, now);
       await this.groups.insertMember(manager, group.id, ownerId, 'owner', now);
-      await this.conversations.insertMember(manager, conversation.id, ownerId, '0', now);
+      await this.conversations.openMember(manager, conversation.id, ownerId, now);
       for (const memberId of memberIds) {
         await this.groups.insertMember(manager, group.id, memberId, 'member', now);
-        await this.conversations.insertMember(manager, conversation.id, memberId, '0', now);
+        await this.conversations.openMember(manager, conversation.id, memberId, now);
       }
       return { groupId: group.id, conversationId: conversation.id };
     });
@@ -43,9 +42,8 @@ export class Seed {
   async joinGroup(groupId: string, conversationId: string, userId: string): Promise<void> {
     const now = this.t.clock.now();
     await this.tx.run(async (manager) => {
-      const lastSeq = (await manager.query('SELECT last_seq FROM conversations WHERE id = ?', [conversationId]))[0].last_seq;
       await this.groups.insertMember(manager, groupId, userId, 'member', now);
-      await this.conversations.insertMember(manager, conversationId, userId, String(lastSeq), now);
+      await this.conversations.openMember(manager, conversationId, userId, now);
     });
   }
 
@@ -63,12 +61,7 @@ export class Seed {
 
   async direct(userA: string, userB: string): Promise<string> {
     const now = this.t.clock.now();
-    return this.tx.run(async (manager) => {
-      const conversation = await this.conversations.insertConversation(manager, { type: 'direct', directKey: directKey(userA, userB) }, now);
-      await this.conversations.insertMember(manager, conversation.id, userA, '0', now);
-      await this.conversations.insertMember(manager, conversation.id, userB, '0', now);
-      return conversation.id;
-    });
+    return this.tx.run(async (manager) => (await this.conversations.ensureDirect(manager, userA, userB, now)).id);
   }
 
   /** Appends a text message; returns its mid. */

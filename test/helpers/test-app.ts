@@ -62,6 +62,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     DATABASE_URL: url,
     MIGRATIONS_RUN: sqliteFile ? 'true' : 'false',
     PUBLIC_BASE_URL: 'http://im.test',
+    // Generous limits so functional tests never meet 1005; rate-limit tests pass their own.
+    RATE_LIMITS: 'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s',
+    MEDIA_DIR: join(tmpdir(), `im-e2e-media-${randomBytes(6).toString('hex')}`),
     ...TEST_SECRETS,
     ...env,
   });

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { AppError, CallbackRejectedError } from '../app-error';
 import { failure } from '../envelope';
 import { ErrorCode } from '../error-code';
-import { ROOM_CALLBACK_PATH } from './paths';
+import { isRoomCallback } from './paths';
 
 /**
  * The one place where failures become replies: `{code, msg, data: null}` with HTTP 200 for
@@ -21,7 +21,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (response.headersSent) return;
     response.setHeader('Cache-Control', 'no-store');
 
-    if (request.path === ROOM_CALLBACK_PATH && (exception instanceof CallbackRejectedError || exception instanceof AppError)) {
+    const callback = isRoomCallback(request);
+    if (callback && (exception instanceof CallbackRejectedError || exception instanceof AppError)) {
       response.status(HttpStatus.FORBIDDEN).json({ code: 1 });
       return;
     }
@@ -41,7 +42,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       }
     }
     this.logger.error(`${request.method} ${request.path} failed`, exception instanceof Error ? exception.stack : String(exception));
-    if (request.path === ROOM_CALLBACK_PATH) {
+    if (callback) {
       response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: ErrorCode.INTERNAL });
       return;
     }

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, CallbackRejectedError } from '../app-error';
 import { ErrorCode } from '../error-code';
-import { ROOM_CALLBACK_PATH } from './paths';
+import { isRoomCallback } from './paths';
 
 interface BodyParserError {
   type?: string;
@@ -34,6 +34,6 @@ function problemOf(error: unknown): string | null {
 export function bodyParserErrors(error: unknown, request: Request, _response: Response, next: NextFunction): void {
   const problem = problemOf(error);
   if (!problem) return next(error);
-  if (request.path === ROOM_CALLBACK_PATH) return next(new CallbackRejectedError(problem));
+  if (isRoomCallback(request)) return next(new CallbackRejectedError(problem));
   next(new AppError(ErrorCode.INVALID_PARAMETER, problem));
 }

@@ -1,0 +1,28 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Clock } from '../clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { MemoryRateLimiter, RateLimiter } from './rate-limiter';
+import { RedisRateLimiter } from './redis-rate-limiter';
+import { RateLimitGuard } from './rate-limit.guard';
+
+/** In memory for one instance; in Redis when REDIS_URL is set, so instances share the limits. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: RateLimiter,
+      inject: [APP_CONFIG, Clock],
+      useFactory: (config: AppConfig, clock: Clock): RateLimiter =>
+        config.messaging.redisUrl ? new RedisRateLimiter(config.messaging.redisUrl, () => clock.now()) : new MemoryRateLimiter(() => clock.now()),
+    },
+    RateLimitGuard,
+  ],
+  exports: [RateLimiter, RateLimitGuard],
+})
+export class RateLimitModule implements OnApplicationShutdown {
+  constructor(@Inject(RateLimiter) private readonly limiter: RateLimiter) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.limiter.close();
+  }
+}

@@ -1,0 +1,35 @@
+import type { RateLimitRule } from '../../config/messaging-config';
+
+/** Counts one request against a per-key fixed window; false when the limit is exceeded. */
+export abstract class RateLimiter {
+  abstract hit(key: string, rule: RateLimitRule): Promise<boolean>;
+  async close(): Promise<void> {}
+}
+
+/** One instance: counters in memory, old windows swept as they expire. */
+export class MemoryRateLimiter extends RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number; windowMs: number }>();
+  private sweepAt = 0;
+
+  constructor(private readonly now: () => number) {
+    super();
+  }
+
+  hit(key: string, rule: RateLimitRule): Promise<boolean> {
+    const now = this.now();
+    if (now >= this.sweepAt) this.sweep(now);
+    const start = now - (now % rule.windowMs);
+    const window = this.windows.get(key);
+    if (!window || window.start !== start) {
+      this.windows.set(key, { start, count: 1, windowMs: rule.windowMs });
+      return Promise.resolve(true);
+    }
+    window.count += 1;
+    return Promise.resolve(window.count <= rule.limit);
+  }
+
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.start + window.windowMs <= now) this.windows.delete(key);
+    this.sweepAt = now + 10_000;
+  }
+}

@@ -1,0 +1,758 @@
+// Black-box tests of POST/GET /app/sdk/rtc/room-callback, written from the spec (4.5, 5 rule 9, 6 rule 4, 7, 8).
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createServer, request as httpRequest, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { TEST_SECRETS, TestApp, startTestApp } from '../helpers/test-app';
+
+const PATH = '/app/sdk/rtc/room-callback';
+const MAX_BODY = 65536;
+const MINUTE = 60_000;
+
+/** Sign = Base64(HMAC-SHA256(raw body bytes, callback secret)). */
+function sign(raw: string | Buffer, secret: string = TEST_SECRETS.RTC_CALLBACK_SECRET): string {
+  return createHmac('sha256', secret).update(raw).digest('base64');
+}
+
+interface RoomRow {
+  event_type: number;
+  room_id: string;
+  provider_user_id: string | null;
+  event_ms: number;
+}
+
+interface PostOptions {
+  /** null = omit the header; undefined = correct signature of the raw body. */
+  sign?: string | null;
+  /** null = omit the header; undefined = the configured app ID. */
+  appId?: string | null;
+  contentType?: string;
+}
+
+type Json = Record<string, unknown>;
+
+const randomRoomId = (): number => randomInt(1_000_000, 4_294_967_295);
+const randomProviderUser = (): string => `rtc_${randomBytes(6).toString('hex')}`;
+
+describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
+  let t: TestApp;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+  // Server time held still at "now" for every test, so CallbackTs is deterministic.
+  beforeEach(() => t.clock.set(Date.now()));
+
+  const now = (): number => t.clock.now();
+
+  /** Sends `raw` as-is (superagent writes a string as its UTF-8 bytes; a Buffer would be re-serialised as JSON). */
+  function post(raw: string, options: PostOptions = {}) {
+    const req = t.http.post(PATH).set('Content-Type', options.contentType ?? 'application/json');
+    const appId = options.appId === undefined ? TEST_SECRETS.RTC_SDK_APP_ID : options.appId;
+    const signature = options.sign === undefined ? sign(raw) : options.sign;
+    if (appId !== null) req.set('SdkAppId', appId);
+    if (signature !== null) req.set('Sign', signature);
+    return req.send(raw);
+  }
+
+  const postJson = (body: unknown, options: PostOptions = {}) => post(JSON.stringify(body), options);
+
+  /** A valid room event; 102 carries no UserId unless given. */
+  function roomEvent(type: number, info: Json = {}, top: Json = {}): Json {
+    const base: Json = { RoomId: randomRoomId(), EventMsTs: now() - 1000 };
+    if (type !== 102) base.UserId = randomProviderUser();
+    return { EventGroupId: 1, EventType: type, CallbackTs: now(), EventInfo: { ...base, ...info }, ...top };
+  }
+
+  const roomOf = (event: Json): string => String((event.EventInfo as Json).RoomId);
+
+  async function rowsForRoom(roomId: string | number): Promise<RoomRow[]> {
+    const rows: Array<Record<string, unknown>> = await db.query(
+      'SELECT event_type, room_id, provider_user_id, event_ms FROM rtc_room_events WHERE room_id = ? ORDER BY event_ms, event_type',
+      [String(roomId)],
+    );
+    return rows.map((r) => ({
+      event_type: Number(r.event_type),
+      room_id: String(r.room_id),
+      provider_user_id: r.provider_user_id === null || r.provider_user_id === undefined ? null : String(r.provider_user_id),
+      event_ms: Number(r.event_ms),
+    }));
+  }
+
+  async function rowsForUser(providerUserId: string): Promise<number> {
+    const rows: Array<Record<string, unknown>> = await db.query('SELECT COUNT(*) AS n FROM rtc_room_events WHERE provider_user_id = ?', [providerUserId]);
+    return Number(rows[0].n);
+  }
+
+  function expectAccepted(response: Response): void {
+    expect({ status: response.status, body: response.body as unknown }).toEqual({ status: 200, body: { code: 0 } });
+    expect(JSON.parse(response.text)).toEqual({ code: 0 });
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['cache-control']).toBe('no-store');
+  }
+
+  function expectRefused(response: Response): void {
+    expect({ status: response.status, body: response.body as unknown }).toEqual({ status: 403, body: { code: 1 } });
+    expect(JSON.parse(response.text)).toEqual({ code: 1 });
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['cache-control']).toBe('no-store');
+  }
+
+  /** A raw body of exactly `bytes` bytes for an otherwise valid 103 event, padded inside EventInfo. */
+  function paddedBody(bytes: number, event: Json, padChar = 'x'): string {
+    const withPad = (pad: string) => JSON.stringify({ ...event, EventInfo: { ...(event.EventInfo as Json), Pad: pad } });
+    const missing = bytes - Buffer.byteLength(withPad(''));
+    const charBytes = Buffer.byteLength(padChar);
+    const pad = padChar.repeat(Math.floor(missing / charBytes)) + 'x'.repeat(missing % charBytes);
+    const raw = withPad(pad);
+    expect(Buffer.byteLength(raw)).toBe(bytes);
+    return raw;
+  }
+
+  describe('accepted room events are stored (4.5, 6.4)', () => {
+    it('stores a 103 user-entered event with EventMsTs and replies exactly {"code":0} with no-store', async () => {
+      const event = roomEvent(103, { EventMsTs: 1_700_000_000_123 });
+      const info = event.EventInfo as Json;
+      expectAccepted(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([
+        { event_type: 103, room_id: roomOf(event), provider_user_id: info.UserId, event_ms: 1_700_000_000_123 },
+      ]);
+    });
+
+    it('stores a 104 user-left event', async () => {
+      const event = roomEvent(104, { EventMsTs: 1_700_000_100_000 });
+      expectAccepted(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([
+        { event_type: 104, room_id: roomOf(event), provider_user_id: (event.EventInfo as Json).UserId, event_ms: 1_700_000_100_000 },
+      ]);
+    });
+
+    it('stores a 102 room-closed event, which needs no UserId', async () => {
+      const event = roomEvent(102, { EventMsTs: 1_700_000_200_000 });
+      expect((event.EventInfo as Json).UserId).toBeUndefined();
+      expectAccepted(await postJson(event));
+      const rows = await rowsForRoom(roomOf(event));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ event_type: 102, room_id: roomOf(event), event_ms: 1_700_000_200_000 });
+    });
+
+    it('accepts EventMsTs as a decimal string', async () => {
+      const event = roomEvent(103, { EventMsTs: '1700000000456' });
+      expectAccepted(await postJson(event));
+      expect((await rowsForRoom(roomOf(event))).map((r) => r.event_ms)).toEqual([1_700_000_000_456]);
+    });
+
+    it('falls back to EventTs (seconds, integer) times 1000 when EventMsTs is absent', async () => {
+      const event = roomEvent(103, { EventMsTs: undefined, EventTs: 1_700_000_300 });
+      expectAccepted(await postJson(event));
+      expect((await rowsForRoom(roomOf(event))).map((r) => r.event_ms)).toEqual([1_700_000_300_000]);
+    });
+
+    it('falls back to EventTs given as a decimal string', async () => {
+      const event = roomEvent(104, { EventMsTs: undefined, EventTs: '1700000400' });
+      expectAccepted(await postJson(event));
+      expect((await rowsForRoom(roomOf(event))).map((r) => r.event_ms)).toEqual([1_700_000_400_000]);
+    });
+
+    it('prefers EventMsTs over EventTs when both are present', async () => {
+      const event = roomEvent(103, { EventMsTs: 1_700_000_500_789, EventTs: 1_600_000_000 });
+      expectAccepted(await postJson(event));
+      expect((await rowsForRoom(roomOf(event))).map((r) => r.event_ms)).toEqual([1_700_000_500_789]);
+    });
+
+    it('accepts RoomId as a decimal string and stores it as that decimal string', async () => {
+      const roomId = randomRoomId();
+      const event = roomEvent(103, { RoomId: String(roomId) });
+      expectAccepted(await postJson(event));
+      expect((await rowsForRoom(roomId)).map((r) => r.room_id)).toEqual([String(roomId)]);
+    });
+
+    it('accepts the largest RoomId 4294967295 as a string and as an integer', async () => {
+      // the room is shared by every run on a persistent database, so this run's rows are told apart by event time
+      const ms = now() - randomInt(1_000, 1_000_000_000);
+      const asString = roomEvent(102, { RoomId: '4294967295', EventMsTs: ms });
+      expectAccepted(await postJson(asString));
+      const asInteger = roomEvent(102, { RoomId: 4294967295, EventMsTs: ms + 1 });
+      expectAccepted(await postJson(asInteger));
+      const rows = (await rowsForRoom('4294967295')).filter((r) => r.event_ms === ms || r.event_ms === ms + 1);
+      expect(rows.map((r) => [r.room_id, r.event_ms])).toEqual([
+        ['4294967295', ms],
+        ['4294967295', ms + 1],
+      ]);
+    });
+
+    it('accepts RoomId 1 (the smallest positive)', async () => {
+      const user = randomProviderUser();
+      const event = roomEvent(103, { RoomId: 1, UserId: user });
+      expectAccepted(await postJson(event));
+      expect(await rowsForUser(user)).toBe(1);
+    });
+
+    it('accepts Content-Type application/json; charset=utf-8', async () => {
+      const event = roomEvent(103);
+      expectAccepted(await postJson(event, { contentType: 'application/json; charset=utf-8' }));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('accepts extra unknown fields at the top level and in EventInfo', async () => {
+      const event = roomEvent(103, { TerminalType: 2, UserType: 3, Reason: 1 }, { Extra: 'x' });
+      expectAccepted(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('verifies the exact bytes: pretty-printed JSON signed as sent is accepted', async () => {
+      const event = roomEvent(103);
+      const raw = JSON.stringify(event, null, 2);
+      expectAccepted(await post(raw));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('verifies the exact bytes: non-ASCII UserId signed over its UTF-8 bytes is accepted and stored intact', async () => {
+      const user = `用户-é-${randomBytes(3).toString('hex')}`;
+      const event = roomEvent(103, { UserId: user });
+      expectAccepted(await post(JSON.stringify(event)));
+      expect((await rowsForRoom(roomOf(event))).map((r) => r.provider_user_id)).toEqual([user]);
+    });
+
+    it('stores distinct events of the same room separately (enter, other user enters, leave, close)', async () => {
+      const roomId = randomRoomId();
+      const [a, b] = [randomProviderUser(), randomProviderUser()];
+      const base = now() - 10_000;
+      expectAccepted(await postJson(roomEvent(103, { RoomId: roomId, UserId: a, EventMsTs: base + 1 })));
+      expectAccepted(await postJson(roomEvent(103, { RoomId: roomId, UserId: b, EventMsTs: base + 2 })));
+      expectAccepted(await postJson(roomEvent(104, { RoomId: roomId, UserId: a, EventMsTs: base + 3 })));
+      expectAccepted(await postJson(roomEvent(102, { RoomId: roomId, EventMsTs: base + 4 })));
+      expect((await rowsForRoom(roomId)).map((r) => [r.event_type, r.provider_user_id, r.event_ms])).toEqual([
+        [103, a, base + 1],
+        [103, b, base + 2],
+        [104, a, base + 3],
+        [102, null, base + 4],
+      ]);
+    });
+  });
+
+  describe('retries are acknowledged and stored once (4.5, 6.2)', () => {
+    it('acknowledges the identical body sent twice and stores it once', async () => {
+      const raw = JSON.stringify(roomEvent(103));
+      const roomId = roomOf(JSON.parse(raw) as Json);
+      expectAccepted(await post(raw));
+      expectAccepted(await post(raw));
+      expect(await rowsForRoom(roomId)).toHaveLength(1);
+    });
+
+    it('acknowledges five concurrent identical deliveries and stores the event once', async () => {
+      for (const type of [102, 103, 104]) {
+        const raw = JSON.stringify(roomEvent(type));
+        const roomId = roomOf(JSON.parse(raw) as Json);
+        const replies = await Promise.all(Array.from({ length: 5 }, () => post(raw)));
+        for (const reply of replies) expectAccepted(reply);
+        expect(await rowsForRoom(roomId)).toHaveLength(1);
+      }
+    });
+  });
+
+  describe('verified events outside the handled set are acknowledged and ignored (4.5, 6.4)', () => {
+    it.each([
+      ['EventType 101 in group 1', 1, 101],
+      ['EventType 105 in group 1', 1, 105],
+      ['EventType 201 in group 1', 1, 201],
+      ['EventType 103 in group 2', 2, 103],
+      ['EventType 102 in group 2', 2, 102],
+      ['EventType 104 in group 3', 3, 104],
+    ])('%s → 200 {"code":0}, nothing stored', async (_label, group, type) => {
+      const event = roomEvent(type, { UserId: randomProviderUser() }, { EventGroupId: group });
+      expectAccepted(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('ignores a verified 101 event that carries no RoomId', async () => {
+      const event = { EventGroupId: 1, EventType: 101, CallbackTs: now(), EventInfo: { UserId: randomProviderUser(), EventMsTs: now() } };
+      expectAccepted(await postJson(event));
+    });
+
+    it('still refuses an unsigned or stale event of an ignored type', async () => {
+      const event = roomEvent(105);
+      expectRefused(await postJson(event, { sign: null }));
+      expectRefused(await postJson(event, { sign: sign(JSON.stringify(event), 'another-secret') }));
+      expectRefused(await postJson({ ...event, CallbackTs: now() - 6 * MINUTE }));
+      expectRefused(await postJson({ ...event, EventGroupId: 2, CallbackTs: now() + 6 * MINUTE }));
+    });
+  });
+
+  describe('SdkAppId and Sign headers (4.5, 5.9)', () => {
+    it('refuses a missing SdkAppId', async () => {
+      const event = roomEvent(103);
+      expectRefused(await postJson(event, { appId: null }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it.each([['1400123457'], ['01400123456'], ['1400123456x'], [''], ['other']])('refuses SdkAppId %j', async (appId) => {
+      const event = roomEvent(103);
+      expectRefused(await postJson(event, { appId }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a missing Sign', async () => {
+      const event = roomEvent(103);
+      expectRefused(await postJson(event, { sign: null }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses an empty Sign', async () => {
+      const event = roomEvent(103);
+      expectRefused(await postJson(event, { sign: '' }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a Sign made with another secret, with the SDK secret or with the JWT secret', async () => {
+      const event = roomEvent(103);
+      const raw = JSON.stringify(event);
+      for (const secret of ['wrong-secret', TEST_SECRETS.SDK_SECRET, TEST_SECRETS.JWT_SECRET]) {
+        expectRefused(await post(raw, { sign: sign(raw, secret) }));
+      }
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses the SDK secret or an IM-style bearer in place of the signature', async () => {
+      const event = roomEvent(103);
+      const raw = JSON.stringify(event);
+      const response = await t.http
+        .post(PATH)
+        .set('Content-Type', 'application/json')
+        .set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID)
+        .set('Authorization', `Bearer ${TEST_SECRETS.SDK_SECRET}`)
+        .send(raw);
+      expectRefused(response);
+      expectRefused(await post(raw, { sign: TEST_SECRETS.RTC_CALLBACK_SECRET }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a Sign in hex instead of Base64', async () => {
+      const raw = JSON.stringify(roomEvent(103));
+      const hex = createHmac('sha256', TEST_SECRETS.RTC_CALLBACK_SECRET).update(raw).digest('hex');
+      expectRefused(await post(raw, { sign: hex }));
+    });
+
+    it('refuses a Sign whose case was changed', async () => {
+      const raw = JSON.stringify(roomEvent(103));
+      const good = sign(raw);
+      const flipped = good.replace(/[a-zA-Z]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+      expect(flipped).not.toBe(good);
+      expectRefused(await post(raw, { sign: flipped }));
+    });
+
+    it('refuses a Sign computed over a body that differs only in whitespace', async () => {
+      const event = roomEvent(103);
+      const compact = JSON.stringify(event);
+      const spaced = JSON.stringify(event, null, 1);
+      expectRefused(await post(spaced, { sign: sign(compact) }));
+      expectRefused(await post(compact, { sign: sign(spaced) }));
+      expectRefused(await post(`${compact} `, { sign: sign(compact) }));
+      expectRefused(await post(`${compact}\n`, { sign: sign(compact) }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a Sign computed over a body with reordered keys (same JSON value)', async () => {
+      const event = roomEvent(103);
+      const reordered = JSON.stringify({ EventInfo: event.EventInfo, CallbackTs: event.CallbackTs, EventType: event.EventType, EventGroupId: event.EventGroupId });
+      expectRefused(await post(reordered, { sign: sign(JSON.stringify(event)) }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a signed body that was tampered with after signing', async () => {
+      const event = roomEvent(103);
+      const raw = JSON.stringify(event);
+      const other = randomRoomId();
+      const tampered = raw.replace(String((event.EventInfo as Json).RoomId), String(other));
+      expectRefused(await post(tampered, { sign: sign(raw) }));
+      expect(await rowsForRoom(other)).toEqual([]);
+    });
+
+    it('refuses a correct Sign with characters outside the Base64 alphabet inserted', async () => {
+      const raw = JSON.stringify(roomEvent(103));
+      const good = sign(raw);
+      expectRefused(await post(raw, { sign: `${good.slice(0, 10)}*${good.slice(10)}` }));
+      expectRefused(await post(raw, { sign: `${good}!` }));
+    });
+
+    it('refuses a Sign longer than 128 chars, even when it starts with the correct signature', async () => {
+      const event = roomEvent(103);
+      const raw = JSON.stringify(event);
+      const good = sign(raw);
+      expect(good).toHaveLength(44);
+      expectRefused(await post(raw, { sign: good + '='.repeat(129 - good.length) }));
+      expectRefused(await post(raw, { sign: good + 'A'.repeat(129 - good.length) }));
+      expectRefused(await post(raw, { sign: 'A'.repeat(129) }));
+      expectRefused(await post(raw, { sign: 'A'.repeat(5000) }));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a wrong Sign of exactly 128 chars with 403 {"code":1} (no crash)', async () => {
+      const raw = JSON.stringify(roomEvent(103));
+      expectRefused(await post(raw, { sign: 'B'.repeat(128) }));
+    });
+
+    it('refuses the Base64URL form of the signature (Sign is Base64)', async () => {
+      // find an event whose signature contains a character that differs between Base64 and Base64URL
+      let raw = '';
+      let good = '';
+      for (let i = 0; i < 200 && !/[+/]/.test(good); i++) {
+        raw = JSON.stringify(roomEvent(103));
+        good = sign(raw);
+      }
+      expect(good).toMatch(/[+/]/);
+      const urlForm = good.replace(/\+/g, '-').replace(/\//g, '_');
+      expectRefused(await post(raw, { sign: urlForm }));
+    });
+
+    it('refuses the right signature without Base64 padding', async () => {
+      const raw = JSON.stringify(roomEvent(103));
+      const good = sign(raw);
+      expect(good.endsWith('=')).toBe(true);
+      expectRefused(await post(raw, { sign: good.replace(/=+$/, '') }));
+    });
+  });
+
+  describe('CallbackTs window of 5 minutes against server time (4.5, 5.9, 8)', () => {
+    const FOUR_59 = 4 * MINUTE + 59_000;
+    const FIVE_01 = 5 * MINUTE + 1000;
+
+    it('accepts a CallbackTs 4:59 in the past', async () => {
+      const fixed = Date.now();
+      t.clock.set(fixed);
+      const event = roomEvent(103, {}, { CallbackTs: fixed - FOUR_59 });
+      expectAccepted(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('accepts a CallbackTs 4:59 in the future', async () => {
+      const fixed = Date.now();
+      t.clock.set(fixed);
+      const event = roomEvent(103, {}, { CallbackTs: fixed + FOUR_59 });
+      expectAccepted(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('refuses a CallbackTs 5:01 in the past', async () => {
+      const fixed = Date.now();
+      t.clock.set(fixed);
+      const event = roomEvent(103, {}, { CallbackTs: fixed - FIVE_01 });
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a CallbackTs 5:01 in the future', async () => {
+      const fixed = Date.now();
+      t.clock.set(fixed);
+      const event = roomEvent(103, {}, { CallbackTs: fixed + FIVE_01 });
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('judges the window by the server clock, not by the wall clock', async () => {
+      const wall = Date.now();
+      const event = roomEvent(103, {}, { CallbackTs: wall });
+      const raw = JSON.stringify(event);
+      t.clock.set(wall + 10 * MINUTE);
+      expectRefused(await post(raw));
+      t.clock.set(wall - 10 * MINUTE);
+      expectRefused(await post(raw));
+      t.clock.set(wall + 4 * MINUTE);
+      expectAccepted(await post(raw));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('refuses CallbackTs given in seconds instead of milliseconds', async () => {
+      const event = roomEvent(103, {}, { CallbackTs: Math.floor(now() / 1000) });
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it.each([
+      ['a decimal string', (ms: number): unknown => String(ms)],
+      ['a fractional number', (ms: number): unknown => ms + 0.5],
+      ['null', (): unknown => null],
+      ['a boolean', (): unknown => true],
+      ['an object', (ms: number): unknown => ({ ms })],
+    ])('refuses CallbackTs as %s (must be an integer)', async (_label, make) => {
+      const event = roomEvent(103, {}, { CallbackTs: make(now()) });
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses a missing CallbackTs', async () => {
+      const event = roomEvent(103);
+      delete event.CallbackTs;
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+  });
+
+  describe('body size limit 65536 bytes (4.5 rule 1, 8)', () => {
+    it('accepts a valid body of exactly 65536 bytes and stores it', async () => {
+      const event = roomEvent(103);
+      const raw = paddedBody(MAX_BODY, event);
+      expectAccepted(await post(raw));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('accepts a valid body of exactly 65536 bytes made largely of multi-byte characters', async () => {
+      const event = roomEvent(103);
+      const raw = paddedBody(MAX_BODY, event, 'é');
+      expectAccepted(await post(raw));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    it('refuses a correctly signed body of 65537 bytes', async () => {
+      const event = roomEvent(103);
+      const raw = paddedBody(MAX_BODY + 1, event);
+      expectRefused(await post(raw));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('counts bytes, not characters: refuses 65537 bytes that are fewer than 65536 characters', async () => {
+      const event = roomEvent(103);
+      const raw = paddedBody(MAX_BODY + 1, event, 'é');
+      expect(raw.length).toBeLessThan(MAX_BODY);
+      expectRefused(await post(raw));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it('refuses large bodies (200 KB, 2 MB) with 403 {"code":1}, not 413', async () => {
+      for (const size of [200 * 1024, 2 * 1024 * 1024]) {
+        const event = roomEvent(103);
+        expectRefused(await post(paddedBody(size, event)));
+        expect(await rowsForRoom(roomOf(event))).toEqual([]);
+      }
+    });
+
+    it('refuses an oversized body that is not even JSON', async () => {
+      const raw = '{'.repeat(MAX_BODY + 1);
+      expectRefused(await post(raw));
+    });
+
+    describe('chunked uploads (no Content-Length)', () => {
+      let server: Server;
+      let port: number;
+      beforeAll(async () => {
+        server = createServer(t.app.getHttpAdapter().getInstance());
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        port = (server.address() as AddressInfo).port;
+      });
+      afterAll(async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      });
+
+      function postChunked(raw: string): Promise<{ status: number; text: string }> {
+        return new Promise((resolve, reject) => {
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: PATH,
+              headers: { 'Content-Type': 'application/json', SdkAppId: TEST_SECRETS.RTC_SDK_APP_ID, Sign: sign(raw), 'Transfer-Encoding': 'chunked' },
+            },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+            },
+          );
+          req.on('error', reject);
+          const buf = Buffer.from(raw, 'utf8');
+          for (let i = 0; i < buf.length; i += 8192) req.write(buf.subarray(i, i + 8192));
+          req.end();
+        });
+      }
+
+      it('accepts a valid chunked body of exactly 65536 bytes', async () => {
+        const event = roomEvent(103);
+        const reply = await postChunked(paddedBody(MAX_BODY, event));
+        expect({ status: reply.status, body: JSON.parse(reply.text) as unknown }).toEqual({ status: 200, body: { code: 0 } });
+        expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+      });
+
+      it('refuses a correctly signed chunked body of 65537 bytes', async () => {
+        const event = roomEvent(103);
+        const reply = await postChunked(paddedBody(MAX_BODY + 1, event));
+        expect({ status: reply.status, body: JSON.parse(reply.text) as unknown }).toEqual({ status: 403, body: { code: 1 } });
+        expect(await rowsForRoom(roomOf(event))).toEqual([]);
+      });
+    });
+  });
+
+  describe('malformed bodies are refused with 403 {"code":1} (4.5 rule 4)', () => {
+    it.each([
+      ['truncated JSON', '{"EventGroupId":1,"EventType":103'],
+      ['not JSON at all', 'hello'],
+      ['an empty body', ''],
+      ['a JSON array', '[]'],
+      ['a JSON string', '"x"'],
+      ['a JSON number', '1'],
+      ['JSON null', 'null'],
+      ['trailing garbage', '{"EventGroupId":1}xyz'],
+    ])('refuses %s even when correctly signed', async (_label, raw) => {
+      expectRefused(await post(raw));
+    });
+
+    it('refuses malformed JSON without any headers', async () => {
+      const response = await t.http.post(PATH).set('Content-Type', 'application/json').send('{oops');
+      expectRefused(response);
+    });
+
+    it('refuses an unsigned POST with no body at all', async () => {
+      expectRefused(await t.http.post(PATH));
+    });
+  });
+
+  describe('content validation (4.5 JSON body, 8)', () => {
+    it.each([
+      ['missing EventGroupId', (e: Json) => void delete e.EventGroupId],
+      ['missing EventType', (e: Json) => void delete e.EventType],
+      ['missing EventInfo', (e: Json) => void delete e.EventInfo],
+      ['EventGroupId as string "1"', (e: Json) => void (e.EventGroupId = '1')],
+      ['EventGroupId fractional 1.5', (e: Json) => void (e.EventGroupId = 1.5)],
+      ['EventGroupId null', (e: Json) => void (e.EventGroupId = null)],
+      ['EventType as string "103"', (e: Json) => void (e.EventType = '103')],
+      ['EventType fractional 103.5', (e: Json) => void (e.EventType = 103.5)],
+      ['EventType null', (e: Json) => void (e.EventType = null)],
+      ['EventType boolean', (e: Json) => void (e.EventType = true)],
+      ['EventInfo empty object', (e: Json) => void (e.EventInfo = {})],
+      ['EventInfo null', (e: Json) => void (e.EventInfo = null)],
+      ['EventInfo array', (e: Json) => void (e.EventInfo = [e.EventInfo])],
+      ['EventInfo string', (e: Json) => void (e.EventInfo = JSON.stringify(e.EventInfo))],
+    ])('refuses a 103 event with %s', async (_label, mutate) => {
+      const event = roomEvent(103);
+      const user = (event.EventInfo as Json).UserId as string;
+      mutate(event);
+      expectRefused(await postJson(event));
+      expect(await rowsForUser(user)).toBe(0);
+    });
+
+    it.each([
+      ['0', 0],
+      ['-1', -1],
+      ['4294967296', 4294967296],
+      ['"4294967296"', '4294967296'],
+      ['"abc"', 'abc'],
+      ['1.5', 1.5],
+      ['"1.5"', '1.5'],
+      ['"0"', '0'],
+      ['"-5"', '-5'],
+      ['""', ''],
+      ['" 123"', ' 123'],
+      ['"1e3"', '1e3'],
+      ['"0x10"', '0x10'],
+      ['"99999999999999999999"', '99999999999999999999'],
+      ['null', null],
+      ['true', true],
+      ['an object', { id: 5 }],
+      ['an array', [5]],
+    ])('refuses RoomId %s', async (_label, roomId) => {
+      for (const type of [102, 103, 104]) {
+        const user = randomProviderUser();
+        const event = roomEvent(type, { RoomId: roomId, UserId: type === 102 ? undefined : user, Tag: user });
+        expectRefused(await postJson(event));
+        if (type !== 102) expect(await rowsForUser(user)).toBe(0);
+      }
+    });
+
+    it.each([[102], [103], [104]])('refuses a %s event without RoomId', async (type) => {
+      const user = randomProviderUser();
+      const event = roomEvent(type, { RoomId: undefined, UserId: type === 102 ? undefined : user, Other: 1 });
+      expectRefused(await postJson(event));
+      if (type !== 102) expect(await rowsForUser(user)).toBe(0);
+    });
+
+    it.each([[103], [104]])('refuses a %s event without UserId', async (type) => {
+      const event = roomEvent(type, { UserId: undefined });
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it.each([
+      ['a number', 12345],
+      ['null', null],
+      ['an object', { id: 'x' }],
+      ['a boolean', true],
+    ])('refuses a 103 event whose UserId is %s (must be a string)', async (_label, userId) => {
+      const event = roomEvent(103, { UserId: userId });
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it.each([[102], [103], [104]])('refuses a %s event with neither EventMsTs nor EventTs', async (type) => {
+      const event = roomEvent(type, { EventMsTs: undefined });
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+
+    it.each([
+      ['EventMsTs "abc"', { EventMsTs: 'abc' }],
+      ['EventMsTs true', { EventMsTs: true }],
+      ['EventMsTs an object', { EventMsTs: { ms: 1 } }],
+      ['EventMsTs 1.5', { EventMsTs: 1.5 }],
+      ['EventMsTs -1', { EventMsTs: -1 }],
+      ['EventTs "abc" without EventMsTs', { EventMsTs: undefined, EventTs: 'abc' }],
+      ['EventTs true without EventMsTs', { EventMsTs: undefined, EventTs: true }],
+      ['EventTs null without EventMsTs', { EventMsTs: undefined, EventTs: null }],
+    ])('refuses a 103 event with %s', async (_label, info) => {
+      const event = roomEvent(103, info);
+      expectRefused(await postJson(event));
+      expect(await rowsForRoom(roomOf(event))).toEqual([]);
+    });
+  });
+
+  describe('request-line variants of the callback address (4.5 rules 3-4, 7)', () => {
+    const postTo = (path: string, raw: string, signature: string) =>
+      t.http.post(path).set('Content-Type', 'application/json').set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID).set('Sign', signature).send(raw);
+
+    it('serves the callback with a query string appended, with the same verification', async () => {
+      const event = roomEvent(103);
+      const raw = JSON.stringify(event);
+      expectRefused(await postTo(`${PATH}?source=trtc`, raw, sign(raw, 'wrong')));
+      expectAccepted(await postTo(`${PATH}?source=trtc`, raw, sign(raw)));
+      expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
+    });
+
+    // Wherever the service routes a POST to the callback handler, a failed check must still be the
+    // provider-format 403 {"code":1}, never a 500 or an IM envelope.
+    it.each([[`${PATH}/`], ['/APP/SDK/RTC/ROOM-CALLBACK'], ['/app/sdk/rtc/Room-Callback']])(
+      'answers failures on %s with 403 {"code":1} when that address is served at all',
+      async (path) => {
+        const good = JSON.stringify(roomEvent(103));
+        const served = await postTo(path, good, sign(good));
+        const badSign = await postTo(path, JSON.stringify(roomEvent(103)), 'bad');
+        const oversized = paddedBody(MAX_BODY + 1, roomEvent(103));
+        const tooBig = await postTo(path, oversized, sign(oversized));
+        const garbage = await postTo(path, '{oops', sign('{oops'));
+        if (served.status === 404) {
+          // not routed: every request to it is simply not found
+          expect([badSign.status, tooBig.status, garbage.status]).toEqual([404, 404, 404]);
+        } else {
+          expectAccepted(served);
+          const summary = (r: Response) => ({ status: r.status, body: JSON.parse(r.text) as unknown });
+          const refused = { status: 403, body: { code: 1 } };
+          expect({ badSign: summary(badSign), tooBig: summary(tooBig), garbage: summary(garbage) }).toEqual({ badSign: refused, tooBig: refused, garbage: refused });
+        }
+      },
+    );
+  });
+
+  describe('GET on the same path (4.5 rule 5)', () => {
+    it('replies 200 {"code":0} with no-store, without any signature', async () => {
+      const response = await t.http.get(PATH);
+      expectAccepted(response);
+    });
+
+    it('replies 200 {"code":0} with a query string and unrelated headers', async () => {
+      const response = await t.http.get(`${PATH}?ping=1`).set('SdkAppId', 'whatever').set('Sign', 'nonsense');
+      expectAccepted(response);
+    });
+  });
+});
