@@ -11,7 +11,12 @@ import { StrictValidationPipe } from './common/validation/strict-validation.pipe
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './config/core.module';
 import { DatabaseModule } from './database/database.module';
+import { ConversationsModule } from './conversations/conversations.module';
+import { FriendsModule } from './friends/friends.module';
+import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { MediaModule } from './media/media.module';
+import { ProfileModule } from './profile/profile.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ReportsModule } from './reports/reports.module';
 import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
@@ -25,7 +30,7 @@ export class AppModule {
   static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, overrides.clock), DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
+      imports: [CoreModule.forRoot(config, overrides.clock), DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, ConversationsModule, MediaModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupMemberEntity } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { GroupsRepository } from './groups.repository';
 
 /** Owns groups and their memberships; the group endpoints arrive with the messaging core. */
 @Module({
-  imports: [TypeOrmModule.forFeature([GroupEntity, GroupMemberEntity])],
+  imports: [TypeOrmModule.forFeature([GroupEntity, GroupMemberEntity, GroupInvitationEntity])],
   providers: [GroupsRepository],
   exports: [GroupsRepository],
 })
