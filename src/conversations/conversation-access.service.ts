@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
+import { isDecimalId } from '../common/ids';
 import { GroupsRepository } from '../groups/groups.repository';
 import { UsersRepository } from '../users/users.repository';
 import { ConversationMemberEntity } from './conversation-member.entity';
@@ -55,7 +56,9 @@ export class ConversationAccessService {
   /** Every ID must be a message of the conversation that the viewer can see (not a tombstone). */
   async assertMessagesVisible(view: ViewerConversation, messageIds: readonly string[], field = 'message_ids'): Promise<void> {
     if (messageIds.length === 0) return;
-    const found = new Map((await this.messages.findInConversation(view.conversation.id, messageIds)).map((m) => [String(m.id), m]));
+    // IDs beyond BIGINT are well-formed but can name no message.
+    const storable = messageIds.filter(isDecimalId);
+    const found = new Map((await this.messages.findInConversation(view.conversation.id, storable)).map((m) => [String(m.id), m]));
     for (const id of messageIds) {
       const message = found.get(id);
       if (!message || message.status !== 'normal' || !isSeqVisible(view.member, message.seq)) {

@@ -39,6 +39,10 @@ export class MessageEntity {
   @Column({ name: 'search_text', type: 'text', nullable: true })
   searchText: string | null;
 
+  /** The outbox event of the send, so a retry answers with the same event_id. */
+  @Column({ name: 'event_id', type: 'varchar', length: 36, default: '' })
+  eventId: string;
+
   @Column({ type: 'varchar', length: 12, default: 'normal' })
   status: MessageStatus;
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { ConversationEntity } from './conversation.entity';
-import { MessageEntity } from './message.entity';
+import { MessageEntity, MessageStatus } from './message.entity';
 
 export interface NewMessage {
   conversationId: string;
@@ -10,7 +10,20 @@ export interface NewMessage {
   clientMessageId: string;
   type: string;
   content: string;
+  contentHash: string;
+  searchText: string | null;
   now: number;
+}
+
+/** A visible range of sequences: from (exclusive) .. to (inclusive). */
+export interface SeqRange {
+  from: string;
+  to: string;
+}
+
+// LIKE with an escape character both MySQL and SQLite accept in the same spelling.
+function likePattern(keyword: string): string {
+  return `%${keyword.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
 @Injectable()
@@ -22,17 +35,30 @@ export class MessagesRepository {
     return this.messages.find({ select: { id: true, conversationId: true, seq: true, status: true }, where: { conversationId, id: In([...ids]) } });
   }
 
+  findById(id: string, manager?: EntityManager): Promise<MessageEntity | null> {
+    return (manager ? manager.getRepository(MessageEntity) : this.messages).findOneBy({ id });
+  }
+
+  findByIds(ids: readonly string[]): Promise<MessageEntity[]> {
+    return ids.length ? this.messages.findBy({ id: In([...ids]) }) : Promise.resolve([]);
+  }
+
+  findBySenderClientId(senderId: string, clientMessageId: string): Promise<MessageEntity | null> {
+    return this.messages.findOneBy({ senderId, clientMessageId });
+  }
+
   /**
    * Appends a message with the next sequence of its conversation. Must run inside a
    * transaction: the increment locks the conversation row until commit, so concurrent senders
-   * queue for it, and a failed insert rolls the increment back (no gap).
+   * queue for it, and a failed insert rolls the increment back (no gap, no duplicate).
+   * The content version only moves forward, even for two changes in one millisecond.
    */
   async appendInTransaction(manager: EntityManager, message: NewMessage): Promise<MessageEntity> {
     await manager
       .createQueryBuilder()
       .update(ConversationEntity)
-      .set({ lastSeq: () => 'last_seq + 1', contentUpdatedAt: message.now })
-      .where('id = :id', { id: message.conversationId })
+      .set({ lastSeq: () => 'last_seq + 1', contentUpdatedAt: () => `CASE WHEN content_updated_at >= :now THEN content_updated_at + 1 ELSE :now END` })
+      .where('id = :id', { id: message.conversationId, now: message.now })
       .execute();
     const { lastSeq } = await manager.findOneOrFail(ConversationEntity, { select: { id: true, lastSeq: true }, where: { id: message.conversationId } });
     const entity = manager.create(MessageEntity, {
@@ -42,6 +68,9 @@ export class MessagesRepository {
       clientMessageId: message.clientMessageId,
       type: message.type,
       content: message.content,
+      contentHash: message.contentHash,
+      searchText: message.searchText,
+      eventId: '',
       status: 'normal',
       createdAt: message.now,
       updatedAt: message.now,
@@ -50,5 +79,67 @@ export class MessagesRepository {
     entity.id = String(result.identifiers[0].id);
     await manager.update(ConversationEntity, { id: message.conversationId }, { lastMessageId: entity.id });
     return entity;
+  }
+
+  async setEventId(manager: EntityManager, id: string, eventId: string): Promise<void> {
+    await manager.update(MessageEntity, { id }, { eventId });
+  }
+
+  /**
+   * Turns a message into a tombstone (content removed, mid and sequence kept). Returns false
+   * when it was already in that state, so a concurrent second recall changes nothing.
+   */
+  async tombstone(manager: EntityManager, id: string, status: Exclude<MessageStatus, 'normal'>, now: number): Promise<boolean> {
+    const from: MessageStatus[] = status === 'recalled' ? ['normal'] : ['normal', 'recalled'];
+    const result = await manager
+      .createQueryBuilder()
+      .update(MessageEntity)
+      .set({ status, content: '', searchText: null, updatedAt: now })
+      .where('id = :id AND status IN (:...from)', { id, from })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Unread for `userId` after `afterSeq`: messages of others, not tombstones, up to `upTo`. */
+  async countUnread(manager: EntityManager, conversationId: string, afterSeq: string, upTo: string, userId: string): Promise<number> {
+    const row = await manager
+      .createQueryBuilder(MessageEntity, 'm')
+      .select('COUNT(*)', 'n')
+      .where('m.conversation_id = :conversationId AND m.seq > :afterSeq AND m.seq <= :upTo AND m.sender_id <> :userId AND m.status = :status', {
+        conversationId,
+        afterSeq,
+        upTo,
+        userId,
+        status: 'normal',
+      })
+      .getRawOne<{ n: string | number }>();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Up to `count` messages of the range, the newest ones when `newest`, in sequence order. */
+  async window(conversationId: string, range: SeqRange, count: number, newest: boolean): Promise<MessageEntity[]> {
+    if (BigInt(range.to) <= BigInt(range.from)) return [];
+    const rows = await this.messages
+      .createQueryBuilder('m')
+      .where('m.conversation_id = :conversationId AND m.seq > :from AND m.seq <= :to', { conversationId, from: range.from, to: range.to })
+      .orderBy('m.seq', newest ? 'DESC' : 'ASC')
+      .limit(count)
+      .getMany();
+    return newest ? rows.reverse() : rows;
+  }
+
+  /** Normal messages whose search text contains `keyword`, newest first, before `beforeMid`. */
+  search(conversationId: string, range: SeqRange, keyword: string, beforeMid: string | null, count: number): Promise<MessageEntity[]> {
+    const query = this.messages
+      .createQueryBuilder('m')
+      .where('m.conversation_id = :conversationId AND m.seq > :from AND m.seq <= :to AND m.status = :status', {
+        conversationId,
+        from: range.from,
+        to: range.to,
+        status: 'normal',
+      })
+      .andWhere("m.search_text LIKE :pattern ESCAPE '!'", { pattern: likePattern(keyword) });
+    if (beforeMid) query.andWhere('m.id < :beforeMid', { beforeMid });
+    return query.orderBy('m.id', 'DESC').limit(count).getMany();
   }
 }

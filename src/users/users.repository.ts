@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { hasEdgeWhitespace } from '../common/text';
 import { UserEntity } from './user.entity';
 
 export interface NewUser {
@@ -29,11 +30,21 @@ export class UsersRepository {
     return this.repo(manager).findOneBy({ id });
   }
 
+  /**
+   * Exact lookup. MySQL's PAD SPACE collations would match "alice " to "alice"; no stored ID
+   * or username has edge whitespace (creation refuses it), so such a value matches nobody.
+   */
   findByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity | null> {
+    if (hasEdgeWhitespace(externalId)) return Promise.resolve(null);
     return this.repo(manager).findOneBy({ externalId });
   }
 
+  findByIds(ids: readonly string[]): Promise<UserEntity[]> {
+    return ids.length ? this.users.findBy({ id: In([...new Set(ids)]) }) : Promise.resolve([]);
+  }
+
   findByUsername(username: string): Promise<UserEntity | null> {
+    if (username === '' || hasEdgeWhitespace(username)) return Promise.resolve(null);
     return this.users.findOneBy({ username });
   }
 

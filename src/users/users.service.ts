@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { UserEntity } from './user.entity';
 import { ProfileChanges, UsersRepository } from './users.repository';
@@ -26,6 +27,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -34,7 +36,9 @@ export class UsersService {
    * reads the winner's row and updates it instead, so N concurrent calls create one user.
    * `profile_updated_at` moves only when a field really changes.
    */
-  async upsertProfile(input: ProfileInput, options: { refuseDisabled?: boolean } = {}): Promise<UserEntity> {
+  async upsertProfile(profile: ProfileInput, options: { refuseDisabled?: boolean } = {}): Promise<UserEntity> {
+    // The default avatar URL, sent back as shown, means "no avatar of one's own".
+    const input = profile.avatar === this.config.defaultAvatarUrl ? { ...profile, avatar: '' } : profile;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const existing = await this.users.findByExternalId(input.externalId);
       if (existing && options.refuseDisabled && existing.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');

@@ -35,6 +35,7 @@ export class MessagingCore1732300000000 implements MigrationInterface {
     await queryRunner.addColumns('messages', [
       new TableColumn(varchar('content_hash', 64, { default: "''" })),
       new TableColumn(text('search_text', { isNullable: true })),
+      new TableColumn(varchar('event_id', 36, { default: "''" })),
     ]);
 
     await create(
@@ -109,6 +110,7 @@ export class MessagingCore1732300000000 implements MigrationInterface {
     for (const table of ['media_links', 'media', 'outbox_recipients', 'outbox_events', 'group_invitations', 'blocks', 'friendships', 'friend_requests']) {
       await queryRunner.dropTable(table);
     }
+    await queryRunner.dropColumn('messages', 'event_id');
     await queryRunner.dropColumn('messages', 'search_text');
     await queryRunner.dropColumn('messages', 'content_hash');
     await queryRunner.dropIndex('conversation_members', 'IDX_conversation_members_home');

@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, ValidationArguments, registerDecorator } from 'class-validator';
-import { isDecimalId } from '../../common/ids';
 import { GROUP_ID_RULES, USER_ID_RULES } from '../../common/validation/field-rules';
 import { REQUEST_ID } from '../../common/validation/patterns';
 import { Optional, Required } from '../../common/validation/presence.decorators';
@@ -9,6 +8,9 @@ import { IsText } from '../../common/validation/text-field.decorator';
 export const REASON_CODES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
 /** Every item is a positive decimal string of at most 19 digits, without leading zeros. */
+const MESSAGE_ID = /^[1-9][0-9]{0,18}$/;
+const isMessageId = (item: unknown): boolean => typeof item === 'string' && MESSAGE_ID.test(item);
+
 function AreMessageIds(): PropertyDecorator {
   return (target, propertyName) => {
     registerDecorator({
@@ -16,10 +18,10 @@ function AreMessageIds(): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       validator: {
-        validate: (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string' && isDecimalId(item)),
+        validate: (value: unknown) => Array.isArray(value) && value.every(isMessageId),
         defaultMessage: (args: ValidationArguments) => {
           const items = Array.isArray(args.value) ? (args.value as unknown[]) : [];
-          const index = items.findIndex((item) => typeof item !== 'string' || !isDecimalId(item));
+          const index = items.findIndex((item) => !isMessageId(item));
           return `${args.property}[${index}] must be a positive decimal string of at most 19 digits (no sign, no leading zero)`;
         },
       },
