@@ -4,14 +4,10 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import { join } from 'node:path';
-import { AppError } from './common/app-error';
-import { ErrorCode } from './common/error-code';
 import { bodyParserErrors } from './common/http/body-parser-errors';
-import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, isRoomCallback, markRoomCallback } from './common/http/paths';
+import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, markRoomCallback } from './common/http/paths';
 import { AppConfig } from './config/app-config';
 import { AppModule, AppOverrides } from './app.module';
-
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Builds the application exactly as production runs it; tests use it too. */
 export async function createApp(config: AppConfig, overrides: AppOverrides = {}, logger: LogLevel[] | false = ['log', 'warn', 'error']): Promise<NestExpressApplication> {
@@ -40,14 +36,6 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
   );
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(bodyParserErrors);
-  app.use((request: Request, _response: Response, next: NextFunction) => {
-    const isJsonWrite = BODY_METHODS.has(request.method) && !request.is('multipart/form-data');
-    if (isJsonWrite && request.body === undefined && !isRoomCallback(request)) {
-      next(new AppError(ErrorCode.INVALID_PARAMETER, 'Content-Type: send a JSON object with Content-Type: application/json'));
-      return;
-    }
-    next();
-  });
   app.useStaticAssets(join(__dirname, 'static'), {
     prefix: '/static/',
     index: false,

@@ -58,8 +58,8 @@ export class Scrubber {
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        // Keys that would rebuild prototypes are never stored.
-        if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+        // A "__proto__" key could rebuild prototypes wherever the record is read back.
+        if (key === '__proto__') continue;
         const safeKey = this.text(key);
         out[safeKey] = SENSITIVE_KEYS.has(normaliseKey(key)) ? REDACTED : this.json(item);
       }

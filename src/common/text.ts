@@ -25,22 +25,29 @@ export function hasEdgeWhitespace(value: string): boolean {
   return value.length > 0 && value.trim() !== value;
 }
 
-/** Returns the path of the first string (key or value) holding a lone surrogate, or null. */
-export function findLoneSurrogate(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return hasLoneSurrogate(value) ? path || 'body' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findLoneSurrogate(value[i], `${path}[${i}]`);
-      if (found) return found;
+/** Deepest nesting accepted in a JSON body; deeper input is refused before any recursive work. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Walks a parsed JSON value without recursion and describes the first problem: nesting deeper
+ * than {@link MAX_JSON_DEPTH}, or a string (key or value) holding a lone surrogate. The
+ * description starts with the path of the offending field.
+ */
+export function findJsonProblem(root: unknown): string | null {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 0 }];
+  while (stack.length) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (hasLoneSurrogate(value)) return `${path || 'body'}: contains invalid Unicode (a lone surrogate)`;
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const child = path ? `${path}.${key}` : key;
-      if (hasLoneSurrogate(key)) return child;
-      const found = findLoneSurrogate(item, child);
-      if (found) return found;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return `${path.split('.')[0].split('[')[0] || 'body'}: nested deeper than ${MAX_JSON_DEPTH} levels`;
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item]) : Object.entries(value);
+    for (const [key, item] of entries) {
+      const child = key.startsWith('[') ? `${path}${key}` : path ? `${path}.${key}` : key;
+      if (!key.startsWith('[') && hasLoneSurrogate(key)) return `${child}: contains invalid Unicode (a lone surrogate)`;
+      stack.push({ value: item, path: child, depth: depth + 1 });
     }
   }
   return null;

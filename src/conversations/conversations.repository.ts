@@ -6,6 +6,13 @@ import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { directKey } from './conversation-id';
 
+/** Where a home-list page ended: pinned flag (0/1), last activity, conversation ID. */
+export interface HomePosition {
+  pinned: number;
+  activity: number;
+  conversationId: string;
+}
+
 /**
  * Conversations and their members. Membership changes (join, leave, rejoin) go through the
  * methods here so that visibility, read position and unread stay consistent.
@@ -99,6 +106,104 @@ export class ConversationsRepository {
   async closeMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
     const conversation = await manager.findOneByOrFail(ConversationEntity, { id: conversationId });
     await manager.update(ConversationMemberEntity, { conversationId, userId, visibleToSeq: IsNull() }, { visibleToSeq: conversation.lastSeq, updatedAt: now });
+  }
+
+  /**
+   * After a send: every current member's conversation moves up the home list and reappears if
+   * hidden; everyone but the sender gains one unread. One statement, inside the send's
+   * transaction.
+   */
+  async recordSend(manager: EntityManager, conversationId: string, senderId: string, now: number): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(ConversationMemberEntity)
+      .set({
+        unreadCount: () => 'unread_count + CASE WHEN user_id = :senderId THEN 0 ELSE 1 END',
+        lastActivityAt: now,
+        hidden: false,
+        updatedAt: now,
+      })
+      .where('conversation_id = :conversationId AND visible_to_seq IS NULL', { conversationId, senderId })
+      .execute();
+  }
+
+  /** A message at `seq` by `senderId` became a tombstone: it no longer counts as unread for anyone. */
+  async recordTombstone(manager: EntityManager, conversationId: string, senderId: string, seq: string, now: number): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(ConversationMemberEntity)
+      .set({ unreadCount: () => 'unread_count - 1', updatedAt: now })
+      .where(
+        'conversation_id = :conversationId AND user_id <> :senderId AND read_seq < :seq AND visible_from_seq < :seq AND (visible_to_seq IS NULL OR visible_to_seq >= :seq) AND unread_count > 0',
+        { conversationId, senderId, seq },
+      )
+      .execute();
+  }
+
+  /** Raises the content version (strictly, even within one millisecond) and, for deletes, the deletion revision. */
+  async bumpContentVersion(manager: EntityManager, conversationId: string, now: number, deletion: boolean): Promise<ConversationEntity> {
+    const set: Record<string, () => string> = { contentUpdatedAt: () => 'CASE WHEN content_updated_at >= :now THEN content_updated_at + 1 ELSE :now END' };
+    if (deletion) set.deletionRevision = () => 'deletion_revision + 1';
+    await manager.createQueryBuilder().update(ConversationEntity).set(set).where('id = :id', { id: conversationId, now }).execute();
+    return manager.findOneByOrFail(ConversationEntity, { id: conversationId });
+  }
+
+  /**
+   * Locks the member row for a read update. On MySQL the lock is taken before the unread
+   * recount, so the recount sees every send that committed before it and a later send still
+   * adds its one (see recordSend). SQLite runs transactions one at a time.
+   */
+  async lockMember(manager: EntityManager, memberId: string): Promise<ConversationMemberEntity> {
+    const query = manager.createQueryBuilder(ConversationMemberEntity, 'cm').where('cm.id = :memberId', { memberId });
+    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    const member = await query.getOne();
+    if (!member) throw new Error('conversation member vanished');
+    return member;
+  }
+
+  async setRead(manager: EntityManager, memberId: string, readSeq: string, unread: number, now: number): Promise<void> {
+    await manager.update(ConversationMemberEntity, { id: memberId }, { readSeq, unreadCount: unread, updatedAt: now });
+  }
+
+  async updateSettings(memberId: string, changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden'>>, now: number, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.members.manager).update(ConversationMemberEntity, { id: memberId }, { ...changes, updatedAt: now });
+  }
+
+  /**
+   * One page of the home list: visible conversations, pinned first, then by last activity,
+   * then by conversation ID, continuing after `after`. Served by IDX_conversation_members_home.
+   */
+  homePage(userId: string, after: HomePosition | null, count: number): Promise<ConversationMemberEntity[]> {
+    const query = this.members.createQueryBuilder('cm').where('cm.user_id = :userId AND cm.hidden = :hidden', { userId, hidden: false });
+    if (after) {
+      query.andWhere(
+        '(cm.pinned < :p OR (cm.pinned = :p AND cm.last_activity_at < :a) OR (cm.pinned = :p AND cm.last_activity_at = :a AND cm.conversation_id < :c))',
+        { p: after.pinned, a: after.activity, c: after.conversationId },
+      );
+    }
+    return query.orderBy('cm.pinned', 'DESC').addOrderBy('cm.last_activity_at', 'DESC').addOrderBy('cm.conversation_id', 'DESC').limit(count).getMany();
+  }
+
+  /** The absolute unread aggregate: everything, and what is not muted (the badge). */
+  async unreadTotals(userId: string): Promise<{ total: number; unmuted: number }> {
+    const row = await this.members
+      .createQueryBuilder('cm')
+      .select('COALESCE(SUM(cm.unread_count), 0)', 'total')
+      .addSelect('COALESCE(SUM(CASE WHEN cm.muted = :f THEN cm.unread_count ELSE 0 END), 0)', 'unmuted')
+      .where('cm.user_id = :userId AND cm.unread_count > 0', { userId, f: false })
+      .getRawOne<{ total: string | number; unmuted: string | number }>();
+    return { total: Number(row?.total ?? 0), unmuted: Number(row?.unmuted ?? 0) };
+  }
+
+  /** Conversations with unread messages, most recently active first. */
+  withUnread(userId: string, count: number): Promise<ConversationMemberEntity[]> {
+    return this.members
+      .createQueryBuilder('cm')
+      .where('cm.user_id = :userId AND cm.unread_count > 0', { userId })
+      .orderBy('cm.last_activity_at', 'DESC')
+      .addOrderBy('cm.conversation_id', 'DESC')
+      .limit(count)
+      .getMany();
   }
 
   private async addMember(manager: EntityManager, conversation: ConversationEntity, userId: string, now: number, visibleFromSeq: string): Promise<void> {

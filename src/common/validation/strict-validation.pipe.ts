@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError } from '../app-error';
 import { ErrorCode } from '../error-code';
-import { findLoneSurrogate } from '../text';
+import { findJsonProblem } from '../text';
 
 /** Picks the most telling message of the first failing field, with its full path. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string {
@@ -43,11 +43,15 @@ export class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const isDto = typeof metadata.metatype === 'function' && !PRIMITIVES.includes(metadata.metatype);
     if (isDto && (metadata.type === 'body' || metadata.type === 'query')) {
+      // No JSON parser ran: the request was not sent as application/json.
+      if (value === undefined && metadata.type === 'body') {
+        throw new AppError(ErrorCode.INVALID_PARAMETER, 'body: send a JSON object with Content-Type: application/json');
+      }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw new AppError(ErrorCode.INVALID_PARAMETER, `${metadata.type === 'body' ? 'body' : 'query'}: must be a JSON object`);
       }
-      const badPath = findLoneSurrogate(value);
-      if (badPath) throw AppError.invalid(badPath, 'contains invalid Unicode (a lone surrogate)');
+      const problem = findJsonProblem(value);
+      if (problem) throw new AppError(ErrorCode.INVALID_PARAMETER, problem);
     }
     return super.transform(value, metadata);
   }

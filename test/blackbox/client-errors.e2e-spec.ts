@@ -1,0 +1,987 @@
+// Black-box tests of POST /app/sdk/client-errors, written from the spec (sections 2, 4, 4.2, 7, 8)
+// and the service facts of the issue. The database is read only to check what was stored.
+import { randomBytes } from 'node:crypto';
+import { decode, sign } from 'jsonwebtoken';
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { IssuedUser, TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, randomUserId, startTestApp, uuidV4 } from '../helpers/test-app';
+
+const PATH = '/app/sdk/client-errors';
+const MINUTE = 60_000;
+const DAY = 24 * 3600 * 1000;
+const EMOJI = '\u{1F600}'; // one code point, two UTF-16 units, four UTF-8 bytes
+
+type Body = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const FIELDS = [
+  'event_id',
+  'user_id',
+  'username',
+  'device_id',
+  'platform',
+  'severity',
+  'error_code',
+  'message',
+  'stack_trace',
+  'operation',
+  'build_id',
+  'conversation_id',
+  'message_id',
+  'trace_id',
+  'recovered',
+  'context',
+];
+const NULLABLE = ['username', 'stack_trace', 'build_id', 'conversation_id', 'message_id', 'trace_id'];
+const NON_NULLABLE = FIELDS.filter((f) => !NULLABLE.includes(f));
+const STRING_FIELDS = FIELDS.filter((f) => f !== 'recovered' && f !== 'context');
+
+function newDeviceId(): string {
+  return `dev-${randomBytes(6).toString('hex')}`;
+}
+
+/** A valid report: all 16 fields, nullable ones as null, a device of its own (so nothing merges by accident). */
+function report(user: IssuedUser, over: Body = {}): Body {
+  return {
+    event_id: uuidV4(),
+    user_id: user.userId,
+    username: null,
+    device_id: newDeviceId(),
+    platform: 'android',
+    severity: 'normal',
+    error_code: 'net.timeout',
+    message: 'Request timed out after 3 retries',
+    stack_trace: null,
+    operation: 'sync',
+    build_id: null,
+    conversation_id: null,
+    message_id: null,
+    trace_id: null,
+    recovered: false,
+    context: { screen: 'home' },
+    ...over,
+  };
+}
+
+function omit(body: Body, field: string): Body {
+  const copy = { ...body };
+  delete copy[field];
+  return copy;
+}
+
+/** The field name as a whole word (so `message` is not satisfied by `message_id`). */
+function fieldPattern(field: string): RegExp {
+  return new RegExp(`(^|[^A-Za-z0-9_])${field}($|[^A-Za-z0-9_])`);
+}
+
+function expectRefused(res: Response, field?: string): void {
+  expect(res.status).toBe(200);
+  expect(res.headers['cache-control']).toBe('no-store');
+  expect(res.body).toEqual({ code: 1004, msg: expect.any(String), data: null });
+  expect(res.body.msg).not.toBe('ok');
+  if (field) expect(res.body.msg).toMatch(fieldPattern(field));
+}
+
+function expectCode(res: Response, code: number): void {
+  expect(res.status).toBe(200);
+  expect(res.headers['cache-control']).toBe('no-store');
+  expect(res.body).toEqual({ code, msg: expect.any(String), data: null });
+  expect(res.body.msg).not.toBe('ok');
+}
+
+function expectAccepted(res: Response, eventId?: string, count = 1): void {
+  expect(res.status).toBe(200);
+  expect(res.headers['cache-control']).toBe('no-store');
+  expect(res.body).toEqual({ code: 0, msg: 'ok', data: { event_id: eventId ?? expect.any(String), occurrence_count: count } });
+}
+
+function contextText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function base64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let minute: number;
+  let u: IssuedUser;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  beforeEach(async () => {
+    // Hold server time still one second into a whole minute, so merges never straddle a boundary.
+    minute = Math.floor(Date.now() / MINUTE) * MINUTE;
+    t.clock.set(minute + 1000);
+    u = await issueUser(t);
+  });
+
+  const submit = (token: string, body: unknown): Promise<Response> =>
+    t.http
+      .post(PATH)
+      .set(...bearer(token))
+      .send(body as object);
+
+  const rowsByDevice = async (deviceId: string): Promise<Row[]> =>
+    (await db.query('SELECT * FROM client_errors WHERE device_id = ? ORDER BY id', [deviceId])) as Row[];
+
+  const rowsByEvent = async (eventId: string): Promise<Row[]> =>
+    (await db.query('SELECT * FROM client_errors WHERE event_id = ? ORDER BY id', [eventId])) as Row[];
+
+  /** Submits a fresh report (own device) and returns the one stored row. */
+  async function submitAndLoad(over: Body, user: IssuedUser = u): Promise<Row> {
+    const body = report(user, over);
+    const res = await submit(user.token, body);
+    expectAccepted(res, body.event_id as string, 1);
+    const rows = await rowsByEvent(body.event_id as string);
+    expect(rows).toHaveLength(1);
+    return rows[0];
+  }
+
+  /** Submits a refused report and checks that nothing was stored for its device. */
+  async function expectRefusedAndNothingStored(body: Body, field?: string, token = u.token): Promise<void> {
+    const res = await submit(token, body);
+    expectRefused(res, field);
+    if (typeof body.device_id === 'string') expect(await rowsByDevice(body.device_id)).toHaveLength(0);
+    if (typeof body.event_id === 'string') expect(await rowsByEvent(body.event_id)).toHaveLength(0);
+  }
+
+  describe('a valid report', () => {
+    it('is stored and answered with the envelope, event_id and occurrence_count 1', async () => {
+      const body = report(u);
+      const res = await submit(u.token, body);
+      expectAccepted(res, body.event_id as string, 1);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const rows = await rowsByEvent(body.event_id as string);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ message: body.message, device_id: body.device_id, platform: 'android', severity: 'normal', occurrence_count: 1 });
+      expect(JSON.parse(contextText(rows[0].context))).toEqual(body.context);
+    });
+
+    it('accepts every nullable field with a real value and stores them', async () => {
+      const values = {
+        username: 'alice',
+        stack_trace: 'Error: boom\n    at Foo.bar (foo.js:1:1)',
+        build_id: '2024.06.01-rc1',
+        conversation_id: 'friend_YWxpY2U',
+        message_id: '1234567890123456789',
+        trace_id: uuidV4(),
+        recovered: true,
+        context: { screen: 'chat', nested: { depth: 2, list: [1, 'two', null, true] } },
+      };
+      const row = await submitAndLoad(values);
+      expect(row).toMatchObject({
+        username: values.username,
+        stack_trace: values.stack_trace,
+        build_id: values.build_id,
+        conversation_id: values.conversation_id,
+        message_id: values.message_id,
+        trace_id: values.trace_id,
+      });
+      expect(JSON.parse(contextText(row.context))).toEqual(values.context);
+    });
+
+    it('ignores unknown fields', async () => {
+      const body = report(u, { extra_field: 'x', another: { nested: true }, timestamp: 123 });
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+    });
+
+    it.each(['android', 'ios', 'harmony'])('accepts platform %s', async (platform) => {
+      const row = await submitAndLoad({ platform });
+      expect(row.platform).toBe(platform);
+    });
+
+    it.each(['normal', 'serious', 'fatal'])('accepts severity %s', async (severity) => {
+      const row = await submitAndLoad({ severity });
+      expect(row.severity).toBe(severity);
+    });
+
+    it.each([true, false])('accepts recovered %s', async (recovered) => {
+      const body = report(u, { recovered });
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+    });
+
+    it('accepts a context with a single key whose value is null', async () => {
+      const body = report(u, { context: { k: null } });
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+    });
+
+    it('stores emoji text exactly (utf8mb4)', async () => {
+      const message = `boom ${EMOJI} 中文 ${EMOJI}`;
+      const row = await submitAndLoad({ message, operation: `op${EMOJI}`, context: { note: `${EMOJI}` } });
+      expect(row.message).toBe(message);
+      expect(row.operation).toBe(`op${EMOJI}`);
+      expect(JSON.parse(contextText(row.context))).toEqual({ note: EMOJI });
+    });
+
+    it('does not fail with a 500 on a deeply nested context', async () => {
+      const depth = 3000;
+      const context = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const body = report(u);
+      const text = JSON.stringify({ ...body, context: '__CTX__' }).replace('"__CTX__"', context);
+      const res = await t.http
+        .post(PATH)
+        .set(...bearer(u.token))
+        .set('Content-Type', 'application/json')
+        .send(text);
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect([0, 1004]).toContain(res.body.code);
+    });
+  });
+
+  describe('unusual but well-formed input never causes a 500', () => {
+    const sendRaw = (text: string): Promise<Response> =>
+      t.http
+        .post(PATH)
+        .set(...bearer(u.token))
+        .set('Content-Type', 'application/json')
+        .send(text);
+
+    it.each([
+      ['a lone high surrogate', '\\ud800'],
+      ['a lone low surrogate', '\\udfff'],
+      ['a NUL character', '\\u0000'],
+    ])('answers a message containing %s with 0 or 1004', async (_label, escape) => {
+      const body = report(u, { message: '__MSG__' });
+      const res = await sendRaw(JSON.stringify(body).replace('__MSG__', `before ${escape} after`));
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect([0, 1004]).toContain(res.body.code);
+    });
+
+    it('answers a context of about 600 KB with 0 (stored whole) or 1004, never a 500 or truncation', async () => {
+      const big = 'c'.repeat(600 * 1024);
+      const body = report(u, { context: { blob: big } });
+      const res = await submit(u.token, body);
+      expect(res.status).toBe(200);
+      expect([0, 1004]).toContain(res.body.code);
+      if (res.body.code === 0) {
+        const rows = await rowsByEvent(body.event_id as string);
+        expect(rows).toHaveLength(1);
+        expect(JSON.parse(contextText(rows[0].context))).toEqual({ blob: big });
+      } else {
+        expect(res.body.msg).toMatch(fieldPattern('context'));
+      }
+    });
+
+    it('answers a context with 20000 keys with 0 or 1004, never a 500', async () => {
+      const context: Record<string, number> = {};
+      for (let i = 0; i < 20000; i += 1) context[`k${i}`] = i;
+      const res = await submit(u.token, report(u, { context }));
+      expect(res.status).toBe(200);
+      expect([0, 1004]).toContain(res.body.code);
+    });
+  });
+
+  describe('authentication (spec 5, 7)', () => {
+    it('refuses a request without Authorization with 1101 and stores nothing', async () => {
+      const body = report(u);
+      const res = await t.http.post(PATH).send(body);
+      expectCode(res, 1101);
+      expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
+    });
+
+    it.each([
+      ['garbage', 'not-a-token'],
+      ['three garbage segments', 'aaa.bbb.ccc'],
+      ['the SDK secret (host credential)', TEST_SECRETS.SDK_SECRET],
+      ['the JWT secret itself', TEST_SECRETS.JWT_SECRET],
+    ])('refuses a bearer that is %s with 1102 and stores nothing', async (_label, credential) => {
+      const body = report(u);
+      const res = await submit(credential, body);
+      expectCode(res, 1102);
+      expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
+    });
+
+    it('refuses a JWT with the right claims signed with another key (1102)', async () => {
+      const claims = decode(u.token) as Record<string, unknown>;
+      const forged = sign(claims, 'some-other-secret-0123456789abcdef-0123456789');
+      expectCode(await submit(forged, report(u)), 1102);
+    });
+
+    it('refuses a JWT signed with the SDK secret (1102)', async () => {
+      const claims = decode(u.token) as Record<string, unknown>;
+      const forged = sign(claims, TEST_SECRETS.SDK_SECRET);
+      expectCode(await submit(forged, report(u)), 1102);
+    });
+
+    it('refuses an unsigned (alg none) JWT (1102)', async () => {
+      const claims = decode(u.token) as Record<string, unknown>;
+      const forged = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims)}.`;
+      expectCode(await submit(forged, report(u)), 1102);
+    });
+
+    it("refuses a JWT whose payload was changed to another user's, keeping the signature (1102)", async () => {
+      const bob = await issueUser(t);
+      const [header, , signature] = u.token.split('.');
+      const claims = { ...(decode(u.token) as Record<string, unknown>), user_id: bob.userId };
+      const tampered = `${header}.${base64url(claims)}.${signature}`;
+      const body = report(bob);
+      expectCode(await submit(tampered, body), 1102);
+      expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
+    });
+
+    it('refuses an expired token with 1103 and stores nothing', async () => {
+      const fresh = await issueUser(t);
+      t.clock.advance(8 * DAY);
+      const body = report(fresh);
+      const res = await submit(fresh.token, body);
+      expectCode(res, 1103);
+      expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
+    });
+
+    it('refuses a non-Bearer scheme carrying a valid token (1101 or 1102)', async () => {
+      const res = await t.http.post(PATH).set('Authorization', `Basic ${u.token}`).send(report(u));
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect([1101, 1102]).toContain(res.body.code);
+      expect(res.body.data).toBeNull();
+    });
+
+    it('refuses an empty Bearer (1101 or 1102)', async () => {
+      const res = await t.http.post(PATH).set('Authorization', 'Bearer ').send(report(u));
+      expect([1101, 1102]).toContain(res.body.code);
+      expect(res.body.data).toBeNull();
+    });
+
+    it("refuses a user_id that is another user's with 1004 naming user_id, and stores nothing", async () => {
+      const bob = await issueUser(t);
+      await expectRefusedAndNothingStored(report(u, { user_id: bob.userId }), 'user_id');
+    });
+
+    it('refuses a user_id that differs from the token only in case or whitespace', async () => {
+      await expectRefusedAndNothingStored(report(u, { user_id: u.userId.toUpperCase() }), 'user_id');
+      await expectRefusedAndNothingStored(report(u, { user_id: `${u.userId} ` }), 'user_id');
+      await expectRefusedAndNothingStored(report(u, { user_id: ` ${u.userId}` }), 'user_id');
+    });
+
+    it('refuses a user_id that is not a known user at all', async () => {
+      await expectRefusedAndNothingStored(report(u, { user_id: randomUserId('ghost') }), 'user_id');
+    });
+
+    it('accepts a user whose user_id is exactly 64 chars including emoji (chars are code points)', async () => {
+      const prefix = `e${randomBytes(8).toString('hex')}`; // 17 chars
+      const userId = `${prefix}${EMOJI.repeat(64 - prefix.length)}`;
+      expect([...userId]).toHaveLength(64);
+      const emojiUser = await issueUser(t, { user_id: userId });
+      const body = report(emojiUser);
+      expectAccepted(await submit(emojiUser.token, body), body.event_id as string, 1);
+    });
+  });
+
+  describe('required fields and null (all 16 present, nullable ones as null)', () => {
+    it.each(FIELDS)('refuses a report without %s, naming it, and stores nothing', async (field) => {
+      await expectRefusedAndNothingStored(omit(report(u), field), field);
+    });
+
+    it.each(NON_NULLABLE)('refuses %s = null, naming it', async (field) => {
+      await expectRefusedAndNothingStored(report(u, { [field]: null }), field);
+    });
+
+    it.each(NULLABLE)('accepts %s = null', async (field) => {
+      const body = report(u, { [field]: null });
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+    });
+
+    it('refuses an empty object', async () => {
+      expectRefused(await submit(u.token, {}));
+    });
+
+    it('refuses a report whose only missing field is hidden behind __proto__', async () => {
+      const body = omit(report(u), 'context');
+      const text = JSON.stringify(body).replace(/}$/, ',"__proto__":{"context":{"a":1}}}');
+      const res = await t.http
+        .post(PATH)
+        .set(...bearer(u.token))
+        .set('Content-Type', 'application/json')
+        .send(text);
+      expectRefused(res, 'context');
+      expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
+    });
+  });
+
+  describe('type confusion', () => {
+    const confusions = (valid: unknown): Array<[string, unknown]> => [
+      ['a number', 42],
+      ['a boolean', true],
+      ['an empty object', {}],
+      ['an object wrapping the valid value', { value: valid }],
+      ['an array holding the valid value', [valid]],
+    ];
+    const cases: Array<[string, string, unknown]> = [];
+    for (const field of STRING_FIELDS) {
+      const sample = report({ userId: 'sample', id: '0', token: '' })[field] ?? 'x';
+      for (const [label, value] of confusions(sample)) cases.push([field, label, value]);
+    }
+
+    it.each(cases)('refuses %s as %s, naming the field', async (field, _label, value) => {
+      const body = report(u);
+      // The array/object "wrapping the valid value" uses this test's real value where it matters.
+      const real = body[field] ?? 'x';
+      const replaced = Array.isArray(value) ? [real] : typeof value === 'object' && value !== null && 'value' in value ? { value: real } : value;
+      await expectRefusedAndNothingStored({ ...body, [field]: replaced }, field);
+    });
+
+    it.each([
+      ['the string "true"', 'true'],
+      ['the string "false"', 'false'],
+      ['1', 1],
+      ['0', 0],
+      ['an empty string', ''],
+      ['an array', [true]],
+      ['an object', { value: true }],
+    ])('refuses recovered as %s', async (_label, value) => {
+      await expectRefusedAndNothingStored(report(u, { recovered: value }), 'recovered');
+    });
+
+    it.each([
+      ['an empty object', {}],
+      ['an empty array', []],
+      ['an array of objects', [{ a: 1 }]],
+      ['an array of strings', ['a']],
+      ['a string', 'screen=home'],
+      ['a JSON-encoded object string', '{"screen":"home"}'],
+      ['a number', 1],
+      ['a boolean', true],
+    ])('refuses context as %s', async (_label, value) => {
+      await expectRefusedAndNothingStored(report(u, { context: value }), 'context');
+    });
+  });
+
+  describe('lengths (chars are Unicode code points, spec 4.2 and 8)', () => {
+    interface LengthCase {
+      field: string;
+      max: number;
+      emoji: boolean;
+      filler: string;
+    }
+    const LENGTHS: LengthCase[] = [
+      { field: 'username', max: 64, emoji: true, filler: 'x' },
+      { field: 'device_id', max: 128, emoji: false, filler: 'a' },
+      { field: 'error_code', max: 128, emoji: false, filler: 'a' },
+      { field: 'message', max: 4096, emoji: true, filler: 'x' },
+      { field: 'stack_trace', max: 32768, emoji: true, filler: 'x' },
+      { field: 'operation', max: 128, emoji: true, filler: 'x' },
+      { field: 'build_id', max: 128, emoji: true, filler: 'x' },
+      { field: 'conversation_id', max: 512, emoji: true, filler: 'x' },
+      { field: 'message_id', max: 128, emoji: true, filler: 'x' },
+    ];
+
+    it.each(LENGTHS.map((c) => [c.field, c.max, c] as const))('accepts %s of exactly %d ASCII chars and stores it whole', async (field, max, c) => {
+      const value = c.filler.repeat(max);
+      const row = await submitAndLoad({ [field]: value });
+      expect(row[field]).toBe(value);
+    });
+
+    it.each(LENGTHS.map((c) => [c.field, c.max + 1, c] as const))('refuses %s of %d ASCII chars', async (field, n, c) => {
+      await expectRefusedAndNothingStored(report(u, { [field]: c.filler.repeat(n) }), field);
+    });
+
+    const emojiCases = LENGTHS.filter((c) => c.emoji);
+    it.each(emojiCases.map((c) => [c.field, c.max] as const))('accepts %s of exactly %d emoji and stores it whole', async (field, max) => {
+      const value = EMOJI.repeat(max);
+      const row = await submitAndLoad({ [field]: value });
+      expect(row[field]).toBe(value);
+    });
+
+    it.each(emojiCases.map((c) => [c.field, c.max + 1] as const))('refuses %s of %d emoji', async (field, n) => {
+      await expectRefusedAndNothingStored(report(u, { [field]: EMOJI.repeat(n) }), field);
+    });
+
+    it('counts combining marks as separate code points in message (4096 accepted, 4097 refused)', async () => {
+      const atMax = 'e\u0301'.repeat(2048);
+      const row = await submitAndLoad({ message: atMax });
+      expect(row.message).toBe(atMax);
+      await expectRefusedAndNothingStored(report(u, { message: `${atMax}e` }), 'message');
+    });
+
+    it.each(['device_id', 'message', 'operation', 'user_id'])('refuses an empty %s', async (field) => {
+      await expectRefusedAndNothingStored(report(u, { [field]: '' }), field);
+    });
+
+    it('refuses a 65-char user_id', async () => {
+      await expectRefusedAndNothingStored(report(u, { user_id: 'u'.repeat(65) }), 'user_id');
+    });
+
+    it('accepts a one-char device_id, message and operation', async () => {
+      const row = await submitAndLoad({ device_id: 'z', message: 'm', operation: 'o' });
+      expect(row).toMatchObject({ device_id: 'z', message: 'm', operation: 'o' });
+    });
+
+    it('accepts an error_code of 128 chars made of segments', async () => {
+      const code = `${'ab.'.repeat(42)}ab`;
+      expect(code).toHaveLength(128);
+      const row = await submitAndLoad({ error_code: code });
+      expect(row.error_code).toBe(code);
+    });
+  });
+
+  describe('event_id and trace_id: lowercase UUID v4', () => {
+    const V4 = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+    const bad: Array<[string, string]> = [
+      ['uppercase', V4.toUpperCase()],
+      ['one uppercase letter', 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5D'],
+      ['version 1', 'a1b2c3d4-e5f6-1a7b-8c9d-0e1f2a3b4c5d'],
+      ['version 5', 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d'],
+      ['version 7', 'a1b2c3d4-e5f6-7a7b-8c9d-0e1f2a3b4c5d'],
+      ['the nil UUID', '00000000-0000-0000-0000-000000000000'],
+      ['variant bits 110x (c)', 'a1b2c3d4-e5f6-4a7b-cc9d-0e1f2a3b4c5d'],
+      ['variant bits 0xxx (7)', 'a1b2c3d4-e5f6-4a7b-7c9d-0e1f2a3b4c5d'],
+      ['no dashes', V4.replace(/-/g, '')],
+      ['braces', `{${V4}}`],
+      ['a urn prefix', `urn:uuid:${V4}`],
+      ['one char short', V4.slice(0, -1)],
+      ['one char long', `${V4}0`],
+      ['a trailing newline', `${V4}\n`],
+      ['a leading space', ` ${V4}`],
+      ['a non-hex char', 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5g'],
+      ['misplaced dashes', 'a1b2c3d-4e5f6-4a7b-8c9d-0e1f2a3b4c5d'],
+      ['an empty string', ''],
+    ];
+
+    it.each(bad)('refuses event_id with %s', async (_label, value) => {
+      await expectRefusedAndNothingStored(report(u, { event_id: value }), 'event_id');
+    });
+
+    it.each(bad)('refuses trace_id with %s', async (_label, value) => {
+      await expectRefusedAndNothingStored(report(u, { trace_id: value }), 'trace_id');
+    });
+
+    it.each(['8', '9', 'a', 'b'])('accepts a lowercase v4 with variant nibble %s for both ids', async (variant) => {
+      const id = `${randomBytes(4).toString('hex')}-${randomBytes(2).toString('hex')}-4${randomBytes(2).toString('hex').slice(1)}-${variant}${randomBytes(2).toString('hex').slice(1)}-${randomBytes(6).toString('hex')}`;
+      const row = await submitAndLoad({ event_id: id, trace_id: id });
+      expect(row).toMatchObject({ event_id: id, trace_id: id });
+    });
+  });
+
+  describe('device_id characters (letters, digits, . _ : -)', () => {
+    it.each(['a..b', 'A', 'a_', 'a-', 'a.', ':', '-', '_a', 'Dev:01.ab_CD-9', '00:1A:2B:3C:4D:5E'])('accepts device_id %j', async (deviceId) => {
+      const row = await submitAndLoad({ device_id: deviceId });
+      expect(row.device_id).toBe(deviceId);
+    });
+
+    it.each(['a b', ' a', 'a ', 'a/b', 'a@b', 'a+b', 'a,b', 'a\u0000b', 'a\nb', 'a\tb', EMOJI, `a${EMOJI}`, 'a#b', 'a%b'])(
+      'refuses device_id %j',
+      async (deviceId) => {
+        await expectRefusedAndNothingStored(report(u, { device_id: deviceId }), 'device_id');
+      },
+    );
+  });
+
+  describe('error_code characters (lowercase letters and digits, segments split by single . _ -)', () => {
+    it.each(['a', '7', 'a.b', 'a_b', 'a-b', 'net.timeout_1-x', '0.0.0', 'http.500', 'a1.b2_c3-d4'])('accepts error_code %j', async (code) => {
+      const row = await submitAndLoad({ error_code: code });
+      expect(row.error_code).toBe(code);
+    });
+
+    it.each(['A', 'Net.timeout', 'net.Timeout', 'a..b', 'a__b', 'a--b', 'a.-b', 'a_', 'a.', 'a-', '_a', '.a', '-a', 'a b', 'a:b', 'a/b', ' a', 'a\n', 'é', EMOJI, '.', '_'])(
+      'refuses error_code %j',
+      async (code) => {
+        await expectRefusedAndNothingStored(report(u, { error_code: code }), 'error_code');
+      },
+    );
+  });
+
+  describe('enums', () => {
+    it.each(['web', 'Android', 'IOS', 'iOS', 'harmonyos', 'HARMONY', 'uniapp', ' android', 'android ', ''])('refuses platform %j', async (platform) => {
+      await expectRefusedAndNothingStored(report(u, { platform }), 'platform');
+    });
+
+    it.each(['Normal', 'FATAL', 'warning', 'error', 'critical', 'fatal ', ''])('refuses severity %j', async (severity) => {
+      await expectRefusedAndNothingStored(report(u, { severity }), 'severity');
+    });
+  });
+
+  describe('idempotency per (user, event_id)', () => {
+    it('answers a retry with the same record and does not raise occurrence_count', async () => {
+      const body = report(u);
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+      const rows = await rowsByDevice(body.device_id as string);
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].occurrence_count)).toBe(1);
+    });
+
+    it('answers a retry arriving minutes later with the same record, not a new one', async () => {
+      const body = report(u);
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+      t.clock.set(minute + 5 * MINUTE + 1000);
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+      expect(await rowsByDevice(body.device_id as string)).toHaveLength(1);
+    });
+
+    it('answers a retry of a merged report with the merged record, without counting it again', async () => {
+      const a = report(u);
+      const b = { ...a, event_id: uuidV4(), message: 'second' };
+      const c = { ...a, event_id: uuidV4(), message: 'third' };
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      expectAccepted(await submit(u.token, b), a.event_id as string, 2);
+      expectAccepted(await submit(u.token, b), a.event_id as string, 2);
+      const retryA = await submit(u.token, a);
+      expect(retryA.body.code).toBe(0);
+      expect(retryA.body.data.event_id).toBe(a.event_id);
+      expect(retryA.body.data.occurrence_count).toBeLessThanOrEqual(2);
+      expectAccepted(await submit(u.token, c), a.event_id as string, 3);
+      const rows = await rowsByDevice(a.device_id as string);
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].occurrence_count)).toBe(3);
+    });
+
+    it('answers a retry of a merged report with the merged record also in a later minute', async () => {
+      const a = report(u);
+      const b = { ...a, event_id: uuidV4() };
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      expectAccepted(await submit(u.token, b), a.event_id as string, 2);
+      t.clock.set(minute + 3 * MINUTE + 1000);
+      expectAccepted(await submit(u.token, b), a.event_id as string, 2);
+      expect(await rowsByDevice(a.device_id as string)).toHaveLength(1);
+    });
+
+    it('keeps the same record and count 1 under 10 concurrent identical submissions', async () => {
+      const body = report(u);
+      const replies = await Promise.all(Array.from({ length: 10 }, () => submit(u.token, body)));
+      for (const res of replies) expectAccepted(res, body.event_id as string, 1);
+      const rows = await rowsByDevice(body.device_id as string);
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].occurrence_count)).toBe(1);
+    });
+
+    it('keeps an event_id per user: the same event_id from another user is a separate report', async () => {
+      const bob = await issueUser(t);
+      const deviceId = newDeviceId();
+      const eventId = uuidV4();
+      const mine = report(u, { event_id: eventId, device_id: deviceId });
+      const his = report(bob, { event_id: eventId, device_id: deviceId });
+      expectAccepted(await submit(u.token, mine), eventId, 1);
+      const other = await submit(bob.token, his);
+      expect(other.body.code).toBe(0);
+      expect(other.body.data.occurrence_count).toBe(1);
+      // Alice's record is untouched by Bob's report.
+      expectAccepted(await submit(u.token, mine), eventId, 1);
+      expect(await rowsByDevice(deviceId)).toHaveLength(2);
+    });
+
+    it('keeps two users apart when both send the same event_id concurrently', async () => {
+      const bob = await issueUser(t);
+      const deviceId = newDeviceId();
+      const eventId = uuidV4();
+      const mine = report(u, { event_id: eventId, device_id: deviceId });
+      const his = report(bob, { event_id: eventId, device_id: deviceId });
+      const replies = await Promise.all([
+        ...Array.from({ length: 5 }, () => submit(u.token, mine)),
+        ...Array.from({ length: 5 }, () => submit(bob.token, his)),
+      ]);
+      expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
+      for (const res of replies) expect(res.body.data.occurrence_count).toBe(1);
+      const rows = await rowsByDevice(deviceId);
+      expect(rows).toHaveLength(2);
+      expect(rows.map((r) => Number(r.occurrence_count))).toEqual([1, 1]);
+    });
+
+    it('keeps 30 concurrent mixed submissions consistent (3 events x 10 retries, all similar)', async () => {
+      const a = report(u);
+      const events = [a, { ...a, event_id: uuidV4() }, { ...a, event_id: uuidV4() }];
+      const replies = await Promise.all(events.flatMap((b) => Array.from({ length: 10 }, () => submit(u.token, b))));
+      expect(replies.map((r) => r.body.code)).toEqual(Array(30).fill(0));
+      expect(new Set(replies.map((r) => r.body.data.event_id)).size).toBe(1);
+      const rows = await rowsByDevice(a.device_id as string);
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].occurrence_count)).toBe(3);
+    });
+
+    it('does not consume an event_id on a refused submission', async () => {
+      const body = report(u);
+      expectRefused(await submit(u.token, { ...body, platform: 'web' }), 'platform');
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+    });
+
+    it('does not count a refused similar submission into the merged record', async () => {
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      expectRefused(await submit(u.token, { ...a, event_id: uuidV4(), context: [] }), 'context');
+      expectRefused(await submit(u.token, { ...a, event_id: uuidV4(), recovered: 'true' }), 'recovered');
+      expectAccepted(await submit(u.token, { ...a, event_id: uuidV4() }), a.event_id as string, 2);
+    });
+  });
+
+  describe('merging of similar errors within the same clock minute', () => {
+    it('merges a similar report into the first record: first event_id, accumulated count', async () => {
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      for (let n = 2; n <= 4; n += 1) {
+        t.clock.set(minute + 1000 + n * 5000);
+        expectAccepted(await submit(u.token, { ...a, event_id: uuidV4() }), a.event_id as string, n);
+      }
+      const rows = await rowsByDevice(a.device_id as string);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].event_id).toBe(a.event_id);
+      expect(Number(rows[0].occurrence_count)).toBe(4);
+    });
+
+    it('merges up to the last millisecond of the minute and starts a new record at the next minute', async () => {
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      t.clock.set(minute + MINUTE - 1);
+      expectAccepted(await submit(u.token, { ...a, event_id: uuidV4() }), a.event_id as string, 2);
+      t.clock.set(minute + MINUTE);
+      const c = { ...a, event_id: uuidV4() };
+      expectAccepted(await submit(u.token, c), c.event_id as string, 1);
+      const d = { ...a, event_id: uuidV4() };
+      expectAccepted(await submit(u.token, d), c.event_id as string, 2);
+      expect(await rowsByDevice(a.device_id as string)).toHaveLength(2);
+    });
+
+    it('starts a new record in a different minute even when less than 60 s apart', async () => {
+      t.clock.set(minute + MINUTE - 500);
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      t.clock.set(minute + MINUTE + 500);
+      const b = { ...a, event_id: uuidV4() };
+      expectAccepted(await submit(u.token, b), b.event_id as string, 1);
+    });
+
+    it('does not merge into an earlier minute record when going back to it later', async () => {
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      t.clock.set(minute + 2 * MINUTE + 1000);
+      const b = { ...a, event_id: uuidV4() };
+      expectAccepted(await submit(u.token, b), b.event_id as string, 1);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+    });
+
+    const keyChanges: Array<[string, (a: Body, other: IssuedUser) => Body]> = [
+      ['device_id', () => ({ device_id: newDeviceId() })],
+      ['platform', () => ({ platform: 'ios' })],
+      ['severity', () => ({ severity: 'fatal' })],
+      ['error_code', () => ({ error_code: 'net.timeout2' })],
+      ['operation', () => ({ operation: 'send' })],
+      ['build_id (null vs value)', () => ({ build_id: 'b1' })],
+      ['device_id case', (a) => ({ device_id: (a.device_id as string).toUpperCase() })],
+      ['operation case', () => ({ operation: 'Sync' })],
+    ];
+
+    it.each(keyChanges)('does not merge reports that differ in %s', async (_label, change) => {
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      const b = { ...a, event_id: uuidV4(), ...change(a, u) };
+      expectAccepted(await submit(u.token, b), b.event_id as string, 1);
+      expectAccepted(await submit(u.token, { ...a, event_id: uuidV4() }), a.event_id as string, 2);
+    });
+
+    it('does not merge reports whose build_id differs only in case', async () => {
+      const a = report(u, { build_id: 'build-a' });
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      const b = { ...a, event_id: uuidV4(), build_id: 'BUILD-A' };
+      expectAccepted(await submit(u.token, b), b.event_id as string, 1);
+    });
+
+    it('does not merge reports of two users with the same device and error', async () => {
+      const bob = await issueUser(t);
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      const b = { ...a, event_id: uuidV4(), user_id: bob.userId };
+      expectAccepted(await submit(bob.token, b), b.event_id as string, 1);
+    });
+
+    it('merges reports that differ only in fields outside the merge key', async () => {
+      const a = report(u);
+      expectAccepted(await submit(u.token, a), a.event_id as string, 1);
+      const b = {
+        ...a,
+        event_id: uuidV4(),
+        username: 'someone',
+        message: 'a different message',
+        stack_trace: 'Error\n  at x',
+        conversation_id: 'group_g1',
+        message_id: '42',
+        trace_id: uuidV4(),
+        recovered: true,
+        context: { other: 1 },
+      };
+      expectAccepted(await submit(u.token, b), a.event_id as string, 2);
+    });
+
+    it('merges 10 concurrent different event_ids with the same merge fields into one record with count 10', async () => {
+      const a = report(u);
+      const bodies = Array.from({ length: 10 }, () => ({ ...a, event_id: uuidV4() }));
+      const replies = await Promise.all(bodies.map((b) => submit(u.token, b)));
+      expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
+      const ids = new Set(replies.map((r) => r.body.data?.event_id));
+      expect(ids.size).toBe(1);
+      const first = [...ids][0] as string;
+      expect(bodies.map((b) => b.event_id)).toContain(first);
+      const counts = replies.map((r) => r.body.data?.occurrence_count as number);
+      expect(Math.max(...counts)).toBe(10);
+      for (const n of counts) expect(n).toBeGreaterThanOrEqual(1);
+      const rows = await rowsByDevice(a.device_id as string);
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].occurrence_count)).toBe(10);
+      // Every retry now answers with the merged record at 10.
+      for (const b of bodies) expectAccepted(await submit(u.token, b), first, 10);
+    });
+
+    it('counts 5 concurrent retries of one event plus 5 concurrent similar events as 6 occurrences', async () => {
+      const a = report(u);
+      const others = Array.from({ length: 5 }, () => ({ ...a, event_id: uuidV4() }));
+      const replies = await Promise.all([...Array.from({ length: 5 }, () => submit(u.token, a)), ...others.map((b) => submit(u.token, b))]);
+      expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
+      expect(new Set(replies.map((r) => r.body.data?.event_id)).size).toBe(1);
+      const rows = await rowsByDevice(a.device_id as string);
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].occurrence_count)).toBe(6);
+    });
+  });
+
+  describe('scrubbing: message, stack and context carry no credentials', () => {
+    async function storedText(over: Body): Promise<string> {
+      const row = await submitAndLoad(over);
+      return [row.message, row.stack_trace, contextText(row.context)].join('\n');
+    }
+
+    it("removes the user's own IM token (JWT) from message, stack and context", async () => {
+      const [, , signature] = u.token.split('.');
+      const text = await storedText({
+        message: `auth failed with ${u.token}`,
+        stack_trace: `Error: token ${u.token}\n  at a.js:1`,
+        context: { jwt: u.token, note: `jwt=${u.token}` },
+      });
+      expect(text).not.toContain(u.token);
+      expect(text).not.toContain(signature);
+    });
+
+    it('removes any JWT-shaped value, not only tokens of this service', async () => {
+      const jwt = sign({ sub: 'x', scope: 'all' }, 'unrelated-key-0123456789');
+      const [, , signature] = jwt.split('.');
+      const text = await storedText({ message: `got ${jwt}`, stack_trace: jwt, context: { list: [`x ${jwt}`] } });
+      expect(text).not.toContain(jwt);
+      expect(text).not.toContain(signature);
+    });
+
+    it('removes Bearer values', async () => {
+      const opaque = '4f9c2e7a1b3d5f6e8a0cOPAQUE';
+      const text = await storedText({
+        message: `request failed: Authorization: Bearer ${opaque}`,
+        stack_trace: `headers={"Authorization":"Bearer ${opaque}"}`,
+        context: { detail: `Bearer ${opaque}` },
+      });
+      expect(text).not.toContain(opaque);
+    });
+
+    it.each(['SDK_SECRET', 'JWT_SECRET', 'RTC_CALLBACK_SECRET'] as const)('removes the configured secret %s wherever it appears', async (name) => {
+      const secret = TEST_SECRETS[name];
+      const text = await storedText({
+        message: `config dump ${secret} end`,
+        stack_trace: `secret:${secret}`,
+        context: { value: secret, deep: { list: [`x${secret}x`] } },
+      });
+      expect(text).not.toContain(secret);
+    });
+
+    it.each([
+      ['password=', 'password=hunter2-Qz', 'hunter2-Qz'],
+      ['token=', 'token=tok-77ab12cd', 'tok-77ab12cd'],
+      ['code=', 'code=482913', '482913'],
+      ['access_token= in a URL', 'https://api.example.com/v1?access_token=acc-9f8e7d&x=1', 'acc-9f8e7d'],
+      ['password= in a query string', 'GET /login?user=bob&password=s3cretPw!', 's3cretPw'],
+    ])('removes %s style values from message, stack and context', async (_label, snippet, value) => {
+      const text = await storedText({ message: `failed: ${snippet}`, stack_trace: `at x (${snippet})`, context: { detail: snippet } });
+      expect(text).not.toContain(value);
+    });
+
+    it('removes Password= and TOKEN= style values regardless of case', async () => {
+      const text = await storedText({ message: 'Password=Hunter3-Zz TOKEN=TOK-55ee', stack_trace: null, context: { detail: 'Code=917364' } });
+      expect(text).not.toContain('Hunter3-Zz');
+      expect(text).not.toContain('TOK-55ee');
+      expect(text).not.toContain('917364');
+    });
+
+    it('removes the values of authorization and cookie keys in context', async () => {
+      const text = await storedText({ context: { authorization: 'Basic dXNlcjpwYXNzd29yZA==', cookie: 'PHPSID=sess-abc123xyz', screen: 'home' } });
+      expect(text).not.toContain('dXNlcjpwYXNzd29yZA');
+      expect(text).not.toContain('sess-abc123xyz');
+    });
+
+    it('removes the values of Authorization and Cookie keys in context regardless of case', async () => {
+      const text = await storedText({ context: { Authorization: 'Token opaque-777aaa', COOKIE: 'sid=sess-888bbb' } });
+      expect(text).not.toContain('opaque-777aaa');
+      expect(text).not.toContain('sess-888bbb');
+    });
+
+    it('removes authorization and cookie values nested in objects and arrays of context', async () => {
+      const text = await storedText({
+        context: {
+          request: { headers: { authorization: 'Digest nested-999ccc', cookie: 'PHPSID=nested-000ddd' } },
+          history: [{ headers: { Authorization: 'Basic arr-111eee' } }, { cookie: 'x=arr-222fff' }],
+        },
+      });
+      for (const value of ['nested-999ccc', 'nested-000ddd', 'arr-111eee', 'arr-222fff']) expect(text).not.toContain(value);
+    });
+
+    it('removes set-cookie and proxy-authorization values in context', async () => {
+      const text = await storedText({ context: { 'set-cookie': ['PHPSID=sc-333ggg; HttpOnly'], 'proxy-authorization': 'Basic pa-444hhh' } });
+      expect(text).not.toContain('sc-333ggg');
+      expect(text).not.toContain('pa-444hhh');
+    });
+
+    it('removes an authorization value that is an object or array in context', async () => {
+      const text = await storedText({ context: { authorization: { scheme: 'Bearer', credentials: 'objcred-555iii' }, cookie: ['a=objcookie-666jjj'] } });
+      expect(text).not.toContain('objcred-555iii');
+      expect(text).not.toContain('objcookie-666jjj');
+    });
+
+    it('removes a password stored under a password key in context (spec 4.2: no passwords)', async () => {
+      const text = await storedText({ context: { password: 'pw-key-777kkk', login: { passwd: 'x', password: 'pw-nested-888lll' } } });
+      expect(text).not.toContain('pw-key-777kkk');
+      expect(text).not.toContain('pw-nested-888lll');
+    });
+
+    it('removes lowercase and uppercase bearer values', async () => {
+      const text = await storedText({ message: 'authorization: bearer lowerval-123abc', stack_trace: 'BEARER UPPERVAL-456DEF', context: { x: 'bearer mixval-789ghi' } });
+      for (const value of ['lowerval-123abc', 'UPPERVAL-456DEF', 'mixval-789ghi']) expect(text).not.toContain(value);
+    });
+
+    it('removes a secret or JWT used as a context key', async () => {
+      const text = await storedText({ context: { [TEST_SECRETS.JWT_SECRET]: 1, [u.token]: 2, ok: 3 } });
+      expect(text).not.toContain(TEST_SECRETS.JWT_SECRET);
+      expect(text).not.toContain(u.token);
+    });
+
+    it('removes credentials from a raw header block kept as a context string', async () => {
+      const text = await storedText({ context: { raw_headers: 'Authorization: Basic cmF3LWhkcg==\r\nCookie: sid=raw-cookie-321\r\nAccept: */*' } });
+      expect(text).not.toContain('cmF3LWhkcg');
+      expect(text).not.toContain('raw-cookie-321');
+    });
+
+    it('still stores the report (code 0) when the whole message is a credential', async () => {
+      const row = await submitAndLoad({ message: u.token });
+      expect(typeof row.message).toBe('string');
+      expect(row.message).not.toContain(u.token);
+    });
+
+    it('does not store the host secret sent in an unknown field', async () => {
+      const body = report(u, { authorization: `Bearer ${TEST_SECRETS.SDK_SECRET}` });
+      expectAccepted(await submit(u.token, body), body.event_id as string, 1);
+      const rows = await rowsByEvent(body.event_id as string);
+      expect(JSON.stringify(rows)).not.toContain(TEST_SECRETS.SDK_SECRET);
+    });
+  });
+
+  describe('host credential on the SDK endpoint', () => {
+    it('does not accept the host Authorization header helper on the client endpoint', async () => {
+      const body = report(u);
+      const res = await t.http
+        .post(PATH)
+        .set(...hostAuth())
+        .send(body);
+      expectCode(res, 1102);
+      expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
+    });
+  });
+});
