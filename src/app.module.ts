@@ -13,13 +13,16 @@ import { CoreModule } from './config/core.module';
 import { DatabaseModule } from './database/database.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { FriendsModule } from './friends/friends.module';
+import { GroupManagementModule } from './groups/group-management.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { MediaModule } from './media/media.module';
+import { MessagesModule } from './messages/messages.module';
 import { ProfileModule } from './profile/profile.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ReportsModule } from './reports/reports.module';
 import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
+import { SyncModule } from './sync/sync.module';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -30,7 +33,7 @@ export class AppModule {
   static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, overrides.clock), DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, ConversationsModule, MediaModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
+      imports: [CoreModule.forRoot(config, overrides.clock), DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { GroupsModule } from '../groups/groups.module';
 import { UsersModule } from '../users/users.module';
 import { ConversationAccessService } from './conversation-access.service';
+import { ConversationDescriber } from './conversation-describer.service';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { ConversationsRepository } from './conversations.repository';
@@ -12,7 +13,7 @@ import { MessagesRepository } from './messages.repository';
 /** Owns conversations, their members and their messages; the endpoints arrive with the messaging core. */
 @Module({
   imports: [TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, MessageEntity]), UsersModule, GroupsModule],
-  providers: [ConversationsRepository, MessagesRepository, ConversationAccessService],
-  exports: [ConversationsRepository, MessagesRepository, ConversationAccessService],
+  providers: [ConversationsRepository, MessagesRepository, ConversationAccessService, ConversationDescriber],
+  exports: [ConversationsRepository, MessagesRepository, ConversationAccessService, ConversationDescriber, UsersModule, GroupsModule],
 })
 export class ConversationsModule {}

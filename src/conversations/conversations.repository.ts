@@ -174,7 +174,8 @@ export class ConversationsRepository {
    * then by conversation ID, continuing after `after`. Served by IDX_conversation_members_home.
    */
   homePage(userId: string, after: HomePosition | null, count: number): Promise<ConversationMemberEntity[]> {
-    const query = this.members.createQueryBuilder('cm').where('cm.user_id = :userId AND cm.hidden = :hidden', { userId, hidden: false });
+    // Flags are bound as 0/1: better-sqlite3 cannot bind booleans.
+    const query = this.members.createQueryBuilder('cm').where('cm.user_id = :userId AND cm.hidden = 0', { userId });
     if (after) {
       query.andWhere(
         '(cm.pinned < :p OR (cm.pinned = :p AND cm.last_activity_at < :a) OR (cm.pinned = :p AND cm.last_activity_at = :a AND cm.conversation_id < :c))',
@@ -189,8 +190,8 @@ export class ConversationsRepository {
     const row = await this.members
       .createQueryBuilder('cm')
       .select('COALESCE(SUM(cm.unread_count), 0)', 'total')
-      .addSelect('COALESCE(SUM(CASE WHEN cm.muted = :f THEN cm.unread_count ELSE 0 END), 0)', 'unmuted')
-      .where('cm.user_id = :userId AND cm.unread_count > 0', { userId, f: false })
+      .addSelect('COALESCE(SUM(CASE WHEN cm.muted = 0 THEN cm.unread_count ELSE 0 END), 0)', 'unmuted')
+      .where('cm.user_id = :userId AND cm.unread_count > 0', { userId })
       .getRawOne<{ total: string | number; unmuted: string | number }>();
     return { total: Number(row?.total ?? 0), unmuted: Number(row?.unmuted ?? 0) };
   }

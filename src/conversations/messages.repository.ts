@@ -86,16 +86,15 @@ export class MessagesRepository {
   }
 
   /**
-   * Turns a message into a tombstone (content removed, mid and sequence kept). Returns false
-   * when it was already in that state, so a concurrent second recall changes nothing.
+   * Turns a message in state `from` into a tombstone (content removed, mid and sequence kept).
+   * Returns false when it was not in that state, so a concurrent second change does nothing.
    */
-  async tombstone(manager: EntityManager, id: string, status: Exclude<MessageStatus, 'normal'>, now: number): Promise<boolean> {
-    const from: MessageStatus[] = status === 'recalled' ? ['normal'] : ['normal', 'recalled'];
+  async tombstone(manager: EntityManager, id: string, status: Exclude<MessageStatus, 'normal'>, from: MessageStatus, now: number): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(MessageEntity)
       .set({ status, content: '', searchText: null, updatedAt: now })
-      .where('id = :id AND status IN (:...from)', { id, from })
+      .where('id = :id AND status = :from', { id, from })
       .execute();
     return (result.affected ?? 0) > 0;
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
@@ -19,6 +20,9 @@ export interface ProfileInput {
   avatar?: string;
   signature?: string;
 }
+
+/** The fields a user may change on their own profile; `undefined` keeps the stored value. */
+export type OwnProfileChanges = Partial<Omit<ProfileInput, 'externalId'>>;
 
 const MAX_ATTEMPTS = 5;
 
@@ -67,9 +71,31 @@ export class UsersService {
     throw new Error('user upsert did not converge');
   }
 
-  private diff(user: UserEntity, input: ProfileInput): ProfileChanges {
+  /**
+   * The SDK user's own profile update (updateCurrentUser), written with the caller's
+   * transaction so that the change and its event commit together. Same rules as the host
+   * sync: a taken username is 1004, and `profile_updated_at` moves only on a real change.
+   */
+  async updateOwnProfile(manager: EntityManager, id: string, changes: OwnProfileChanges): Promise<{ user: UserEntity; changed: boolean }> {
+    const input = changes.avatar === this.config.defaultAvatarUrl ? { ...changes, avatar: '' } : changes;
+    const user = await this.users.findById(id, manager);
+    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user: no such user');
+    const diff = this.diff(user, input);
+    if (Object.keys(diff).length === 0) return { user, changed: false };
+    const now = Math.max(this.clock.now(), user.profileUpdatedAt + 1);
+    try {
+      // UsersRepository.updateProfile has no transaction parameter; this is the same update.
+      await manager.update(UserEntity, { id }, { ...diff, profileUpdatedAt: now, updatedAt: now });
+    } catch (error) {
+      if (isUniqueViolation(error, 'username')) throw AppError.invalid('username', 'is already taken by another user');
+      throw error;
+    }
+    return { user: Object.assign(user, diff, { profileUpdatedAt: now, updatedAt: now }), changed: true };
+  }
+
+  private diff(user: UserEntity, input: OwnProfileChanges): ProfileChanges {
     const changes: ProfileChanges = {};
-    if (input.nickname !== user.nickname) changes.nickname = input.nickname;
+    if (input.nickname !== undefined && input.nickname !== user.nickname) changes.nickname = input.nickname;
     if (input.username !== undefined) {
       const username = input.username === '' ? null : input.username;
       if (username !== user.username) changes.username = username;

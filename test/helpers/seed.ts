@@ -64,6 +64,15 @@ export class Seed {
     return this.tx.run(async (manager) => (await this.conversations.ensureDirect(manager, userA, userB, now)).id);
   }
 
+  /** Makes two users friends (both directions) with their one-to-one conversation; returns its internal ID. */
+  async friends(userA: string, userB: string): Promise<string> {
+    const now = this.t.clock.now();
+    return this.tx.run(async (manager) => {
+      await manager.query('INSERT INTO friendships (user_id, friend_id, created_at) VALUES (?, ?, ?), (?, ?, ?)', [userA, userB, now, userB, userA, now]);
+      return (await this.conversations.ensureDirect(manager, userA, userB, now)).id;
+    });
+  }
+
   /** Appends a text message; returns its mid. */
   async message(conversationId: string, senderId: string, text = 'hello'): Promise<string> {
     const now = this.t.clock.now();

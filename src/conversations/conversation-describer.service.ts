@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { GroupsRepository } from '../groups/groups.repository';
+import { UsersRepository } from '../users/users.repository';
+import { ConversationEntity } from './conversation.entity';
+import { directConversationId, groupConversationId } from './conversation-id';
+
+/** How a conversation looks to one viewer. */
+export interface ConversationView {
+  conversationId: string;
+  type: 'direct' | 'group';
+  title: string;
+  avatar: string;
+  /** One-to-one: the peer's external user ID. */
+  peerUserId: string | null;
+  /** Group: the public group ID. */
+  groupId: string | null;
+}
+
+/** The other member of a one-to-one conversation, from its direct key. */
+export function directPeerId(conversation: Pick<ConversationEntity, 'directKey'>, viewerId: string): string {
+  const [low, high] = (conversation.directKey ?? '').split(':');
+  return low === viewerId ? high : low;
+}
+
+/**
+ * Names conversations for a viewer: the one-to-one ID is built from the peer's external ID,
+ * so each side sees its own ID for the one shared conversation. Batched: two queries at most.
+ */
+@Injectable()
+export class ConversationDescriber {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly groups: GroupsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async describe(viewerId: string, conversations: ConversationEntity[]): Promise<Map<string, ConversationView>> {
+    const peerIds = conversations.filter((c) => c.type === 'direct').map((c) => directPeerId(c, viewerId));
+    const groupIds = conversations.filter((c) => c.type === 'group' && c.groupId).map((c) => c.groupId as string);
+    const [users, groups] = await Promise.all([this.users.findByIds(peerIds), this.groups.findByIds(groupIds)]);
+    const userById = new Map(users.map((u) => [String(u.id), u]));
+    const groupById = new Map(groups.map((g) => [String(g.id), g]));
+    const views = new Map<string, ConversationView>();
+    for (const conversation of conversations) {
+      if (conversation.type === 'direct') {
+        const peer = userById.get(directPeerId(conversation, viewerId));
+        if (!peer) continue;
+        views.set(conversation.id, {
+          conversationId: directConversationId(peer.externalId),
+          type: 'direct',
+          title: peer.nickname,
+          avatar: peer.avatar || this.config.defaultAvatarUrl,
+          peerUserId: peer.externalId,
+          groupId: null,
+        });
+      } else {
+        const group = groupById.get(String(conversation.groupId));
+        if (!group) continue;
+        views.set(conversation.id, {
+          conversationId: groupConversationId(group.publicId),
+          type: 'group',
+          title: group.name,
+          avatar: group.avatar || this.config.defaultAvatarUrl,
+          peerUserId: null,
+          groupId: group.publicId,
+        });
+      }
+    }
+    return views;
+  }
+
+  async describeOne(viewerId: string, conversation: ConversationEntity): Promise<ConversationView> {
+    const view = (await this.describe(viewerId, [conversation])).get(conversation.id);
+    if (!view) throw new Error(`conversation ${conversation.id} has no peer or group`);
+    return view;
+  }
+}

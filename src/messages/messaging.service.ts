@@ -1,0 +1,270 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ConversationAccessService, ViewerConversation, isSeqVisible } from '../conversations/conversation-access.service';
+import { directPeerId } from '../conversations/conversation-describer.service';
+import { directConversationId, groupConversationId } from '../conversations/conversation-id';
+import { ConversationEntity } from '../conversations/conversation.entity';
+import { ConversationsRepository } from '../conversations/conversations.repository';
+import { MessageEntity } from '../conversations/message.entity';
+import { MessagesRepository } from '../conversations/messages.repository';
+import { isUniqueViolation } from '../database/db-errors';
+import { TransactionRunner } from '../database/transaction-runner';
+import { FriendsRepository } from '../friends/friends.repository';
+import { GroupsRepository } from '../groups/groups.repository';
+import { AuthUser } from '../im-token/auth-user';
+import { MediaRepository } from '../media/media.repository';
+import { OutboxRepository } from '../outbox/outbox.repository';
+import { UsersRepository } from '../users/users.repository';
+import { MarkReadDto, MessageRefDto } from './dto/message-ref.dto';
+import { SendMessageDto } from './dto/send-message.dto';
+import { conversationEvent } from './message-events';
+import { ParsedContent, findBlockedKeyword, parseMessageContent } from './message-content';
+import { MessageReply, toMessageReply } from './message.mapper';
+
+export interface SendReply {
+  message: MessageReply;
+  event_id: string;
+}
+
+export interface MessageChangeReply {
+  message: MessageReply;
+  /** null when the call changed nothing (the message was already in that state). */
+  event_id: string | null;
+}
+
+export interface ReadReply {
+  conversation_id: string;
+  read_seq: string;
+  unread: number;
+  event_id: string | null;
+}
+
+function contentHash(conversationId: string, type: string, content: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify([conversationId, type, content])).digest('hex');
+}
+
+/** Sending, recalling, deleting and reading messages. */
+@Injectable()
+export class MessagingService {
+  constructor(
+    private readonly access: ConversationAccessService,
+    private readonly conversations: ConversationsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly friends: FriendsRepository,
+    private readonly groups: GroupsRepository,
+    private readonly media: MediaRepository,
+    private readonly users: UsersRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly tx: TransactionRunner,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Sends a message. The sequence is allocated in the transaction that inserts the message,
+   * with the unread counters, the media link and the outbox event, so a failed send leaves
+   * no trace. `client_message_id` is the sender's idempotency key.
+   */
+  async send(auth: AuthUser, dto: SendMessageDto): Promise<SendReply> {
+    const view = await this.access.resolveForViewer(auth.id, dto.conversation_id);
+    const parsed = parseMessageContent(dto.type, dto.content);
+    const existing = await this.messages.findBySenderClientId(auth.id, dto.client_message_id);
+    if (existing) return this.replaySend(existing, view, dto, parsed);
+
+    await this.assertMaySend(auth, view, parsed);
+    const content = await this.withMedia(auth, dto.type, parsed);
+    const hash = contentHash(view.conversation.id, dto.type, parsed.content);
+    const now = this.clock.now();
+    try {
+      const { message, eventId } = await this.tx.run(async (manager) => {
+        const message = await this.messages.appendInTransaction(manager, {
+          conversationId: view.conversation.id,
+          senderId: auth.id,
+          clientMessageId: dto.client_message_id,
+          type: dto.type,
+          content: JSON.stringify(content),
+          contentHash: hash,
+          searchText: parsed.searchText,
+          now,
+        });
+        await this.conversations.recordSend(manager, view.conversation.id, auth.id, now);
+        if (parsed.mediaId) await this.media.linkToConversation(manager, parsed.mediaId, view.conversation.id, now);
+        const eventId = await this.emit(manager, 'message.new', view.conversation, auth, message, now);
+        await this.messages.setEventId(manager, message.id, eventId);
+        return { message, eventId };
+      });
+      return { message: toMessageReply(message, dto.conversation_id, auth.userId), event_id: eventId };
+    } catch (error) {
+      if (!isUniqueViolation(error, 'sender')) throw error;
+      const winner = await this.messages.findBySenderClientId(auth.id, dto.client_message_id);
+      if (!winner) throw error;
+      return this.replaySend(winner, view, dto, parsed);
+    }
+  }
+
+  /** Recall: by the sender within the configured window, or by a group owner or admin. */
+  recall(auth: AuthUser, dto: MessageRefDto): Promise<MessageChangeReply> {
+    return this.change(auth, dto, 'recalled', async (view, message) => {
+      const withinWindow = this.clock.now() - message.createdAt <= this.config.messaging.recallWindowSeconds * 1000;
+      if (message.senderId === auth.id && withinWindow) return;
+      if (await this.isGroupManager(view, auth.id)) return;
+      throw new AppError(ErrorCode.RECALL_FORBIDDEN, message.senderId === auth.id ? 'mid: the recall window has passed' : 'mid: only the sender or a group owner/admin may recall this message');
+    });
+  }
+
+  /** Delete for everyone: by the sender at any time, or by a group owner or admin. */
+  delete(auth: AuthUser, dto: MessageRefDto): Promise<MessageChangeReply> {
+    return this.change(auth, dto, 'deleted', async (view, message) => {
+      if (message.senderId === auth.id || (await this.isGroupManager(view, auth.id))) return;
+      throw new AppError(ErrorCode.RECALL_FORBIDDEN, 'mid: only the sender or a group owner/admin may delete this message');
+    });
+  }
+
+  /**
+   * Moves read_seq forward (never back, never past the last visible message) and recounts
+   * unread exactly, under the member row's lock.
+   */
+  async markRead(auth: AuthUser, dto: MarkReadDto): Promise<ReadReply> {
+    const view = await this.access.resolveForViewer(auth.id, dto.conversation_id);
+    const upper = view.member.visibleToSeq ?? view.conversation.lastSeq;
+    if (BigInt(dto.read_seq) > BigInt(upper)) throw AppError.invalid('read_seq', `is beyond the last message you can see (last_seq ${upper})`);
+    const unchanged = (): ReadReply => ({ conversation_id: dto.conversation_id, read_seq: view.member.readSeq, unread: view.member.unreadCount, event_id: null });
+    if (BigInt(dto.read_seq) <= BigInt(view.member.readSeq)) return unchanged();
+
+    const now = this.clock.now();
+    const result = await this.tx.run(async (manager) => {
+      const member = await this.conversations.lockMember(manager, view.member.id);
+      if (BigInt(dto.read_seq) <= BigInt(member.readSeq)) return { readSeq: member.readSeq, unread: member.unreadCount, eventId: null };
+      const conversation = await this.conversations.findById(view.conversation.id, manager);
+      const visibleUpTo = member.visibleToSeq ?? conversation!.lastSeq;
+      const unread = await this.messages.countUnread(manager, view.conversation.id, dto.read_seq, visibleUpTo, auth.id);
+      await this.conversations.setRead(manager, member.id, dto.read_seq, unread, now);
+      const state = { conversation_id: dto.conversation_id, read_seq: dto.read_seq, unread };
+      const eventId = await this.outbox.append(manager, { type: 'conversation.read', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
+      return { readSeq: dto.read_seq, unread, eventId };
+    });
+    return { conversation_id: dto.conversation_id, read_seq: result.readSeq, unread: result.unread, event_id: result.eventId };
+  }
+
+  private async change(
+    auth: AuthUser,
+    dto: MessageRefDto,
+    to: 'recalled' | 'deleted',
+    authorize: (view: ViewerConversation, message: MessageEntity) => Promise<void>,
+  ): Promise<MessageChangeReply> {
+    const view = await this.access.resolveForViewer(auth.id, dto.conversation_id);
+    const message = await this.messages.findById(dto.mid);
+    if (!message || message.conversationId !== view.conversation.id || !isSeqVisible(view.member, message.seq)) {
+      throw new AppError(ErrorCode.MESSAGE_ABSENT, 'mid: no such message in this conversation');
+    }
+    const reply = async (m: MessageEntity, eventId: string | null): Promise<MessageChangeReply> => ({
+      message: toMessageReply(m, dto.conversation_id, await this.externalId(m.senderId)),
+      event_id: eventId,
+    });
+    if (message.status === to) return reply(message, null);
+    if (message.status === 'deleted') throw new AppError(ErrorCode.MESSAGE_ABSENT, 'mid: the message was deleted');
+    await authorize(view, message);
+
+    const now = this.clock.now();
+    const eventId = await this.tx.run(async (manager) => {
+      let counted = false;
+      if (await this.messages.tombstone(manager, message.id, to, 'normal', now)) counted = true;
+      else if (!(to === 'deleted' && (await this.messages.tombstone(manager, message.id, to, 'recalled', now)))) return null;
+      if (counted) await this.conversations.recordTombstone(manager, view.conversation.id, message.senderId, message.seq, now);
+      const conversation = await this.conversations.bumpContentVersion(manager, view.conversation.id, now, to === 'deleted');
+      const changed = await this.messages.findById(message.id, manager);
+      return this.emit(manager, to === 'recalled' ? 'message.recalled' : 'message.deleted', conversation, auth, changed!, now, {
+        updated_at: conversation.contentUpdatedAt,
+        deletion_revision: String(conversation.deletionRevision),
+        last_seq: String(conversation.lastSeq),
+      });
+    });
+    const current = (await this.messages.findById(message.id)) ?? message;
+    return reply(current, eventId);
+  }
+
+  /** Writes a conversation event with the message as each recipient sees it. */
+  private async emit(
+    manager: EntityManager,
+    type: string,
+    conversation: ConversationEntity,
+    actor: AuthUser,
+    message: MessageEntity,
+    now: number,
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
+    const members = await this.conversations.findCurrentMembers(conversation.id, manager);
+    const senderId = message.senderId === actor.id ? actor.userId : await this.externalId(message.senderId);
+    const idFor = await this.conversationIdFor(conversation);
+    const body = toMessageReply(message, '', senderId);
+    const { conversation_id: _omit, ...messageWithoutId } = body;
+    const payload = { message: conversation.type === 'group' ? { ...body, conversation_id: idFor(actor.id) } : messageWithoutId, by: actor.userId, ...extra };
+    return this.outbox.append(manager, conversationEvent(type, conversation, members, idFor, payload), now);
+  }
+
+  /** A function giving each member's ID for the conversation (one-to-one IDs differ per side). */
+  private async conversationIdFor(conversation: ConversationEntity): Promise<(userId: string) => string> {
+    if (conversation.type === 'group') {
+      const group = await this.groups.findById(String(conversation.groupId));
+      const conversationId = groupConversationId(group?.publicId ?? '');
+      return () => conversationId;
+    }
+    const [low, high] = (conversation.directKey ?? '').split(':');
+    const users = await this.users.findByIds([low, high]);
+    const external = new Map(users.map((u) => [String(u.id), u.externalId]));
+    return (userId: string) => directConversationId(external.get(directPeerId(conversation, userId)) ?? '');
+  }
+
+  private async replaySend(existing: MessageEntity, view: ViewerConversation, dto: SendMessageDto, parsed: ParsedContent): Promise<SendReply> {
+    if (existing.conversationId !== view.conversation.id || existing.contentHash !== contentHash(view.conversation.id, dto.type, parsed.content)) {
+      throw AppError.invalid('client_message_id', 'was already used for a different message');
+    }
+    return { message: toMessageReply(existing, dto.conversation_id, await this.externalId(existing.senderId)), event_id: existing.eventId };
+  }
+
+  /** 1203 unless the sender may post here now; 1218 for a disabled group. */
+  private async assertMaySend(auth: AuthUser, view: ViewerConversation, parsed: ParsedContent): Promise<void> {
+    const forbidden = (reason: string) => new AppError(ErrorCode.SEND_FORBIDDEN, reason);
+    if (view.member.visibleToSeq !== null) throw forbidden('you are no longer a member of this conversation');
+    if (view.conversation.type === 'direct') {
+      const peerId = directPeerId(view.conversation, auth.id);
+      if (await this.friends.isBlockedEitherWay(auth.id, peerId)) throw forbidden('sending is blocked between you and this user');
+      if (!(await this.friends.areFriends(auth.id, peerId))) throw forbidden('you are not friends with this user');
+    } else {
+      const group = await this.groups.findById(String(view.conversation.groupId));
+      if (!group) throw forbidden('the group no longer exists');
+      if (group.disabled) throw new AppError(ErrorCode.GROUP_DISABLED, 'the group is disabled');
+      if (group.dismissedAt !== null) throw forbidden('the group was dismissed');
+      const membership = await this.groups.findActiveMembership(group.id, auth.id);
+      if (!membership) throw forbidden('you are no longer a member of this group');
+      if (membership.mutedUntil > this.clock.now()) throw forbidden(`you are muted in this group until ${membership.mutedUntil}`);
+    }
+    const keyword = findBlockedKeyword(parsed.moderatedText, this.config.messaging.blockedKeywords);
+    if (keyword) throw forbidden('the message contains blocked content');
+  }
+
+  /** Image and file messages carry an upload of the sender's; its details are stored with the message. */
+  private async withMedia(auth: AuthUser, type: string, parsed: ParsedContent): Promise<Record<string, unknown>> {
+    if (!parsed.mediaId) return parsed.content;
+    const media = await this.media.findOwned(parsed.mediaId, auth.id);
+    if (!media) throw AppError.invalid('content.media_id', 'is not a media item you uploaded');
+    if (type === 'image' && media.kind !== 'image') throw AppError.invalid('content.media_id', 'is not an image');
+    return { ...parsed.content, mime_type: media.mimeType, size: media.size, file_name: media.fileName, url: `/app/sdk/media/${media.id}` };
+  }
+
+  private async isGroupManager(view: ViewerConversation, userId: string): Promise<boolean> {
+    if (view.conversation.type !== 'group' || !view.conversation.groupId) return false;
+    const membership = await this.groups.findActiveMembership(String(view.conversation.groupId), userId);
+    return membership !== null && (membership.role === 'owner' || membership.role === 'admin');
+  }
+
+  private async externalId(userId: string): Promise<string> {
+    const [user] = await this.users.findByIds([userId]);
+    return user?.externalId ?? '';
+  }
+}

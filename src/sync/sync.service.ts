@@ -1,0 +1,145 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { CursorCodec, Page } from '../common/pagination/cursor';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Capabilities } from '../config/messaging-config';
+import { ConversationAccessService } from '../conversations/conversation-access.service';
+import { ConversationDescriber } from '../conversations/conversation-describer.service';
+import { ConversationMemberEntity } from '../conversations/conversation-member.entity';
+import { ConversationsRepository, HomePosition } from '../conversations/conversations.repository';
+import { MessageEntity } from '../conversations/message.entity';
+import { MessagesRepository } from '../conversations/messages.repository';
+import { TransactionRunner } from '../database/transaction-runner';
+import { AuthUser } from '../im-token/auth-user';
+import { MediaLimits, mediaLimits } from '../media/media-limits';
+import { toMessageReply } from '../messages/message.mapper';
+import { OutboxRepository } from '../outbox/outbox.repository';
+import { UsersRepository } from '../users/users.repository';
+import { ConversationItem, toConversationItem } from './conversation-item';
+import { SyncDto } from './dto/sync.dto';
+
+export const HOME_PAGE_SIZE = 50;
+const UNREAD_DETAIL_LIMIT = 100;
+
+export interface UnreadReply {
+  /** Every unread message of every conversation (absolute, not capped). */
+  total: number;
+  /** The badge: unread outside muted conversations. */
+  total_unmuted: number;
+  conversations: Array<{ conversation_id: string; unread: number; muted: boolean }>;
+  /** More conversations have unread messages than are listed (at most 100 are). */
+  has_more: boolean;
+}
+
+export interface SyncReply {
+  conversations: Page<ConversationItem>;
+  unread: { total: number; total_unmuted: number };
+  capabilities: Capabilities;
+  media_limits: MediaLimits;
+  server_time: number;
+}
+
+export interface SettingsReply {
+  conversation: ConversationItem;
+  event_id: string | null;
+}
+
+/** The home list (spec 4.6 sync), the unread badge, and a member's own conversation settings. */
+@Injectable()
+export class SyncService {
+  constructor(
+    private readonly conversations: ConversationsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly users: UsersRepository,
+    private readonly describer: ConversationDescriber,
+    private readonly access: ConversationAccessService,
+    private readonly outbox: OutboxRepository,
+    private readonly tx: TransactionRunner,
+    private readonly cursors: CursorCodec,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async sync(auth: AuthUser, dto: SyncDto): Promise<SyncReply> {
+    const after = dto.cursor !== undefined ? this.cursors.decode<HomePosition>(dto.cursor, auth.id, 'sync.conversations', {}) : null;
+    const [rows, totals] = await Promise.all([this.conversations.homePage(auth.id, after, HOME_PAGE_SIZE + 1), this.conversations.unreadTotals(auth.id)]);
+    const page = rows.slice(0, HOME_PAGE_SIZE);
+    const hasMore = rows.length > HOME_PAGE_SIZE;
+    const last = page[page.length - 1];
+    const position: HomePosition | null = last ? { pinned: last.pinned ? 1 : 0, activity: last.lastActivityAt, conversationId: String(last.conversationId) } : null;
+    return {
+      conversations: {
+        items: await this.items(auth, page),
+        next_cursor: hasMore && position ? this.cursors.encode(auth.id, 'sync.conversations', {}, position) : null,
+        has_more: hasMore,
+      },
+      unread: { total: totals.total, total_unmuted: totals.unmuted },
+      // Calls arrive with the real-time gateway; until then the capability is reported closed.
+      capabilities: { ...this.config.messaging.capabilities, calls: false },
+      media_limits: mediaLimits(this.config),
+      server_time: this.clock.now(),
+    };
+  }
+
+  async unread(auth: AuthUser): Promise<UnreadReply> {
+    const [totals, rows] = await Promise.all([this.conversations.unreadTotals(auth.id), this.conversations.withUnread(auth.id, UNREAD_DETAIL_LIMIT + 1)]);
+    const listed = rows.slice(0, UNREAD_DETAIL_LIMIT);
+    const views = await this.describer.describe(auth.id, await this.conversations.findByIds(listed.map((m) => m.conversationId)));
+    return {
+      total: totals.total,
+      total_unmuted: totals.unmuted,
+      conversations: listed.flatMap((m) => {
+        const view = views.get(m.conversationId);
+        return view ? [{ conversation_id: view.conversationId, unread: m.unreadCount, muted: m.muted }] : [];
+      }),
+      has_more: rows.length > UNREAD_DETAIL_LIMIT,
+    };
+  }
+
+  /** Pin, mute or hide: the member's private state, announced to their other devices. */
+  async updateSettings(auth: AuthUser, conversationId: string, changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden'>>): Promise<SettingsReply> {
+    const view = await this.access.resolveForViewer(auth.id, conversationId);
+    const changed = (Object.keys(changes) as Array<keyof typeof changes>).some((key) => view.member[key] !== changes[key]);
+    let eventId: string | null = null;
+    if (changed) {
+      const now = this.clock.now();
+      eventId = await this.tx.run(async (manager) => {
+        await this.conversations.updateSettings(view.member.id, changes, now, manager);
+        const member = (await this.conversations.findMember(view.conversation.id, auth.id, manager))!;
+        const state = { conversation_id: conversationId, pinned: member.pinned, muted: member.muted, hidden: member.hidden };
+        return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
+      });
+    }
+    const member = (await this.conversations.findMember(view.conversation.id, auth.id))!;
+    const [item] = await this.items(auth, [member]);
+    return { conversation: item, event_id: eventId };
+  }
+
+  /** Items for member rows: four batched queries whatever the page size. */
+  private async items(auth: AuthUser, members: ConversationMemberEntity[]): Promise<ConversationItem[]> {
+    if (members.length === 0) return [];
+    const conversations = await this.conversations.findByIds(members.map((m) => m.conversationId));
+    const byId = new Map(conversations.map((c) => [String(c.id), c]));
+    const views = await this.describer.describe(auth.id, conversations);
+    const lastMessages = new Map<string, MessageEntity>();
+    for (const message of await this.messages.findByIds(conversations.map((c) => c.lastMessageId).filter((id): id is string => id !== null))) {
+      lastMessages.set(String(message.conversationId), message);
+    }
+    // A former member sees the last message of their time in the conversation, not later ones.
+    for (const member of members.filter((m) => m.visibleToSeq !== null)) {
+      const [latest] = await this.messages.window(member.conversationId, { from: member.visibleFromSeq, to: member.visibleToSeq as string }, 1, true);
+      if (latest) lastMessages.set(member.conversationId, latest);
+      else lastMessages.delete(member.conversationId);
+    }
+    const senders = await this.users.findByIds([...lastMessages.values()].map((m) => m.senderId));
+    const externalId = new Map(senders.map((u) => [String(u.id), u.externalId]));
+    return members.flatMap((member) => {
+      const conversation = byId.get(member.conversationId);
+      const view = conversation ? views.get(conversation.id) : undefined;
+      if (!conversation || !view) return [];
+      const message = lastMessages.get(member.conversationId);
+      const summary = message ? toMessageReply(message, view.conversationId, externalId.get(message.senderId) ?? '') : null;
+      return [toConversationItem(view, conversation, member, summary)];
+    });
+  }
+}
