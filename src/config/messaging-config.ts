@@ -3,7 +3,7 @@ export const CAPABILITY_NAMES = ['friends', 'groups', 'calls', 'search', 'media'
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 export type Capabilities = Record<CapabilityName, boolean>;
 
-export const RATE_LIMIT_NAMES = ['send', 'friend_request', 'report', 'client_error'] as const;
+export const RATE_LIMIT_NAMES = ['send', 'friend_request', 'report', 'client_error', 'media_upload'] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 export interface RateLimitRule {
   limit: number;
@@ -26,6 +26,7 @@ const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   friend_request: { limit: 20, windowMs: 60_000 },
   report: { limit: 20, windowMs: 60_000 },
   client_error: { limit: 120, windowMs: 60_000 },
+  media_upload: { limit: 30, windowMs: 60_000 },
 };
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {

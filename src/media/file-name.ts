@@ -1,5 +1,3 @@
-import { charLength } from '../common/text';
-
 export const MAX_FILE_NAME_CHARS = 255;
 
 // Controls (C0, DEL, C1), bidirectional overrides and isolates (which can disguise an
@@ -28,8 +26,7 @@ export function sanitizeFileName(raw: string | undefined | null): string {
   const base = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
   const cleaned = base.replace(UNSAFE, '').trim();
   if (cleaned === '.' || cleaned === '..') return '';
-  const result = truncate(cleaned);
-  return charLength(result) <= MAX_FILE_NAME_CHARS ? result : '';
+  return truncate(cleaned).trim();
 }
 
 /** RFC 8187 value: UTF-8, percent-encoded except attr-char. */

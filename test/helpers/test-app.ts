@@ -57,14 +57,15 @@ function databaseUrl(): { url: string; sqliteFile: string | null } {
 /** Boots the real application (same factory as production) on a real database. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { url, sqliteFile } = databaseUrl();
+  const mediaDir = join(tmpdir(), `im-e2e-media-${randomBytes(6).toString('hex')}`);
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: url,
     MIGRATIONS_RUN: sqliteFile ? 'true' : 'false',
     PUBLIC_BASE_URL: 'http://im.test',
     // Generous limits so functional tests never meet 1005; rate-limit tests pass their own.
-    RATE_LIMITS: 'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s',
-    MEDIA_DIR: join(tmpdir(), `im-e2e-media-${randomBytes(6).toString('hex')}`),
+    RATE_LIMITS: 'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s,media_upload=100000/1s',
+    MEDIA_DIR: mediaDir,
     ...TEST_SECRETS,
     ...env,
   });
@@ -80,6 +81,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await app.close();
       if (sqliteFile) for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true });
+      rmSync(mediaDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { isDecimalId } from '../common/ids';
+import { MediaLinkEntity } from './media-link.entity';
+import { MediaEntity, MediaKind } from './media.entity';
+
+export type NewMedia = Omit<MediaEntity, 'id'>;
+
+/** What a message needs to know about an attachment its sender uploaded. */
+export interface OwnedMedia {
+  id: string;
+  kind: MediaKind;
+  mimeType: string;
+  size: number;
+  fileName: string;
+}
+
+/**
+ * The `media` and `media_links` tables. Exported for the messaging core: a message that
+ * carries an upload checks it with {@link findOwned} and grants its conversation access with
+ * {@link linkToConversation}, in the message's transaction.
+ */
+@Injectable()
+export class MediaRepository {
+  constructor(
+    @InjectRepository(MediaEntity) private readonly media: Repository<MediaEntity>,
+    @InjectRepository(MediaLinkEntity) private readonly links: Repository<MediaLinkEntity>,
+  ) {}
+
+  async insert(values: NewMedia): Promise<MediaEntity> {
+    const entity = this.media.create(values);
+    const result = await this.media.insert(entity);
+    entity.id = String(result.identifiers[0].id);
+    return entity;
+  }
+
+  /** A malformed ID finds nothing (MySQL would otherwise read "12abc" as 12). */
+  findById(mediaId: string): Promise<MediaEntity | null> {
+    return isDecimalId(mediaId) ? this.media.findOneBy({ id: mediaId }) : Promise.resolve(null);
+  }
+
+  /** The media item if `ownerId` uploaded it; null for anything else, a malformed ID included. */
+  async findOwned(mediaId: string, ownerId: string, manager?: EntityManager): Promise<OwnedMedia | null> {
+    if (!isDecimalId(mediaId)) return null;
+    const media = await (manager ? manager.getRepository(MediaEntity) : this.media).findOneBy({ id: mediaId, ownerId });
+    if (!media) return null;
+    return { id: media.id, kind: media.kind, mimeType: media.mimeType, size: media.size, fileName: media.fileName };
+  }
+
+  /** Members (present and past) of the conversation may download the media. Idempotent. */
+  async linkToConversation(manager: EntityManager, mediaId: string, conversationId: string, now: number): Promise<void> {
+    await manager.createQueryBuilder().insert().into(MediaLinkEntity).values({ mediaId, conversationId, createdAt: now }).orIgnore().execute();
+  }
+
+  async findLinkedConversationIds(mediaId: string): Promise<string[]> {
+    const links = await this.links.find({ select: { conversationId: true }, where: { mediaId }, order: { id: 'ASC' } });
+    return links.map((link) => link.conversationId);
+  }
+}
