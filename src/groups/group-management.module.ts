@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { ImTokenModule } from '../im-token/im-token.module';
+import { GroupAccess } from './group-access.service';
+import { GroupInvitationsService } from './group-invitations.service';
+import { GroupMembersService } from './group-members.service';
+import { GroupsController } from './groups.controller';
+import { GroupsModule } from './groups.module';
+import { GroupsService } from './groups.service';
+
+/**
+ * The group endpoints. Separate from GroupsModule (which owns the tables and is imported by
+ * ConversationsModule) so that it can use ConversationsRepository without a circular import.
+ */
+@Module({
+  imports: [GroupsModule, ConversationsModule, ImTokenModule],
+  controllers: [GroupsController],
+  providers: [GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService],
+})
+export class GroupManagementModule {}
