@@ -1,0 +1,44 @@
+import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequiresCapability } from '../common/capability.guard';
+import { ApiEnvelope } from '../common/openapi';
+import { Page } from '../common/pagination/cursor';
+import { ListQueryDto } from '../common/pagination/list-query.dto';
+import { AuthUser, CurrentUser } from '../im-token/auth-user';
+import { ImTokenGuard } from '../im-token/im-token.guard';
+import { FriendUserDto } from './dto/friend-user.dto';
+import { BlockReply } from './friend.mapper';
+import { BlockPageDoc, BlockStateDoc, friendsCodes } from './friends.openapi';
+import { BlocksService, BlockStateReply } from './blocks.service';
+
+@ApiTags('friends')
+@ApiBearerAuth('im-token')
+@UseGuards(ImTokenGuard)
+@RequiresCapability('friends')
+@Controller('app/sdk/friends')
+export class BlocksController {
+  constructor(private readonly blocks: BlocksService) {}
+
+  @Post('block')
+  @ApiOperation({
+    summary: 'Block a user (idempotent; event_id null when already blocked). Only the caller is told. A friendship stays; friend requests either way are refused (1211).',
+  })
+  @ApiEnvelope(BlockStateDoc, friendsCodes(1204))
+  block(@CurrentUser() user: AuthUser, @Body() dto: FriendUserDto): Promise<BlockStateReply> {
+    return this.blocks.block(user, dto);
+  }
+
+  @Post('unblock')
+  @ApiOperation({ summary: 'Unblock a user (idempotent; event_id null when not blocked).' })
+  @ApiEnvelope(BlockStateDoc, friendsCodes(1204))
+  unblock(@CurrentUser() user: AuthUser, @Body() dto: FriendUserDto): Promise<BlockStateReply> {
+    return this.blocks.unblock(user, dto);
+  }
+
+  @Get('blocks')
+  @ApiOperation({ summary: 'Users the caller blocks; most recent first, 50 per page.' })
+  @ApiEnvelope(BlockPageDoc, friendsCodes())
+  list(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Page<BlockReply>> {
+    return this.blocks.list(user, query);
+  }
+}

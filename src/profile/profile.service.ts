@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { TransactionRunner } from '../database/transaction-runner';
+import { FriendsRepository } from '../friends/friends.repository';
+import { AuthUser } from '../im-token/auth-user';
+import { OutboxRepository } from '../outbox/outbox.repository';
+import { UserEntity } from '../users/user.entity';
+import { toUserReply, UserReply } from '../users/user.mapper';
+import { UsersRepository } from '../users/users.repository';
+import { OwnProfileChanges, UsersService } from '../users/users.service';
+import { UsernameLookupQueryDto, UserProfileQueryDto } from './dto/profile-query.dto';
+import { UpdateProfileDto } from './dto/update-profile.dto';
+
+export interface ProfileReply {
+  user: UserReply;
+}
+
+export interface ProfileUpdateReply {
+  user: UserReply;
+  /** Null when every sent value equals the stored one (nothing changed). */
+  event_id: string | null;
+}
+
+const PROFILE_FIELDS = ['nickname', 'username', 'avatar', 'signature'] as const;
+
+@Injectable()
+export class ProfileService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly usersService: UsersService,
+    private readonly friends: FriendsRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly tx: TransactionRunner,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async me(auth: AuthUser): Promise<ProfileReply> {
+    const user = await this.users.findById(auth.id);
+    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user: no such user');
+    return { user: this.reply(user) };
+  }
+
+  /** The change and its event, to the user and their friends, commit together. */
+  update(auth: AuthUser, dto: UpdateProfileDto): Promise<ProfileUpdateReply> {
+    if (dto.user_id != null && dto.user_id !== auth.userId) throw AppError.invalid('user_id', 'cannot be changed; omit it or send your own');
+    const changes: OwnProfileChanges = {};
+    for (const field of PROFILE_FIELDS) {
+      const value = dto[field];
+      if (value !== undefined && value !== null) changes[field] = value;
+    }
+    if (Object.keys(changes).length === 0) throw AppError.invalid('body', `send at least one of ${PROFILE_FIELDS.join(', ')}`);
+    return this.tx.run(async (manager) => {
+      const { user, changed } = await this.usersService.updateOwnProfile(manager, auth.id, changes);
+      const reply = this.reply(user);
+      if (!changed) return { user: reply, event_id: null };
+      const friendIds = await this.friends.friendIds(auth.id, manager);
+      const event_id = await this.outbox.append(
+        manager,
+        { type: 'user.profile_updated', payload: { user: reply }, recipients: [auth.id, ...friendIds].map((userId) => ({ userId })) },
+        this.clock.now(),
+      );
+      return { user: reply, event_id };
+    });
+  }
+
+  async profile(auth: AuthUser, query: UserProfileQueryDto): Promise<ProfileReply> {
+    return { user: await this.visibleTo(auth, await this.users.findByExternalId(query.user_id), 'user_id') };
+  }
+
+  async lookup(auth: AuthUser, query: UsernameLookupQueryDto): Promise<ProfileReply> {
+    return { user: await this.visibleTo(auth, await this.users.findByUsername(query.username), 'username') };
+  }
+
+  /** Absent, disabled and "has blocked the caller" answer alike, so a block does not show. */
+  private async visibleTo(auth: AuthUser, user: UserEntity | null, field: string): Promise<UserReply> {
+    const hidden = !user || user.disabled || (user.id !== auth.id && (await this.friends.hasBlocked(user.id, auth.id)));
+    if (hidden) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: profile inaccessible`);
+    return this.reply(user);
+  }
+
+  private reply(user: UserEntity): UserReply {
+    return toUserReply(user, this.config.defaultAvatarUrl);
+  }
+}
