@@ -77,7 +77,13 @@ export class ConversationsRepository {
         conversation = await this.insertConversation(manager, { type: 'direct', directKey: key }, now);
       } catch (error) {
         if (!isUniqueViolation(error, 'direct_key')) throw error;
-        conversation = await manager.findOneByOrFail(ConversationEntity, { directKey: key });
+        // A locking read sees the winner's committed row; a plain read would use this
+        // transaction's older MySQL snapshot and miss it.
+        const query = manager.createQueryBuilder(ConversationEntity, 'c').where('c.direct_key = :key', { key });
+        if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_read');
+        const winner = await query.getOne();
+        if (!winner) throw error;
+        conversation = winner;
       }
     }
     for (const userId of [userA, userB]) {

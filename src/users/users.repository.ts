@@ -71,8 +71,8 @@ export class UsersRepository {
     return entity;
   }
 
-  async updateProfile(id: string, changes: ProfileChanges, now: number): Promise<void> {
-    await this.users.update({ id }, { ...changes, profileUpdatedAt: now, updatedAt: now });
+  async updateProfile(id: string, changes: ProfileChanges, now: number, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { ...changes, profileUpdatedAt: now, updatedAt: now });
   }
 
   async setDisabled(id: string, disabled: boolean, now: number): Promise<void> {

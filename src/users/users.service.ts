@@ -84,8 +84,7 @@ export class UsersService {
     if (Object.keys(diff).length === 0) return { user, changed: false };
     const now = Math.max(this.clock.now(), user.profileUpdatedAt + 1);
     try {
-      // UsersRepository.updateProfile has no transaction parameter; this is the same update.
-      await manager.update(UserEntity, { id }, { ...diff, profileUpdatedAt: now, updatedAt: now });
+      await this.users.updateProfile(id, diff, now, manager);
     } catch (error) {
       if (isUniqueViolation(error, 'username')) throw AppError.invalid('username', 'is already taken by another user');
       throw error;
