@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
+import { canonicalJson } from '../common/canonical-json';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -44,8 +45,9 @@ export interface ReadReply {
   event_id: string | null;
 }
 
+/** Equal JSON content hashes equally, whatever the key order of a retry. */
 function contentHash(conversationId: string, type: string, content: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify([conversationId, type, content])).digest('hex');
+  return createHash('sha256').update(canonicalJson([conversationId, type, content])).digest('hex');
 }
 
 /** Sending, recalling, deleting and reading messages. */
@@ -109,8 +111,9 @@ export class MessagingService {
 
   /** Recall: by the sender within the configured window, or by a group owner or admin. */
   recall(auth: AuthUser, dto: MessageRefDto): Promise<MessageChangeReply> {
-    return this.change(auth, dto, 'recalled', async (view, message) => {
-      const withinWindow = this.clock.now() - message.createdAt <= this.config.messaging.recallWindowSeconds * 1000;
+    return this.change(auth, dto, 'recalled', async (view, message, retry) => {
+      // A retry of a recall that already happened is not held to the window.
+      const withinWindow = retry || this.clock.now() - message.createdAt <= this.config.messaging.recallWindowSeconds * 1000;
       if (message.senderId === auth.id && withinWindow) return;
       if (await this.isGroupManager(view, auth.id)) return;
       throw new AppError(ErrorCode.RECALL_FORBIDDEN, message.senderId === auth.id ? 'mid: the recall window has passed' : 'mid: only the sender or a group owner/admin may recall this message');
@@ -155,7 +158,7 @@ export class MessagingService {
     auth: AuthUser,
     dto: MessageRefDto,
     to: 'recalled' | 'deleted',
-    authorize: (view: ViewerConversation, message: MessageEntity) => Promise<void>,
+    authorize: (view: ViewerConversation, message: MessageEntity, retry: boolean) => Promise<void>,
   ): Promise<MessageChangeReply> {
     const view = await this.access.resolveForViewer(auth.id, dto.conversation_id);
     const message = await this.messages.findById(dto.mid);
@@ -166,9 +169,13 @@ export class MessagingService {
       message: toMessageReply(m, dto.conversation_id, await this.externalId(m.senderId)),
       event_id: eventId,
     });
-    if (message.status === to) return reply(message, null);
+    // Permission is checked first, so "already done" is only said to someone allowed to do it.
+    if (message.status === to) {
+      await authorize(view, message, true);
+      return reply(message, null);
+    }
     if (message.status === 'deleted') throw new AppError(ErrorCode.MESSAGE_ABSENT, 'mid: the message was deleted');
-    await authorize(view, message);
+    await authorize(view, message, false);
 
     const now = this.clock.now();
     const eventId = await this.tx.run(async (manager) => {
