@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DataSource, EntityManager, QueryRunner, ReplicationMode } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isTransientConflict } from './db-errors';
 
 const MAX_ATTEMPTS = 4;
@@ -11,12 +13,33 @@ const MAX_ATTEMPTS = 4;
  * transactions would silently nest as savepoints; on SQLite transactions are therefore
  * queued one after another. On MySQL a deadlock or lock timeout rolls the whole unit back,
  * so it is safe to run it again, a bounded number of times.
+ *
+ * Inside a transaction every query must go through its `manager`. A query through a
+ * repository's own pool would wait for a free connection while this transaction holds locks
+ * that the pool's other transactions queue on, and under load the pool stalls until the lock
+ * timeout. Such a query is refused in tests and logged elsewhere.
  */
 @Injectable()
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly inTransaction = new AsyncLocalStorage<true>();
+  private readonly logger = new Logger('TransactionRunner');
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const create = dataSource.createQueryRunner.bind(dataSource);
+    const strict = config.nodeEnv === 'test';
+    dataSource.createQueryRunner = (mode?: ReplicationMode): QueryRunner => {
+      if (this.inTransaction.getStore()) {
+        const problem = new Error('a pooled query was started inside a transaction; pass the transaction manager');
+        if (strict) throw problem;
+        this.logger.error(problem.message, problem.stack);
+      }
+      return create(mode);
+    };
+  }
 
   get driver(): 'sqlite' | 'mysql' {
     return this.dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
@@ -27,18 +50,19 @@ export class TransactionRunner {
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const unit = (): Promise<T> => this.dataSource.transaction((manager) => this.inTransaction.run(true, () => work(manager)));
     if (this.driver === 'sqlite') {
-      const result = this.queue.then(() => this.dataSource.transaction(work));
+      const result = this.queue.then(unit);
       this.queue = result.catch(() => undefined);
       return result;
     }
-    return this.withRetry(work);
+    return this.withRetry(unit);
   }
 
-  private async withRetry<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  private async withRetry<T>(unit: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.dataSource.transaction(work);
+        return await unit();
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));

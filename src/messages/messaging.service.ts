@@ -81,6 +81,7 @@ export class MessagingService {
     await this.assertMaySend(auth, view, parsed);
     const content = await this.withMedia(auth, dto.type, parsed);
     const hash = contentHash(view.conversation.id, dto.type, parsed.content);
+    const idFor = await this.conversationIdFor(view.conversation);
     const now = this.clock.now();
     try {
       const { message, eventId } = await this.tx.run(async (manager) => {
@@ -96,7 +97,7 @@ export class MessagingService {
         });
         await this.conversations.recordSend(manager, view.conversation.id, auth.id, now);
         if (parsed.mediaId) await this.media.linkToConversation(manager, parsed.mediaId, view.conversation.id, now);
-        const eventId = await this.emit(manager, 'message.new', view.conversation, auth, message, now);
+        const eventId = await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now);
         await this.messages.setEventId(manager, message.id, eventId);
         return { message, eventId };
       });
@@ -177,6 +178,8 @@ export class MessagingService {
     if (message.status === 'deleted') throw new AppError(ErrorCode.MESSAGE_ABSENT, 'mid: the message was deleted');
     await authorize(view, message, false);
 
+    const idFor = await this.conversationIdFor(view.conversation);
+    const senderId = await this.externalId(message.senderId);
     const now = this.clock.now();
     const eventId = await this.tx.run(async (manager) => {
       let counted = false;
@@ -185,7 +188,7 @@ export class MessagingService {
       if (counted) await this.conversations.recordTombstone(manager, view.conversation.id, message.senderId, message.seq, now);
       const conversation = await this.conversations.bumpContentVersion(manager, view.conversation.id, now, to === 'deleted');
       const changed = await this.messages.findById(message.id, manager);
-      return this.emit(manager, to === 'recalled' ? 'message.recalled' : 'message.deleted', conversation, auth, changed!, now, {
+      return this.emit(manager, to === 'recalled' ? 'message.recalled' : 'message.deleted', conversation, idFor, auth, senderId, changed!, now, {
         updated_at: conversation.contentUpdatedAt,
         deletion_revision: String(conversation.deletionRevision),
         last_seq: String(conversation.lastSeq),
@@ -195,19 +198,24 @@ export class MessagingService {
     return reply(current, eventId);
   }
 
-  /** Writes a conversation event with the message as each recipient sees it. */
+  /**
+   * Writes a conversation event with the message as each recipient sees it. Runs inside the
+   * caller's transaction and queries only through `manager`: a pooled query here would wait
+   * for a connection while this transaction holds the conversation lock that the pool's other
+   * transactions are queued on.
+   */
   private async emit(
     manager: EntityManager,
     type: string,
     conversation: ConversationEntity,
+    idFor: (userId: string) => string,
     actor: AuthUser,
+    senderId: string,
     message: MessageEntity,
     now: number,
     extra: Record<string, unknown> = {},
   ): Promise<string> {
     const members = await this.conversations.findCurrentMembers(conversation.id, manager);
-    const senderId = message.senderId === actor.id ? actor.userId : await this.externalId(message.senderId);
-    const idFor = await this.conversationIdFor(conversation);
     const body = toMessageReply(message, '', senderId);
     const { conversation_id: _omit, ...messageWithoutId } = body;
     const payload = { message: conversation.type === 'group' ? { ...body, conversation_id: idFor(actor.id) } : messageWithoutId, by: actor.userId, ...extra };
