@@ -1442,7 +1442,7 @@ describe('Messaging core (black box)', () => {
     });
 
     it('refuses page/offset/limit and a missing or blank keyword with 1004', async () => {
-      for (const extra of [{ page: '2' }, { offset: '10' }, { limit: '5' }]) {
+      for (const extra of [{ page: '2' }, { offset: '10' }, { limit: '5' }] as Array<Record<string, string>>) {
         fail(await searchRaw(a, { conversation_id: friendCid(b), keyword: 'apple', ...extra }), 1004);
       }
       fail(await searchRaw(a, { conversation_id: friendCid(b) }), 1004);
