@@ -97,7 +97,7 @@ export class ConversationsRepository {
    * member rejoins the same way (history of the time away is not shown).
    */
   async openMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
-    const conversation = await manager.findOneByOrFail(ConversationEntity, { id: conversationId });
+    const conversation = await this.lockConversation(manager, conversationId);
     const existing = await this.findMember(conversationId, userId, manager);
     if (!existing) return this.addMember(manager, conversation, userId, now, conversation.lastSeq);
     if (existing.visibleToSeq === null) return;
@@ -110,8 +110,21 @@ export class ConversationsRepository {
 
   /** Closes membership: the member keeps read access to what was sent before, and nothing after. */
   async closeMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
-    const conversation = await manager.findOneByOrFail(ConversationEntity, { id: conversationId });
+    const conversation = await this.lockConversation(manager, conversationId);
     await manager.update(ConversationMemberEntity, { conversationId, userId, visibleToSeq: IsNull() }, { visibleToSeq: conversation.lastSeq, updatedAt: now });
+  }
+
+  /**
+   * Reads the conversation under the same row lock a send takes first, so a membership change
+   * waits for in-flight sends and reads the last_seq they committed: the member's visible range
+   * and unread then agree about every message.
+   */
+  private async lockConversation(manager: EntityManager, conversationId: string): Promise<ConversationEntity> {
+    const query = manager.createQueryBuilder(ConversationEntity, 'c').where('c.id = :conversationId', { conversationId });
+    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    const conversation = await query.getOne();
+    if (!conversation) throw new Error(`conversation ${conversationId} vanished`);
+    return conversation;
   }
 
   /**
