@@ -1,0 +1,228 @@
+'use strict';
+
+/**
+ * The benchmark cases. Each builds an autocannon request whose setupRequest generates a fresh
+ * body per request (unique ids, fresh timestamps, per-request signatures) and a `verify` used
+ * on a sample of replies.
+ */
+
+const { createHmac, randomUUID } = require('node:crypto');
+
+const POOL_SIZE = 100;
+
+/** Targets on MariaDB, as ratios of req/s to GET /health in the same run (issue). */
+const TARGETS = {
+  token_new: 0.35,
+  token_existing: 0.35,
+  client_errors_new: 0.35,
+  client_errors_merged: 0.35,
+  reports_user: 0.35,
+  rtc_callback: 0.6,
+};
+const RSS_TARGET_MB = 250;
+
+function json(body) {
+  return JSON.stringify(body);
+}
+
+function checkUser(data, context) {
+  if (!data || typeof data !== 'object') return 'data missing';
+  if (!data.user || data.user.user_id !== context.userId) return `data.user.user_id is not ${context.userId}`;
+  if (typeof data.token !== 'string' || data.token.split('.').length !== 3) return 'data.token is not a JWT';
+  if (!Number.isInteger(data.expire_at)) return 'data.expire_at missing';
+  if (!data.push || typeof data.push !== 'object') return 'data.push missing';
+  return null;
+}
+
+/**
+ * @param {object} ctx
+ * @param {string} ctx.runId      short random prefix, unique per server run
+ * @param {string} ctx.sdkSecret
+ * @param {string} ctx.rtcAppId
+ * @param {string} ctx.rtcSecret
+ * @param {{userId: string, nickname: string, token: string}[]} ctx.pool  existing users with IM tokens
+ */
+function buildCases(ctx) {
+  const { runId, sdkSecret, rtcAppId, rtcSecret, pool } = ctx;
+  const jsonHeaders = { 'Content-Type': 'application/json' };
+  let counter = 0;
+  const next = () => ++counter;
+
+  const health = {
+    label: 'GET /health',
+    reply: 'envelope',
+    request: { method: 'GET', path: '/health' },
+    verify: (data) => (data && data.status === 'ok' && data.database === 'up' ? null : 'data is not {status:"ok", database:"up"}'),
+  };
+
+  const tokenNew = {
+    label: 'POST /app/sdk/token (new users)',
+    reply: 'envelope',
+    request: {
+      method: 'POST',
+      path: '/app/sdk/token',
+      headers: { ...jsonHeaders, Authorization: `Bearer ${sdkSecret}` },
+      setupRequest: (req, context) => {
+        const n = next();
+        context.userId = `bn-${runId}-${n}`;
+        req.body = json({ user_id: context.userId, nickname: `Bench New ${n}` });
+        context.sent = req.body;
+        return req;
+      },
+    },
+    verify: checkUser,
+  };
+
+  const tokenExisting = {
+    label: 'POST /app/sdk/token (existing users)',
+    reply: 'envelope',
+    request: {
+      method: 'POST',
+      path: '/app/sdk/token',
+      headers: { ...jsonHeaders, Authorization: `Bearer ${sdkSecret}` },
+      setupRequest: (req, context) => {
+        const user = pool[next() % pool.length];
+        context.userId = user.userId;
+        // Same nickname as at creation: the profile is unchanged, so no write is needed.
+        req.body = json({ user_id: user.userId, nickname: user.nickname });
+        context.sent = req.body;
+        return req;
+      },
+    },
+    verify: checkUser,
+  };
+
+  const clientError = (user, deviceId, errorCode) => ({
+    event_id: randomUUID(),
+    user_id: user.userId,
+    username: null,
+    device_id: deviceId,
+    platform: 'android',
+    severity: 'serious',
+    error_code: errorCode,
+    message: 'request timed out after 15000 ms',
+    stack_trace: 'Error: timeout\n    at Socket.onTimeout (net.js:1:1)\n    at sync (sync.js:42:7)',
+    operation: 'sync',
+    build_id: '1.4.2-bench',
+    conversation_id: null,
+    message_id: null,
+    trace_id: randomUUID(),
+    recovered: false,
+    context: { screen: 'chat', network: 'wifi', retry: 2 },
+  });
+
+  const clientErrorsNew = {
+    label: 'POST /app/sdk/client-errors (new)',
+    reply: 'envelope',
+    request: {
+      method: 'POST',
+      path: '/app/sdk/client-errors',
+      headers: jsonHeaders,
+      setupRequest: (req, context) => {
+        const n = next();
+        const index = n % pool.length;
+        const user = pool[index];
+        // A distinct error_code per request: every report creates its own record.
+        const body = clientError(user, `bench-dev-${index}`, `bench.e${n}`);
+        context.eventId = body.event_id;
+        req.headers = { ...req.headers, Authorization: `Bearer ${user.token}` };
+        req.body = json(body);
+        context.sent = req.body;
+        return req;
+      },
+    },
+    verify: (data, context) => {
+      if (!data || data.event_id !== context.eventId) return 'data.event_id is not the submitted event_id (expected a new record)';
+      if (data.occurrence_count !== 1) return `occurrence_count ${data.occurrence_count}, expected 1 for a new record`;
+      return null;
+    },
+  };
+
+  const mergedUser = pool[0];
+  const clientErrorsMerged = {
+    label: 'POST /app/sdk/client-errors (merged)',
+    reply: 'envelope',
+    request: {
+      method: 'POST',
+      path: '/app/sdk/client-errors',
+      headers: { ...jsonHeaders, Authorization: `Bearer ${mergedUser.token}` },
+      setupRequest: (req, context) => {
+        // Identical merge fields every time, only event_id (and trace_id) change.
+        const body = clientError(mergedUser, 'bench-dev-merged', 'net.timeout');
+        context.eventId = body.event_id;
+        req.body = json(body);
+        context.sent = req.body;
+        return req;
+      },
+    },
+    verify: (data) => {
+      if (!data || typeof data.event_id !== 'string') return 'data.event_id missing';
+      if (!Number.isInteger(data.occurrence_count) || data.occurrence_count < 1) return 'data.occurrence_count missing';
+      return null;
+    },
+  };
+
+  const reportsUser = {
+    label: 'POST /app/sdk/reports/user',
+    reply: 'envelope',
+    request: {
+      method: 'POST',
+      path: '/app/sdk/reports/user',
+      headers: jsonHeaders,
+      setupRequest: (req, context) => {
+        const n = next();
+        const reporter = pool[n % pool.length];
+        const target = pool[(n + 1) % pool.length];
+        context.requestId = `br-${runId}-${n}`;
+        req.headers = { ...req.headers, Authorization: `Bearer ${reporter.token}` };
+        req.body = json({ user_id: target.userId, request_id: context.requestId, reason_code: 1 });
+        context.sent = req.body;
+        return req;
+      },
+    },
+    verify: (data, context) => {
+      if (!data || data.request_id !== context.requestId) return 'data.request_id is not the submitted one';
+      if (data.status !== 'pending') return `status ${data.status}, expected pending`;
+      if (data.created !== true) return 'created is not true for a new request_id';
+      if (!Number.isInteger(data.created_at)) return 'created_at missing';
+      return null;
+    },
+  };
+
+  const rtcCallback = {
+    label: 'POST /app/sdk/rtc/room-callback',
+    reply: 'provider',
+    request: {
+      method: 'POST',
+      path: '/app/sdk/rtc/room-callback',
+      headers: { ...jsonHeaders, SdkAppId: rtcAppId },
+      setupRequest: (req, context) => {
+        const n = next();
+        const now = Date.now();
+        const body = json({
+          EventGroupId: 1,
+          EventType: 103,
+          CallbackTs: now,
+          EventInfo: { RoomId: (n % 4294967295) + 1, UserId: `bench-rtc-${runId}-${n}`, EventMsTs: now },
+        });
+        req.headers = { ...req.headers, Sign: createHmac('sha256', rtcSecret).update(body).digest('base64') };
+        req.body = body;
+        context.sent = body;
+        return req;
+      },
+    },
+  };
+
+  return [
+    ['health_1', health],
+    ['token_new', tokenNew],
+    ['token_existing', tokenExisting],
+    ['client_errors_new', clientErrorsNew],
+    ['client_errors_merged', clientErrorsMerged],
+    ['reports_user', reportsUser],
+    ['rtc_callback', rtcCallback],
+    ['health_2', health],
+  ];
+}
+
+module.exports = { buildCases, TARGETS, RSS_TARGET_MB, POOL_SIZE };
