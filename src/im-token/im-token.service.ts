@@ -41,7 +41,7 @@ export class ImTokenService {
     const iat = Math.floor(this.clock.now() / 1000);
     const expireAt = iat + this.config.tokenTtlSeconds;
     const claims: ImTokenClaims = { user_id: user.externalId, uid: String(user.id), tv: user.tokenVersion, iat, exp: expireAt, aud: IM_TOKEN_AUDIENCE };
-    const token = this.jwt.sign(claims, { secret: this.config.jwtSecret, algorithm: ALGORITHM });
+    const token = this.jwt.sign(claims, { algorithm: ALGORITHM });
     return { token, expireAt };
   }
 
@@ -53,7 +53,6 @@ export class ImTokenService {
     let claims: ImTokenClaims;
     try {
       claims = this.jwt.verify<ImTokenClaims>(token, {
-        secret: this.config.jwtSecret,
         algorithms: [ALGORITHM],
         audience: IM_TOKEN_AUDIENCE,
         clockTimestamp: Math.floor(this.clock.now() / 1000),
