@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { insertRow } from '../database/insert-row';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
 import { ClientErrorEntity } from './client-error.entity';
@@ -11,6 +12,16 @@ export interface MergedRecord {
   id: string;
   eventId: string;
   occurrenceCount: number;
+}
+
+interface RecordRow {
+  id: string | number;
+  event_id: string;
+  occurrence_count: string | number;
+}
+
+function toMergedRecord(row: RecordRow): MergedRecord {
+  return { id: String(row.id), eventId: row.event_id, occurrenceCount: Number(row.occurrence_count) };
 }
 
 const COLUMNS = [
@@ -28,9 +39,11 @@ export class ClientErrorsRepository {
 
   /** The record a (user, event_id) was counted into, if that event was accepted before. */
   async findRecordBySubmission(userId: string, eventId: string): Promise<MergedRecord | null> {
-    const submission = await this.submissions.findOne({ select: { recordId: true }, where: { userId, eventId } });
-    if (!submission) return null;
-    return this.findRecord(this.records.manager, { id: submission.recordId });
+    const rows = (await this.submissions.query(
+      'SELECT r.id, r.event_id, r.occurrence_count FROM client_error_submissions s JOIN client_errors r ON r.id = s.record_id WHERE s.user_id = ? AND s.event_id = ?',
+      [userId, eventId],
+    )) as RecordRow[];
+    return rows[0] ? toMergedRecord(rows[0]) : null;
   }
 
   /**
@@ -50,18 +63,13 @@ export class ClientErrorsRepository {
         ? `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1, last_seen_at = GREATEST(last_seen_at, VALUES(last_seen_at)), recovered = VALUES(recovered)`
         : `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT(merge_key) DO UPDATE SET occurrence_count = occurrence_count + 1, last_seen_at = MAX(last_seen_at, excluded.last_seen_at), recovered = excluded.recovered`;
     await manager.query(sql, values);
-    const merged = await this.findRecord(manager, { mergeKey: record.mergeKey });
-    if (!merged) throw new Error('client error record vanished after upsert');
-    return merged;
+    const rows = (await manager.query('SELECT id, event_id, occurrence_count FROM client_errors WHERE merge_key = ?', [record.mergeKey])) as RecordRow[];
+    if (!rows[0]) throw new Error('client error record vanished after upsert');
+    return toMergedRecord(rows[0]);
   }
 
   /** Claims the idempotency key; a unique violation means the event was already counted. */
   async insertSubmission(manager: EntityManager, userId: string, eventId: string, recordId: string, now: number): Promise<void> {
-    await manager.insert(ClientErrorSubmissionEntity, { userId, eventId, recordId, createdAt: now });
-  }
-
-  private async findRecord(manager: EntityManager, where: { id: string } | { mergeKey: string }): Promise<MergedRecord | null> {
-    const row = await manager.findOne(ClientErrorEntity, { select: { id: true, eventId: true, occurrenceCount: true }, where });
-    return row ? { id: String(row.id), eventId: row.eventId, occurrenceCount: Number(row.occurrenceCount) } : null;
+    await insertRow(manager, ClientErrorSubmissionEntity, { userId, eventId, recordId, createdAt: now });
   }
 }

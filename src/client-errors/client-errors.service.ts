@@ -39,8 +39,8 @@ export class ClientErrorsService {
    */
   async report(auth: AuthUser, dto: ReportClientErrorDto): Promise<ClientErrorReply> {
     if (dto.user_id !== auth.userId) throw AppError.invalid('user_id', 'does not match the user of the token');
-    const known = await this.repository.findRecordBySubmission(auth.id, dto.event_id);
-    if (known) return toReply(known);
+    // No look-up first: a new event (the usual case) goes straight to the transaction, and a
+    // retry is recognised there by the unique key and answered from the stored submission.
 
     const now = this.clock.now();
     const key = mergeKey(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { insertRow } from '../database/insert-row';
 import { ConversationEntity } from './conversation.entity';
 import { MessageEntity, MessageStatus } from './message.entity';
 
@@ -75,8 +76,7 @@ export class MessagesRepository {
       createdAt: message.now,
       updatedAt: message.now,
     });
-    const result = await manager.insert(MessageEntity, entity);
-    entity.id = String(result.identifiers[0].id);
+    entity.id = await insertRow(manager, MessageEntity, entity);
     await manager.update(ConversationEntity, { id: message.conversationId }, { lastMessageId: entity.id });
     return entity;
   }

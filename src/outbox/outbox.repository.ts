@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, MoreThan, Repository } from 'typeorm';
+import { insertRow, insertRows } from '../database/insert-row';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { OutboxRecipientEntity } from './outbox-recipient.entity';
 
@@ -39,11 +40,10 @@ export class OutboxRepository {
 
   async append(manager: EntityManager, event: OutboxEventInput, now: number): Promise<string> {
     const eventId = randomUUID();
-    const inserted = await manager.insert(OutboxEventEntity, { eventId, type: event.type, payload: JSON.stringify(event.payload), createdAt: now });
-    const position = String(inserted.identifiers[0].id);
+    const position = await insertRow(manager, OutboxEventEntity, { eventId, type: event.type, payload: JSON.stringify(event.payload), createdAt: now });
     const unique = new Map(event.recipients.map((r) => [r.userId, r]));
     const rows = [...unique.values()].map((r) => ({ position, userId: r.userId, privatePayload: r.private ? JSON.stringify(r.private) : null }));
-    for (let i = 0; i < rows.length; i += RECIPIENT_BATCH) await manager.insert(OutboxRecipientEntity, rows.slice(i, i + RECIPIENT_BATCH));
+    for (let i = 0; i < rows.length; i += RECIPIENT_BATCH) await insertRows(manager, OutboxRecipientEntity, rows.slice(i, i + RECIPIENT_BATCH));
     return eventId;
   }
 

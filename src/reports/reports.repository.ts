@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { insertRow } from '../database/insert-row';
 import { ReportEntity } from './report.entity';
 
 export type NewReport = Omit<ReportEntity, 'id' | 'status' | 'updatedAt'>;
@@ -16,8 +17,7 @@ export class ReportsRepository {
   /** New reports start `pending`. A unique violation means the request_id is already used. */
   async insert(report: NewReport): Promise<ReportEntity> {
     const entity = this.reports.create({ ...report, status: 'pending', updatedAt: report.createdAt });
-    const result = await this.reports.insert(entity);
-    entity.id = String(result.identifiers[0].id);
+    entity.id = await insertRow(this.reports.manager, ReportEntity, entity);
     return entity;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { hasEdgeWhitespace } from '../common/text';
+import { insertRow } from '../database/insert-row';
 import { UserEntity } from './user.entity';
 
 export interface NewUser {
@@ -48,8 +49,16 @@ export class UsersRepository {
     return this.users.findOneBy({ username });
   }
 
-  findAuthState(id: string): Promise<UserAuthState | null> {
-    return this.users.findOne({ select: { id: true, externalId: true, tokenVersion: true, disabled: true }, where: { id } });
+  /** One indexed lookup on every SDK request, so it is plain SQL rather than a built query. */
+  async findAuthState(id: string): Promise<UserAuthState | null> {
+    const rows = (await this.users.query('SELECT id, external_id, token_version, disabled FROM users WHERE id = ?', [id])) as Array<{
+      id: string | number;
+      external_id: string;
+      token_version: number | string;
+      disabled: number | boolean;
+    }>;
+    const row = rows[0];
+    return row ? { id: String(row.id), externalId: row.external_id, tokenVersion: Number(row.token_version), disabled: Boolean(row.disabled) } : null;
   }
 
   /** Inserts a user; a unique violation (external ID or username) propagates to the caller. */
@@ -66,8 +75,7 @@ export class UsersRepository {
       createdAt: user.now,
       updatedAt: user.now,
     });
-    const result = await this.users.insert(entity);
-    entity.id = String(result.identifiers[0].id);
+    entity.id = await insertRow(this.users.manager, UserEntity, entity);
     return entity;
   }
 
