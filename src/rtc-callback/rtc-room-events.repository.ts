@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { isUniqueViolation } from '../database/db-errors';
-import { insertRow } from '../database/insert-row';
 import { RtcRoomEventEntity } from './rtc-room-event.entity';
 
 export type NewRoomEvent = Omit<RtcRoomEventEntity, 'id'>;
@@ -11,15 +9,20 @@ export type NewRoomEvent = Omit<RtcRoomEventEntity, 'id'>;
 export class RtcRoomEventsRepository {
   constructor(@InjectRepository(RtcRoomEventEntity) private readonly events: Repository<RtcRoomEventEntity>) {}
 
-  /** Stores the event once per body; returns false when that body was already stored. */
+  /**
+   * Stores the event once per body (the unique body hash decides); returns false when that
+   * body was already stored. One plain statement: the provider may call this at a high rate.
+   */
   async insertOnce(event: NewRoomEvent): Promise<boolean> {
-    try {
-      await insertRow(this.events.manager, RtcRoomEventEntity, event);
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error, 'body_sha256')) return false;
-      throw error;
-    }
+    const columns = 'body_sha256, sdk_app_id, event_type, room_id, provider_user_id, event_ms, callback_ts, event_info, received_at';
+    const values = [event.bodySha256, event.sdkAppId, event.eventType, event.roomId, event.providerUserId, event.eventMs, event.callbackTs, event.eventInfo, event.receivedAt];
+    const mysql = this.events.manager.connection.options.type === 'mysql';
+    const sql = mysql
+      ? // Not INSERT IGNORE: that would also turn other errors (truncation) into warnings.
+        `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id`
+      : `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (body_sha256) DO NOTHING`;
+    const result = (await this.events.query(sql, values)) as { affectedRows?: number; changes?: number } | undefined;
+    return Number(result?.affectedRows ?? result?.changes ?? 0) > 0;
   }
 
   countByRoom(roomId: string): Promise<number> {

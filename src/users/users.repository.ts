@@ -14,6 +14,22 @@ export interface NewUser {
   now: number;
 }
 
+const USER_COLUMNS = 'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
+
+interface UserRow {
+  id: string | number;
+  external_id: string;
+  username: string | null;
+  nickname: string;
+  avatar: string;
+  signature: string;
+  profile_updated_at: string | number;
+  token_version: string | number;
+  disabled: number | boolean;
+  created_at: string | number;
+  updated_at: string | number;
+}
+
 export type ProfileChanges = Partial<Pick<UserEntity, 'username' | 'nickname' | 'avatar' | 'signature'>>;
 
 /** What the IM token guard needs on every request: one primary-key lookup of four columns. */
@@ -35,9 +51,27 @@ export class UsersRepository {
    * Exact lookup. MySQL's PAD SPACE collations would match "alice " to "alice"; no stored ID
    * or username has edge whitespace (creation refuses it), so such a value matches nobody.
    */
-  findByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity | null> {
-    if (hasEdgeWhitespace(externalId)) return Promise.resolve(null);
-    return this.repo(manager).findOneBy({ externalId });
+  async findByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity | null> {
+    if (hasEdgeWhitespace(externalId)) return null;
+    // Plain SQL: this is on the path of every token request and report.
+    const rows = (await (manager ?? this.users.manager).query(`SELECT ${USER_COLUMNS} FROM users WHERE external_id = ?`, [externalId])) as UserRow[];
+    return rows[0] ? this.fromRow(rows[0]) : null;
+  }
+
+  private fromRow(row: UserRow): UserEntity {
+    return this.users.create({
+      id: String(row.id),
+      externalId: row.external_id,
+      username: row.username,
+      nickname: row.nickname,
+      avatar: row.avatar,
+      signature: row.signature,
+      profileUpdatedAt: Number(row.profile_updated_at),
+      tokenVersion: Number(row.token_version),
+      disabled: Boolean(row.disabled),
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    });
   }
 
   findByIds(ids: readonly string[]): Promise<UserEntity[]> {
