@@ -1,7 +1,11 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, bigintId, msTime } from '../database/columns';
 
-/** Each (user, event_id) ever accepted, and the record it was counted into: the idempotency key. */
+/**
+ * Each (user, event_id) ever accepted, and the merge key of the record it was counted into:
+ * the idempotency key. Referring to the record by merge key lets the submission be claimed
+ * before the record row is locked.
+ */
 @Entity('client_error_submissions')
 @Index('UQ_client_error_submissions_user_event', ['userId', 'eventId'], { unique: true })
 export class ClientErrorSubmissionEntity {
@@ -14,8 +18,8 @@ export class ClientErrorSubmissionEntity {
   @Column({ name: 'event_id', type: 'varchar', length: 36 })
   eventId: string;
 
-  @Column({ name: 'record_id', type: 'bigint', transformer: bigintId })
-  recordId: string;
+  @Column({ name: 'merge_key', type: 'varchar', length: 64 })
+  mergeKey: string;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;

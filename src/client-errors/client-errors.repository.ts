@@ -9,19 +9,20 @@ import { ClientErrorEntity } from './client-error.entity';
 export type NewClientError = Omit<ClientErrorEntity, 'id' | 'occurrenceCount' | 'lastSeenAt'>;
 
 export interface MergedRecord {
-  id: string;
   eventId: string;
   occurrenceCount: number;
 }
 
+/** What one counted occurrence did: created the record (reply known) or merged into it. */
+export type Occurrence = { created: true; record: MergedRecord } | { created: false; record: MergedRecord | null };
+
 interface RecordRow {
-  id: string | number;
   event_id: string;
   occurrence_count: string | number;
 }
 
 function toMergedRecord(row: RecordRow): MergedRecord {
-  return { id: String(row.id), eventId: row.event_id, occurrenceCount: Number(row.occurrence_count) };
+  return { eventId: row.event_id, occurrenceCount: Number(row.occurrence_count) };
 }
 
 const COLUMNS = [
@@ -32,7 +33,6 @@ const COLUMNS = [
 @Injectable()
 export class ClientErrorsRepository {
   constructor(
-    @InjectRepository(ClientErrorEntity) private readonly records: Repository<ClientErrorEntity>,
     @InjectRepository(ClientErrorSubmissionEntity) private readonly submissions: Repository<ClientErrorSubmissionEntity>,
     private readonly tx: TransactionRunner,
   ) {}
@@ -40,36 +40,47 @@ export class ClientErrorsRepository {
   /** The record a (user, event_id) was counted into, if that event was accepted before. */
   async findRecordBySubmission(userId: string, eventId: string): Promise<MergedRecord | null> {
     const rows = (await this.submissions.query(
-      'SELECT r.id, r.event_id, r.occurrence_count FROM client_error_submissions s JOIN client_errors r ON r.id = s.record_id WHERE s.user_id = ? AND s.event_id = ?',
+      'SELECT r.event_id, r.occurrence_count FROM client_error_submissions s JOIN client_errors r ON r.merge_key = s.merge_key WHERE s.user_id = ? AND s.event_id = ?',
       [userId, eventId],
     )) as RecordRow[];
     return rows[0] ? toMergedRecord(rows[0]) : null;
   }
 
+  async findRecordByMergeKey(mergeKey: string): Promise<MergedRecord | null> {
+    const rows = (await this.submissions.query('SELECT event_id, occurrence_count FROM client_errors WHERE merge_key = ?', [mergeKey])) as RecordRow[];
+    return rows[0] ? toMergedRecord(rows[0]) : null;
+  }
+
+  /** Claims the idempotency key; a unique violation means the event was already counted. */
+  async insertSubmission(manager: EntityManager, userId: string, eventId: string, mergeKey: string, now: number): Promise<void> {
+    await insertRow(manager, ClientErrorSubmissionEntity, { userId, eventId, mergeKey, createdAt: now });
+  }
+
   /**
    * Counts one occurrence into the record of its merge key (creating it at 1) with a single
-   * atomic upsert, so concurrent similar errors never lose an increment or deadlock on a
-   * read-then-write.
+   * atomic upsert, so concurrent similar errors never lose an increment. Meant to be the last
+   * statement before commit: it locks the shared record row.
    */
-  async upsertOccurrence(manager: EntityManager, record: NewClientError): Promise<MergedRecord> {
+  async upsertOccurrence(manager: EntityManager, record: NewClientError): Promise<Occurrence> {
     const values = [
       record.eventId, record.mergeKey, record.userId, record.username, record.deviceId, record.platform, record.severity, record.errorCode,
       record.message, record.stackTrace, record.operation, record.buildId, record.conversationId, record.messageId, record.traceId,
       record.recovered ? 1 : 0, record.context, 1, record.firstSeenAt, record.firstSeenAt,
     ];
     const placeholders = COLUMNS.map(() => '?').join(', ');
-    const sql =
-      this.tx.driver === 'mysql'
-        ? `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1, last_seen_at = GREATEST(last_seen_at, VALUES(last_seen_at)), recovered = VALUES(recovered)`
-        : `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT(merge_key) DO UPDATE SET occurrence_count = occurrence_count + 1, last_seen_at = MAX(last_seen_at, excluded.last_seen_at), recovered = excluded.recovered`;
-    await manager.query(sql, values);
-    const rows = (await manager.query('SELECT id, event_id, occurrence_count FROM client_errors WHERE merge_key = ?', [record.mergeKey])) as RecordRow[];
-    if (!rows[0]) throw new Error('client error record vanished after upsert');
-    return toMergedRecord(rows[0]);
-  }
-
-  /** Claims the idempotency key; a unique violation means the event was already counted. */
-  async insertSubmission(manager: EntityManager, userId: string, eventId: string, recordId: string, now: number): Promise<void> {
-    await insertRow(manager, ClientErrorSubmissionEntity, { userId, eventId, recordId, createdAt: now });
+    if (this.tx.driver === 'mysql') {
+      // affectedRows is 1 for an insert and 2 for an update of an existing row.
+      const result = (await manager.query(
+        `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1, last_seen_at = GREATEST(last_seen_at, VALUES(last_seen_at)), recovered = VALUES(recovered)`,
+        values,
+      )) as { affectedRows: number };
+      return result.affectedRows === 1 ? { created: true, record: { eventId: record.eventId, occurrenceCount: 1 } } : { created: false, record: null };
+    }
+    const rows = (await manager.query(
+      `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT(merge_key) DO UPDATE SET occurrence_count = occurrence_count + 1, last_seen_at = MAX(last_seen_at, excluded.last_seen_at), recovered = excluded.recovered RETURNING event_id, occurrence_count`,
+      values,
+    )) as RecordRow[];
+    const merged = toMergedRecord(rows[0]);
+    return { created: merged.occurrenceCount === 1, record: merged };
   }
 }

@@ -33,9 +33,10 @@ export class ClientErrorsService {
   }
 
   /**
-   * Stores one client error (spec 4.2). Idempotent per (user, event_id): the occurrence is
-   * counted and the key claimed in one transaction, so a retry, even a concurrent one, rolls
-   * back its own increment and answers with the record the first attempt counted into.
+   * Stores one client error (spec 4.2). Idempotent per (user, event_id): the key is claimed
+   * and the occurrence counted in one transaction, key first, so a retry (even a concurrent
+   * one) fails on the key before touching the shared record, and answers with the record the
+   * first attempt counted into.
    */
   async report(auth: AuthUser, dto: ReportClientErrorDto): Promise<ClientErrorReply> {
     if (dto.user_id !== auth.userId) throw AppError.invalid('user_id', 'does not match the user of the token');
@@ -68,13 +69,14 @@ export class ClientErrorsService {
       firstSeenAt: now,
     };
     try {
-      return toReply(
-        await this.tx.run(async (manager) => {
-          const merged = await this.repository.upsertOccurrence(manager, record);
-          await this.repository.insertSubmission(manager, auth.id, dto.event_id, merged.id, now);
-          return merged;
-        }),
-      );
+      const occurrence = await this.tx.run(async (manager) => {
+        await this.repository.insertSubmission(manager, auth.id, dto.event_id, key, now);
+        return this.repository.upsertOccurrence(manager, record);
+      });
+      // A merge on MySQL reports no values; the record is read after commit, without locks.
+      const merged = occurrence.record ?? (await this.repository.findRecordByMergeKey(key));
+      if (!merged) throw new Error('client error record vanished after commit');
+      return toReply(merged);
     } catch (error) {
       if (!isUniqueViolation(error, 'client_error_submissions')) throw error;
       const counted = await this.repository.findRecordBySubmission(auth.id, dto.event_id);

@@ -163,7 +163,7 @@ export class InitialSchema1732200000000 implements MigrationInterface {
 
     await create(
       'client_error_submissions',
-      [id(), bigint('user_id'), varchar('event_id', 36), bigint('record_id'), bigint('created_at')],
+      [id(), bigint('user_id'), varchar('event_id', 36), varchar('merge_key', 64), bigint('created_at')],
       [{ name: 'UQ_client_error_submissions_user_event', columnNames: ['user_id', 'event_id'], isUnique: true }],
     );
 
