@@ -28,7 +28,8 @@ class Server {
 
   start() {
     if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} not found: run "npm run build" first (npm run bench does).`);
-    this.child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const nodeArgs = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
+    this.child = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
