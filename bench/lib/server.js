@@ -28,7 +28,10 @@ class Server {
 
   start() {
     if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} not found: run "npm run build" first (npm run bench does).`);
-    const nodeArgs = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
+    // The server runs with the node flags of `npm run start:prod`, plus any in BENCH_NODE_ARGS.
+    const prodScript = require(path.join(ROOT, 'package.json')).scripts['start:prod'] || '';
+    const prodFlags = prodScript.split(/\s+/).filter((word) => word.startsWith('--'));
+    const nodeArgs = [...prodFlags, ...(process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean)];
     this.child = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
