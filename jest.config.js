@@ -2,7 +2,7 @@
 module.exports = {
   rootDir: 'src',
   testRegex: '.*\\.spec\\.ts$',
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.spec.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
 };

@@ -2,7 +2,7 @@
 module.exports = {
   rootDir: '..',
   testRegex: 'test/.*\\.e2e-spec\\.ts$',
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
