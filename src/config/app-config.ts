@@ -21,6 +21,8 @@ export interface AppConfig {
   pushRules: PushRule[];
   /** Largest accepted JSON body outside the room callback. */
   bodyLimitBytes: number;
+  /** How long a user's token version and disabled flag may be served from memory (0: never). */
+  authCacheMs: number;
   messaging: MessagingConfig;
 }
 
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
 
   const tokenTtlSeconds = integer(env, 'TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600, problems);
   const bodyLimitBytes = integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 65536, 16 * 1024 * 1024, problems);
+  const authCacheMs = integer(env, 'AUTH_CACHE_MS', 1000, 0, 10_000, problems);
 
   const migrationsRaw = env.MIGRATIONS_RUN ?? 'true';
   if (!['true', 'false'].includes(migrationsRaw)) problems.push('MIGRATIONS_RUN must be true or false');
@@ -148,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     defaultAvatarUrl,
     pushRules,
     bodyLimitBytes,
+    authCacheMs,
     messaging,
   };
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { hasEdgeWhitespace } from '../common/text';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { insertRow } from '../database/insert-row';
 import { UserEntity } from './user.entity';
 
@@ -35,9 +36,21 @@ export type ProfileChanges = Partial<Pick<UserEntity, 'username' | 'nickname' | 
 /** What the IM token guard needs on every request: one primary-key lookup of four columns. */
 export type UserAuthState = Pick<UserEntity, 'id' | 'externalId' | 'tokenVersion' | 'disabled'>;
 
+const AUTH_CACHE_MAX_ENTRIES = 100_000;
+
 @Injectable()
 export class UsersRepository {
-  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+  /**
+   * Token version and disabled flag per user, for AUTH_CACHE_MS: every SDK request checks them.
+   * Changes made here (disable, forced logout) drop the entry at once, so on one instance they
+   * apply immediately; other instances see them within AUTH_CACHE_MS.
+   */
+  private readonly authCache = new Map<string, { state: UserAuthState; until: number }>();
+
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   private repo(manager?: EntityManager): Repository<UserEntity> {
     return manager ? manager.getRepository(UserEntity) : this.users;
@@ -85,6 +98,9 @@ export class UsersRepository {
 
   /** One indexed lookup on every SDK request, so it is plain SQL rather than a built query. */
   async findAuthState(id: string): Promise<UserAuthState | null> {
+    const now = Date.now();
+    const cached = this.authCache.get(id);
+    if (cached && cached.until > now) return cached.state;
     const rows = (await this.users.query('SELECT id, external_id, token_version, disabled FROM users WHERE id = ?', [id])) as Array<{
       id: string | number;
       external_id: string;
@@ -92,7 +108,13 @@ export class UsersRepository {
       disabled: number | boolean;
     }>;
     const row = rows[0];
-    return row ? { id: String(row.id), externalId: row.external_id, tokenVersion: Number(row.token_version), disabled: Boolean(row.disabled) } : null;
+    if (!row) return null;
+    const state = { id: String(row.id), externalId: row.external_id, tokenVersion: Number(row.token_version), disabled: Boolean(row.disabled) };
+    if (this.config.authCacheMs > 0) {
+      if (this.authCache.size >= AUTH_CACHE_MAX_ENTRIES) this.authCache.clear();
+      this.authCache.set(id, { state, until: now + this.config.authCacheMs });
+    }
+    return state;
   }
 
   /** Inserts a user; a unique violation (external ID or username) propagates to the caller. */
@@ -119,10 +141,12 @@ export class UsersRepository {
 
   async setDisabled(id: string, disabled: boolean, now: number): Promise<void> {
     await this.users.update({ id }, { disabled, updatedAt: now });
+    this.authCache.delete(String(id));
   }
 
   /** Atomic increment, so two concurrent forced logouts both take effect. */
   async incrementTokenVersion(id: string, now: number): Promise<void> {
     await this.users.createQueryBuilder().update().set({ tokenVersion: () => 'token_version + 1', updatedAt: now }).where('id = :id', { id }).execute();
+    this.authCache.delete(String(id));
   }
 }
