@@ -4,9 +4,13 @@
  * Benchmark of the production build (run by `npm run bench`, after `npm run build`).
  *
  * For each database driver (SQLite, then MariaDB/MySQL when reachable) it starts
- * `node dist/main.js` on a fresh database, creates a pool of users, drives every case with
- * autocannon (warm-up, then a measured run) and prints req/s, p50/p99 latency and the ratio to
- * GET /health of the same run, with the issue's targets and the server's peak RSS under load.
+ * `node dist/main.js` on a fresh database, creates a pool of users and the messaging fixtures
+ * (friend pairs, a 200-member group, a user with 1,000 conversations and a conversation of
+ * 100,000 messages, the last two seeded directly in the database: bench/lib/messaging.js),
+ * drives every case with autocannon (warm-up, then a measured run) and prints req/s, p50/p99
+ * latency and the ratio to GET /health of the same run, with the issue's targets and the
+ * server's peak RSS under load. On MariaDB it then EXPLAINs the statements of the messaging
+ * paths (captured through the general log) and flags table scans.
  * Results go to bench/results/latest.json.
  *
  * Environment:
@@ -14,6 +18,7 @@
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
  *   BENCH_DRIVERS      comma list of sqlite,mysql (default both)
+ *   BENCH_CASES        comma list of case keys to run (default all; the two /health runs always run)
  *   BENCH_MYSQL_URL    default mysql://root@127.0.0.1:3306/im_bench (the database is dropped and recreated)
  *   BENCH_ENFORCE=1    exit 1 when a MariaDB target is missed (errors always exit 1)
  *   BENCH_KEEP_DB=1    keep the scratch directory (SQLite file, media) of each driver
@@ -30,7 +35,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { Server, RssSampler, readRssMb, readCpuSeconds, readSystemCpu, findDatabasePid, ROOT } = require('./lib/server');
 const { runLoad, errorCount } = require('./lib/load');
-const { buildCases, TARGETS, RSS_TARGET_MB, POOL_SIZE } = require('./lib/cases');
+const { buildCases, TARGETS, P99_TARGETS_MS, RSS_TARGET_MB, POOL_SIZE } = require('./lib/cases');
+const { prepareMessaging, explainMessaging } = require('./lib/messaging');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -51,6 +57,7 @@ const settings = {
   warmup: positiveNumberEnv('BENCH_WARMUP', 2, { allowZero: true }),
   connections: Math.round(positiveNumberEnv('BENCH_CONNECTIONS', 20)),
   drivers: (process.env.BENCH_DRIVERS || 'sqlite,mysql').split(',').map((d) => d.trim()).filter(Boolean),
+  cases: process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',').map((c) => c.trim()).filter(Boolean) : null,
   mysqlUrl: process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/im_bench',
   enforce: process.env.BENCH_ENFORCE === '1',
   keepDb: process.env.BENCH_KEEP_DB === '1',
@@ -143,7 +150,18 @@ async function prepareMysql(url) {
   }
 }
 
-const COUNTED_TABLES = ['users', 'client_errors', 'client_error_submissions', 'reports', 'rtc_room_events'];
+const COUNTED_TABLES = [
+  'users',
+  'client_errors',
+  'client_error_submissions',
+  'reports',
+  'rtc_room_events',
+  'conversations',
+  'conversation_members',
+  'messages',
+  'outbox_events',
+  'outbox_recipients',
+];
 
 /** Row counts after the run, a sanity check that writes really happened. */
 async function rowCounts(driver, target) {
@@ -274,12 +292,23 @@ async function benchDriver(driver) {
 
     const pool = await createPool(server.baseUrl, runId, sdkSecret);
     console.log(`created ${pool.length} users with IM tokens`);
+    const fixturesStarted = Date.now();
+    const messaging = await prepareMessaging({ baseUrl: server.baseUrl, driver, dbTarget: countTarget, runId, sdkSecret, pool });
+    report.messagingFixtures = { ...messaging.summary, totalMs: Date.now() - fixturesStarted };
+    const f = messaging.summary;
+    console.log(
+      `messaging fixtures in ${fmt(report.messagingFixtures.totalMs / 1000, 1)} s: ${f.friendPairs} friend pairs, a group of ${f.groupMembers}, ` +
+        `a user with ${f.hubConversations} conversations and a conversation of ${f.historyMessages} messages (both seeded in the database)`,
+    );
 
     const sampler = new RssSampler(server.pid, 200);
     const dbHost = driver === 'mysql' ? new URL(settings.mysqlUrl).hostname : null;
     const dbPid = dbHost && ['127.0.0.1', 'localhost', '::1'].includes(dbHost) ? findDatabasePid() : null;
     report.cpuCores = os.cpus().length;
-    const cases = buildCases({ runId, sdkSecret, rtcAppId, rtcSecret, pool });
+    const allCases = buildCases({ runId, sdkSecret, rtcAppId, rtcSecret, pool, messaging });
+    const unknownCases = (settings.cases || []).filter((key) => !allCases.some(([k]) => k === key));
+    if (unknownCases.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknownCases.join(', ')} (known: ${allCases.map(([k]) => k).join(', ')})`);
+    const cases = allCases.filter(([key]) => !settings.cases || key.startsWith('health_') || settings.cases.includes(key));
     for (const [key, spec] of cases) {
       process.stdout.write(`  ${spec.label.padEnd(40)} `);
       const logMark = server.lineCount;
@@ -287,7 +316,7 @@ async function benchDriver(driver) {
       let warmupErrors = 0;
       let warmupSamples = [];
       if (settings.warmup > 0) {
-        const warm = await runLoad({ url: server.baseUrl, ...spec, duration: settings.warmup, connections: settings.connections });
+        const warm = await runLoad({ url: server.baseUrl, ...spec, duration: settings.warmup, connections: spec.connections || settings.connections });
         warmupErrors = errorCount(warm.result, warm.stats);
         warmupSamples = warm.stats.samples;
       }
@@ -296,7 +325,7 @@ async function benchDriver(driver) {
       const systemCpuBefore = readSystemCpu();
       const loaderCpuBefore = process.cpuUsage();
       const wallBefore = process.hrtime.bigint();
-      const { result, stats } = await runLoad({ url: server.baseUrl, ...spec, duration: settings.duration, connections: settings.connections });
+      const { result, stats } = await runLoad({ url: server.baseUrl, ...spec, duration: settings.duration, connections: spec.connections || settings.connections });
       const wallSeconds = Number(process.hrtime.bigint() - wallBefore) / 1e9;
       const loaderCpu = process.cpuUsage(loaderCpuBefore);
       const serverCpuAfter = readCpuSeconds(server.pid);
@@ -314,6 +343,7 @@ async function benchDriver(driver) {
         latencyMean: round(result.latency.average, 2),
         requests: result.requests.total,
         durationS: result.duration,
+        connections: spec.connections || settings.connections,
         errors,
         errorDetail: { transport: result.errors - result.timeouts, timeouts: result.timeouts, non2xx: stats.non2xx, nonZeroCode: stats.badCode, badShape: stats.badShape },
         deepChecked: stats.deepChecked,
@@ -342,6 +372,13 @@ async function benchDriver(driver) {
     }
     report.peakRssMb = round(sampler.peak, 1);
     report.rssSamples = sampler.samples;
+    if (driver === 'mysql') {
+      try {
+        report.explain = await explainMessaging({ baseUrl: server.baseUrl, mysqlUrl: settings.mysqlUrl, messaging, runId });
+      } catch (error) {
+        report.explain = { error: error.message };
+      }
+    }
     report.rowCounts = await rowCounts(driver, countTarget);
     computeRatios(report);
     return report;
@@ -366,6 +403,10 @@ function computeRatios(report) {
     if (key in TARGETS) {
       entry.target = TARGETS[key];
       entry.met = entry.ratio !== null && entry.ratio >= TARGETS[key];
+    }
+    if (key in P99_TARGETS_MS) {
+      entry.targetP99Ms = P99_TARGETS_MS[key];
+      entry.met = entry.p99 !== null && entry.p99 !== undefined && entry.p99 < P99_TARGETS_MS[key];
     }
   }
   report.rssTargetMb = RSS_TARGET_MB;
@@ -395,6 +436,71 @@ function table(headers, rows, alignRight) {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+function targetText(c) {
+  if (c.target !== undefined) return `>= ${c.target.toFixed(2)}`;
+  if (c.targetP99Ms !== undefined) return `p99 < ${c.targetP99Ms} ms`;
+  return '';
+}
+
+/** The EXPLAIN of the messaging paths' statements: the three named queries in full, then every scan. */
+function printExplain(explain) {
+  console.log('\nEXPLAIN of the messaging paths (statements captured from the general log during one request per path):');
+  if (explain.error) {
+    console.log(`  could not run: ${explain.error}`);
+    return;
+  }
+  const planRows = (s) =>
+    s.plan.map(
+      (r) =>
+        `    ${r.type === 'ALL' ? 'SCAN ' : '     '}table=${r.table} type=${r.type} key=${r.key} rows=${r.rows}${r.rRows !== undefined ? ` r_rows=${r.rRows}` : ''}${r.extra ? ` extra="${r.extra}"` : ''}`,
+    );
+  // The select list is long and says nothing about the plan: shown as "…".
+  const short = (sql) => {
+    const text = sql.replace(/^\s*SELECT\s+(?:(?!\bFROM\b)[\s\S])*?\s+FROM\s+/i, 'SELECT … FROM ').replace(/\s+/g, ' ');
+    return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+  };
+  const names = {
+    homeList: 'home list (conversation_members, ORDER BY pinned, last_activity_at, conversation_id)',
+    messageWindow: 'message window (messages, seq range, ORDER BY seq DESC LIMIT 50)',
+    sendMemberUpdate: 'send: UPDATE conversation_members by conversation_id',
+  };
+  for (const [key, title] of Object.entries(names)) {
+    const s = explain.named[key];
+    console.log(`  ${title}:`);
+    if (!s) {
+      console.log('    NOT CAPTURED');
+      continue;
+    }
+    console.log(`    ${short(s.sql)}`);
+    for (const line of planRows(s)) console.log(line);
+  }
+  console.log('  statements per request (round trips to the database):');
+  for (const [p, entry] of Object.entries(explain.perRequest || {})) {
+    console.log(`    ${p.padEnd(22)} ${String(entry.total).padStart(3)}  (${Object.entries(entry.byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  }
+  const byPath = new Map();
+  for (const s of explain.statements) byPath.set(s.path, (byPath.get(s.path) || 0) + 1);
+  console.log(`  ${explain.statements.length} SELECT/UPDATE/DELETE statements explained (${[...byPath].map(([p, n]) => `${p}: ${n}`).join(', ')}); ${explain.captured} statements captured in all`);
+  const accesses = new Map();
+  for (const s of explain.statements) {
+    for (const r of s.plan) {
+      const k = `${r.table} ${r.type} ${r.key}`;
+      accesses.set(k, (accesses.get(k) || 0) + 1);
+    }
+  }
+  console.log(`  access types: ${[...accesses].map(([k, n]) => `${k} x${n}`).join('; ')}`);
+  const scans = explain.statements.filter((s) => s.scan);
+  if (!scans.length) {
+    console.log('  no row with type ALL (no table scan).');
+    return;
+  }
+  console.log(`  TABLE SCANS (type ALL) in ${scans.length} statement(s):`);
+  for (const s of scans) {
+    console.log(`   [${s.path}] ${short(s.sql)}`);
+    for (const line of planRows(s)) console.log(line);
+  }
+}
+
 function printReport(report) {
   const title = report.driver === 'mysql' ? 'mysql (MariaDB)' : report.driver;
   if (report.skipped) {
@@ -413,8 +519,8 @@ function printReport(report) {
     fmt(c.p50, 0),
     fmt(c.p99, 0),
     key.startsWith('health') ? '(baseline)' : fmt(c.ratio, 2),
-    c.target === undefined ? '' : `>= ${c.target.toFixed(2)}`,
-    c.target === undefined ? '' : c.met ? 'yes' : targetsApply ? 'NO' : 'no',
+    targetText(c),
+    c.met === undefined ? '' : c.met ? 'yes' : targetsApply ? 'NO' : 'no',
     String(c.errors + c.warmupErrors),
     pct(c.serverCpuPct),
     ...(report.driver === 'mysql' ? [pct(c.dbCpuPct)] : []),
@@ -434,6 +540,9 @@ function printReport(report) {
   );
   if (!targetsApply) console.log('(the ratio and RSS targets are set for MariaDB; shown here for comparison)');
   if (report.rowCounts) console.log(`rows after run: ${Object.entries(report.rowCounts).map(([t, n]) => `${t}=${n}`).join(', ')}`);
+  const connectionsOverridden = Object.entries(report.cases).filter(([, c]) => c.connections !== settings.connections).map(([key, c]) => `${key} ${c.connections}`);
+  if (connectionsOverridden.length) console.log(`connections per case differ from ${settings.connections}: ${connectionsOverridden.join(', ')}`);
+  if (report.explain) printExplain(report.explain);
   for (const [key, c] of Object.entries(report.cases)) {
     if (!c.errors && !c.warmupErrors) continue;
     console.log(`\n${key}: ${c.errors} errors in the measured run (${JSON.stringify(c.errorDetail)}), ${c.warmupErrors} in warm-up. Samples:`);
@@ -475,7 +584,7 @@ async function main() {
     connections: settings.connections,
     rateLimits,
     busyCpuPctAtStart: busyAtStart === null ? null : Math.round(busyAtStart),
-    targets: { ratios: TARGETS, rssMb: RSS_TARGET_MB, appliesTo: 'mysql' },
+    targets: { ratios: TARGETS, p99Ms: P99_TARGETS_MS, rssMb: RSS_TARGET_MB, noTableScans: true, appliesTo: 'mysql' },
     drivers: {},
   };
 
@@ -509,8 +618,15 @@ async function main() {
       exitCode = 1;
     }
     if (report.driver === 'mysql' && !report.failed) {
-      const missed = Object.entries(report.cases).filter(([, c]) => c.target !== undefined && !c.met).map(([key]) => key);
+      const missed = Object.entries(report.cases).filter(([, c]) => c.met === false).map(([key]) => key);
       if (!report.rssMet) missed.push('rss');
+      const explain = report.explain;
+      if (explain && explain.error) missed.push('explain (not run)');
+      else if (explain) {
+        if (explain.scans > 0) missed.push(`explain (${explain.scans} statements with table scans)`);
+        const uncaptured = Object.entries(explain.named).filter(([, s]) => !s).map(([key]) => key);
+        if (uncaptured.length) missed.push(`explain (not captured: ${uncaptured.join(', ')})`);
+      }
       console.log(missed.length ? `MariaDB targets missed: ${missed.join(', ')}` : 'MariaDB targets: all met');
       if (missed.length && settings.enforce) exitCode = 1;
     }

@@ -7,6 +7,7 @@
  */
 
 const { createHmac, randomUUID } = require('node:crypto');
+const { messagesPath, checkResetWindow, checkSync, WINDOW_SIZE } = require('./messaging');
 
 const POOL_SIZE = 100;
 
@@ -18,6 +19,13 @@ const TARGETS = {
   client_errors_merged: 0.35,
   reports_user: 0.35,
   rtc_callback: 0.6,
+  send_direct: 0.25,
+  send_group: 0.25,
+  messages_unchanged: 0.5,
+};
+/** Latency targets on MariaDB: p99 under the limit, at a fixed number of connections (issue). */
+const P99_TARGETS_MS = {
+  sync_1000: 50,
 };
 const RSS_TARGET_MB = 250;
 
@@ -41,6 +49,7 @@ function checkUser(data, context) {
  * @param {string} ctx.rtcAppId
  * @param {string} ctx.rtcSecret
  * @param {{userId: string, nickname: string, token: string}[]} ctx.pool  existing users with IM tokens
+ * @param {object} [ctx.messaging]  fixtures of the messaging-core cases (bench/lib/messaging.js)
  */
 function buildCases(ctx) {
   const { runId, sdkSecret, rtcAppId, rtcSecret, pool } = ctx;
@@ -213,6 +222,8 @@ function buildCases(ctx) {
     },
   };
 
+  const messaging = messagingCases(ctx.messaging, { runId, next, jsonHeaders });
+
   return [
     ['health_1', health],
     ['token_new', tokenNew],
@@ -221,8 +232,144 @@ function buildCases(ctx) {
     ['client_errors_merged', clientErrorsMerged],
     ['reports_user', reportsUser],
     ['rtc_callback', rtcCallback],
+    ...messaging,
     ['health_2', health],
   ];
 }
 
-module.exports = { buildCases, TARGETS, RSS_TARGET_MB, POOL_SIZE };
+const pick = (items) => items[Math.floor(Math.random() * items.length)];
+
+/** A send reply: the submitted message, stored with a sequence, from this sender. */
+function checkSend(data, context) {
+  if (!data || !data.message) return 'data.message missing';
+  const m = data.message;
+  if (m.client_message_id !== context.clientMessageId) return `client_message_id ${m.client_message_id}, expected ${context.clientMessageId}`;
+  if (m.conversation_id !== context.conversationId) return `conversation_id ${m.conversation_id}, expected ${context.conversationId}`;
+  if (m.sender_id !== context.userId) return `sender_id ${m.sender_id}, expected ${context.userId}`;
+  if (typeof m.conversation_seq !== 'string' || !/^[1-9][0-9]*$/.test(m.conversation_seq)) return `conversation_seq ${m.conversation_seq} is not a positive decimal`;
+  if (!m.content || m.content.text !== context.text) return 'content.text is not the sent text';
+  if (m.status !== 'normal') return `status ${m.status}`;
+  if (typeof data.event_id !== 'string' || !data.event_id) return 'event_id missing (a new message has an event)';
+  return null;
+}
+
+/** Every reset reply: outcome reset, 50 messages, the window ending at the last sequence. */
+function resetBodyCheck(lastSeq) {
+  const first = `"conversation_seq":"${BigInt(lastSeq) - BigInt(WINDOW_SIZE - 1)}"`;
+  const last = `"conversation_seq":"${lastSeq}"`;
+  return (body) => {
+    if (!body.includes('"outcome":"reset"')) return 'outcome is not reset';
+    let count = 0;
+    for (let at = body.indexOf('"mid":'); at !== -1; at = body.indexOf('"mid":', at + 6)) count++;
+    if (count !== WINDOW_SIZE) return `${count} messages, expected ${WINDOW_SIZE}`;
+    if (!body.includes(first) || !body.includes(last)) return `window does not run from ${first} to ${last}`;
+    return null;
+  };
+}
+
+/**
+ * The messaging-core cases (fixtures: bench/lib/messaging.js). Sends pick a random sender per
+ * request and a fresh client_message_id; the window reads alternate between the two members of
+ * the history conversation and check every reply's outcome, not only a sample.
+ */
+function messagingCases(m, { runId, next, jsonHeaders }) {
+  if (!m) return [];
+  const sendRequest = (chooseSender) => ({
+    method: 'POST',
+    path: '/app/sdk/messages/send',
+    setupRequest: (req, context) => {
+      const n = next();
+      const { user, conversationId } = chooseSender();
+      context.userId = user.userId;
+      context.conversationId = conversationId;
+      context.clientMessageId = `bm.${runId}.${n}`;
+      context.text = `bench message ${n}`;
+      req.headers = { ...jsonHeaders, Authorization: `Bearer ${user.token}` };
+      req.body = JSON.stringify({ conversation_id: conversationId, client_message_id: context.clientMessageId, type: 'text', content: { text: context.text } });
+      context.sent = req.body;
+      return req;
+    },
+  });
+
+  const sendDirect = {
+    label: `POST messages/send, 1:1 (${m.pairs.length} pairs)`,
+    reply: 'envelope',
+    request: sendRequest(() => {
+      const pair = pick(m.pairs);
+      return Math.random() < 0.5 ? { user: pair.a, conversationId: pair.aConversation } : { user: pair.b, conversationId: pair.bConversation };
+    }),
+    verify: checkSend,
+  };
+
+  const sendGroup = {
+    label: `POST messages/send, group of ${m.group.members}`,
+    reply: 'envelope',
+    request: sendRequest(() => ({ user: pick(m.group.senders), conversationId: m.group.conversationId })),
+    verify: checkSend,
+  };
+
+  const sync = {
+    label: `POST sync, ${m.hub.conversations} conversations`,
+    reply: 'envelope',
+    connections: 20,
+    request: {
+      method: 'POST',
+      path: '/app/sdk/sync',
+      headers: { ...jsonHeaders, Authorization: `Bearer ${m.hub.user.token}` },
+      body: '{}',
+    },
+    check: (body) => (body.includes('"has_more":true') ? null : 'conversations.has_more is not true'),
+    verify: (data) => checkSync(data, m.hub),
+  };
+
+  const h = m.history;
+  const readers = [
+    { user: h.a, conversationId: h.aConversation },
+    { user: h.b, conversationId: h.bConversation },
+  ];
+  const windowRequest = (trio) => {
+    const prepared = readers.map((r) => ({ path: messagesPath(r.conversationId, trio), headers: { Authorization: `Bearer ${r.user.token}` } }));
+    return {
+      method: 'GET',
+      path: prepared[0].path,
+      setupRequest: (req, context) => {
+        const reader = prepared[next() % prepared.length];
+        req.path = reader.path;
+        req.headers = reader.headers;
+        context.sent = `GET ${reader.path}`;
+        return req;
+      },
+    };
+  };
+
+  const messagesUnchanged = {
+    label: `GET messages unchanged (${h.lastSeq} msgs)`,
+    reply: 'envelope',
+    request: windowRequest(h.trio),
+    check: (body) => (body.includes('"outcome":"unchanged"') ? null : 'outcome is not unchanged'),
+    verify: (data) => {
+      if (!data || data.outcome !== 'unchanged') return `outcome ${data && data.outcome}, expected unchanged`;
+      if (!Array.isArray(data.messages) || data.messages.length !== 0) return 'messages should be empty when unchanged';
+      if (data.last_seq !== h.trio.lastSeq || data.updated_at !== h.trio.updatedAt || data.deletion_revision !== h.trio.deletionRevision) return 'trio differs from the known one';
+      return null;
+    },
+  };
+
+  const messagesReset = {
+    label: `GET messages reset (${h.lastSeq} msgs)`,
+    reply: 'envelope',
+    request: windowRequest(h.staleTrio),
+    check: resetBodyCheck(h.lastSeq),
+    verify: (data) => checkResetWindow(data, h.lastSeq),
+  };
+
+  return [
+    ['send_direct', sendDirect],
+    ['send_group', sendGroup],
+    ['sync_1000', sync],
+    ['messages_unchanged', messagesUnchanged],
+    ['messages_reset', messagesReset],
+  ];
+}
+
+module.exports = { buildCases, TARGETS, P99_TARGETS_MS, RSS_TARGET_MB, POOL_SIZE };

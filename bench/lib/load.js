@@ -1,9 +1,10 @@
 'use strict';
 
 /**
- * One autocannon run with reply checking. Every reply is checked cheaply (HTTP status and the
- * leading `{"code":0`); a sample of replies is parsed and checked in depth by the case's
- * `verify(data, context)`. Failures are counted and a few are kept as samples.
+ * One autocannon run with reply checking. Every reply is checked cheaply (HTTP status, the
+ * leading `{"code":0` and the case's optional `check` of the raw body); a sample of replies is
+ * parsed and checked in depth by the case's `verify(data, context)`. Failures are counted and a
+ * few are kept as samples.
  */
 
 const autocannon = require('autocannon');
@@ -28,10 +29,11 @@ function keepSample(stats, kind, status, body, context) {
  * @param {object} options.request   autocannon request: method, path, headers, body and/or setupRequest(req, context)
  * @param {'envelope'|'provider'} options.reply  `{code:0,...}` envelope or the exact provider reply `{"code":0}`
  * @param {(data: any, context: object) => string|null} [options.verify]  deep check of the envelope's data
+ * @param {(body: string, context: object) => string|null} [options.check]  cheap check of every code-0 reply's raw body
  * @param {number} options.duration  seconds
  * @param {number} options.connections
  */
-async function runLoad({ url, request, reply, verify, duration, connections }) {
+async function runLoad({ url, request, reply, verify, check, duration, connections }) {
   const stats = newStats();
 
   const onResponse = (status, body, context) => {
@@ -53,6 +55,14 @@ async function runLoad({ url, request, reply, verify, duration, connections }) {
       stats.badCode++;
       keepSample(stats, 'code != 0', status, body, context);
       return;
+    }
+    if (check) {
+      const problem = check(body, context || {});
+      if (problem) {
+        stats.badShape++;
+        keepSample(stats, `bad reply: ${problem}`, status, body, context);
+        return;
+      }
     }
     if (verify && (stats.responses <= 10 || stats.responses % DEEP_CHECK_EVERY === 0)) {
       stats.deepChecked++;
