@@ -10,7 +10,7 @@
  * friendships both ways, conversations, members, two messages each) and the 100,000 messages
  * of the history conversation. The rows follow the schema of src/database/migrations and the
  * rules of the service: direct_key "<low id>:<high id>", sequences 1..last_seq without gaps,
- * last_message_id = the message at last_seq, unread = messages of others after read_seq,
+ * the last message is the one at last_seq, unread = messages of others after read_seq,
  * content_hash = SHA-256 of canonical JSON [conversation id, type, content].
  */
 
@@ -212,8 +212,8 @@ async function seedHub(db, hub, runId) {
   const keys = peers.map((peer) => directKey(hubId, peer));
   await db.insertMany(
     'conversations',
-    ['type', 'direct_key', 'group_id', 'last_seq', 'last_message_id', 'content_updated_at', 'deletion_revision', 'created_at'],
-    keys.map((key, i) => ['direct', key, null, 2, null, activity(i), 0, activity(i) - 500]),
+    ['type', 'direct_key', 'group_id', 'last_seq', 'content_updated_at', 'deletion_revision', 'created_at'],
+    keys.map((key, i) => ['direct', key, null, 2, activity(i), 0, activity(i) - 500]),
   );
   const conversationByKey = new Map();
   for (let i = 0; i < keys.length; i += 500) {
@@ -228,13 +228,6 @@ async function seedHub(db, hub, runId) {
     messages.push(messageRow(conversationId, 2, peers[i], `seed.${runId}.${i}`, `hello hub, this is peer ${i}`, activity(i)));
   });
   await db.insertMany('messages', MESSAGE_COLUMNS, messages);
-  for (let i = 0; i < conversations.length; i += 500) {
-    const chunk = conversations.slice(i, i + 500);
-    await db.run(
-      `UPDATE conversations SET last_message_id = (SELECT m.id FROM messages m WHERE m.conversation_id = conversations.id AND m.seq = conversations.last_seq) WHERE id IN (${list(chunk.length)})`,
-      chunk,
-    );
-  }
 
   let unreadTotal = 0;
   let unreadUnmuted = 0;
@@ -276,8 +269,8 @@ async function seedHistory(db, a, b) {
   const lastAt = at(HISTORY_MESSAGES);
   const updatedAt = Math.max(Number(conversation.content_updated_at) + 1, lastAt);
   await db.run(
-    'UPDATE conversations SET last_seq = ?, content_updated_at = ?, last_message_id = (SELECT m.id FROM messages m WHERE m.conversation_id = conversations.id AND m.seq = ?) WHERE id = ?',
-    [HISTORY_MESSAGES, updatedAt, HISTORY_MESSAGES, conversationId],
+    'UPDATE conversations SET last_seq = ?, content_updated_at = ? WHERE id = ?',
+    [HISTORY_MESSAGES, updatedAt, conversationId],
   );
   // A has read everything; B up to HISTORY_B_UNREAD_FROM, so A's (odd) messages after it are unread.
   let bUnread = 0;

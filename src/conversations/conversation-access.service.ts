@@ -3,6 +3,8 @@ import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
 import { isDecimalId } from '../common/ids';
 import { GroupsRepository } from '../groups/groups.repository';
+import { GroupEntity } from '../groups/group.entity';
+import { UserEntity } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
@@ -13,6 +15,10 @@ import { MessagesRepository } from './messages.repository';
 export interface ViewerConversation {
   conversation: ConversationEntity;
   member: ConversationMemberEntity;
+  /** One-to-one: the other member. */
+  peer: UserEntity | null;
+  /** Group conversations: the group. */
+  group: GroupEntity | null;
 }
 
 /** Whether a member can see the message at `seq`: after they joined and, if they left, not after. */
@@ -40,17 +46,19 @@ export class ConversationAccessService {
     if (!ref) throw AppError.invalid(field, 'is not a conversation ID (friend_<base64url user_id> or group_<group_id>)');
     const inaccessible = new AppError(ErrorCode.CONVERSATION_INACCESSIBLE, `${field}: conversation absent or not accessible`);
     let conversation: ConversationEntity | null = null;
+    let peer: UserEntity | null = null;
+    let group: GroupEntity | null = null;
     if (ref.type === 'direct') {
-      const peer = await this.users.findByExternalId(ref.peerExternalId);
+      peer = await this.users.findByExternalId(ref.peerExternalId);
       if (peer && String(peer.id) !== viewerId) conversation = await this.conversations.findByDirectKey(directKey(viewerId, String(peer.id)));
     } else {
-      const group = await this.groups.findByPublicId(ref.publicGroupId);
+      group = await this.groups.findByPublicId(ref.publicGroupId);
       if (group) conversation = await this.conversations.findByGroupId(group.id);
     }
     if (!conversation) throw inaccessible;
     const member = await this.conversations.findMember(conversation.id, viewerId);
     if (!member) throw inaccessible;
-    return { conversation, member };
+    return { conversation, member, peer, group };
   }
 
   /** Every ID must be a message of the conversation that the viewer can see (not a tombstone). */

@@ -25,9 +25,6 @@ export class ConversationEntity {
   @Column({ name: 'last_seq', type: 'bigint', default: 0, transformer: bigintId })
   lastSeq: string;
 
-  @Column({ name: 'last_message_id', type: 'bigint', nullable: true, transformer: bigintId })
-  lastMessageId: string | null;
-
   /** Content version (spec `updated_at`): raised by every send, recall and delete. */
   @Column({ name: 'content_updated_at', type: 'bigint', transformer: msTime })
   contentUpdatedAt: number;

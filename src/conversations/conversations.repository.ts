@@ -55,7 +55,6 @@ export class ConversationsRepository {
       directKey: values.type === 'direct' ? values.directKey : null,
       groupId: values.type === 'group' ? values.groupId : null,
       lastSeq: '0',
-      lastMessageId: null,
       contentUpdatedAt: now,
       deletionRevision: '0',
       createdAt: now,

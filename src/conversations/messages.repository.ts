@@ -7,6 +7,8 @@ import { MessageEntity, MessageStatus } from './message.entity';
 
 export interface NewMessage {
   conversationId: string;
+  /** The send's outbox event, decided before the insert so a retry can answer with it. */
+  eventId: string;
   senderId: string;
   clientMessageId: string;
   type: string;
@@ -55,34 +57,51 @@ export class MessagesRepository {
    * The content version only moves forward, even for two changes in one millisecond.
    */
   async appendInTransaction(manager: EntityManager, message: NewMessage): Promise<MessageEntity> {
-    await manager
-      .createQueryBuilder()
-      .update(ConversationEntity)
-      .set({ lastSeq: () => 'last_seq + 1', contentUpdatedAt: () => `CASE WHEN content_updated_at >= :now THEN content_updated_at + 1 ELSE :now END` })
-      .where('id = :id', { id: message.conversationId, now: message.now })
-      .execute();
-    const { lastSeq } = await manager.findOneOrFail(ConversationEntity, { select: { id: true, lastSeq: true }, where: { id: message.conversationId } });
+    const seq = await this.allocateNextSeq(manager, message.conversationId, message.now);
     const entity = manager.create(MessageEntity, {
       conversationId: message.conversationId,
-      seq: String(lastSeq),
+      seq,
       senderId: message.senderId,
       clientMessageId: message.clientMessageId,
       type: message.type,
       content: message.content,
       contentHash: message.contentHash,
       searchText: message.searchText,
-      eventId: '',
+      eventId: message.eventId,
       status: 'normal',
       createdAt: message.now,
       updatedAt: message.now,
     });
     entity.id = await insertRow(manager, MessageEntity, entity);
-    await manager.update(ConversationEntity, { id: message.conversationId }, { lastMessageId: entity.id });
     return entity;
   }
 
-  async setEventId(manager: EntityManager, id: string, eventId: string): Promise<void> {
-    await manager.update(MessageEntity, { id }, { eventId });
+  /**
+   * Takes the next sequence of a conversation and raises its content version, in one
+   * statement that also locks the conversation row until commit (MySQL hands the new value
+   * back through LAST_INSERT_ID, SQLite through RETURNING).
+   */
+  private async allocateNextSeq(manager: EntityManager, conversationId: string, now: number): Promise<string> {
+    const version = 'content_updated_at = CASE WHEN content_updated_at >= ? THEN content_updated_at + 1 ELSE ? END';
+    if (manager.connection.options.type === 'mysql') {
+      const result = (await manager.query(`UPDATE conversations SET last_seq = LAST_INSERT_ID(last_seq + 1), ${version} WHERE id = ?`, [now, now, conversationId])) as {
+        insertId: number | string;
+        affectedRows: number;
+      };
+      if (result.affectedRows !== 1) throw new Error(`conversation ${conversationId} vanished`);
+      return String(result.insertId);
+    }
+    const rows = (await manager.query(`UPDATE conversations SET last_seq = last_seq + 1, ${version} WHERE id = ? RETURNING last_seq`, [now, now, conversationId])) as Array<{
+      last_seq: number | string;
+    }>;
+    if (!rows[0]) throw new Error(`conversation ${conversationId} vanished`);
+    return String(rows[0].last_seq);
+  }
+
+  /** The latest message of each conversation (the one at its last_seq), by the (conversation, seq) key. */
+  findLatest(conversations: Array<Pick<ConversationEntity, 'id' | 'lastSeq'>>): Promise<MessageEntity[]> {
+    const keys = conversations.filter((c) => BigInt(c.lastSeq) > 0n).map((c) => ({ conversationId: c.id, seq: String(c.lastSeq) }));
+    return keys.length ? this.messages.find({ where: keys }) : Promise.resolve([]);
   }
 
   /**

@@ -48,6 +48,16 @@ export class FriendsRepository {
     return (await repo.countBy({ userId, blockedUserId: otherId })) > 0;
   }
 
+  /** Friendship and blocks between two users in one round trip (the send path asks both). */
+  async relationship(userId: string, otherId: string): Promise<{ friends: boolean; blocked: boolean }> {
+    const [row] = (await this.friendships.query(
+      'SELECT (SELECT COUNT(*) FROM friendships WHERE user_id = ? AND friend_id = ?) AS friends, ' +
+        '(SELECT COUNT(*) FROM blocks WHERE (user_id = ? AND blocked_user_id = ?) OR (user_id = ? AND blocked_user_id = ?)) AS blocked',
+      [userId, otherId, userId, otherId, otherId, userId],
+    )) as Array<{ friends: number | string; blocked: number | string }>;
+    return { friends: Number(row.friends) > 0, blocked: Number(row.blocked) > 0 };
+  }
+
   /** Either side has blocked the other. */
   async isBlockedEitherWay(userId: string, otherId: string, manager?: EntityManager): Promise<boolean> {
     const repo = manager ? manager.getRepository(BlockEntity) : this.blocks;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { canonicalJson } from '../common/canonical-json';
@@ -81,12 +81,14 @@ export class MessagingService {
     await this.assertMaySend(auth, view, parsed);
     const content = await this.withMedia(auth, dto.type, parsed);
     const hash = contentHash(view.conversation.id, dto.type, parsed.content);
-    const idFor = await this.conversationIdFor(view.conversation);
+    const idFor = this.conversationIdFor(view, auth);
+    const eventId = randomUUID();
     const now = this.clock.now();
     try {
-      const { message, eventId } = await this.tx.run(async (manager) => {
+      const message = await this.tx.run(async (manager) => {
         const message = await this.messages.appendInTransaction(manager, {
           conversationId: view.conversation.id,
+          eventId,
           senderId: auth.id,
           clientMessageId: dto.client_message_id,
           type: dto.type,
@@ -97,9 +99,8 @@ export class MessagingService {
         });
         await this.conversations.recordSend(manager, view.conversation.id, auth.id, now);
         if (parsed.mediaId) await this.media.linkToConversation(manager, parsed.mediaId, view.conversation.id, now);
-        const eventId = await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now);
-        await this.messages.setEventId(manager, message.id, eventId);
-        return { message, eventId };
+        await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now, {}, eventId);
+        return message;
       });
       return { message: toMessageReply(message, dto.conversation_id, auth.userId), event_id: eventId };
     } catch (error) {
@@ -178,7 +179,7 @@ export class MessagingService {
     if (message.status === 'deleted') throw new AppError(ErrorCode.MESSAGE_ABSENT, 'mid: the message was deleted');
     await authorize(view, message, false);
 
-    const idFor = await this.conversationIdFor(view.conversation);
+    const idFor = this.conversationIdFor(view, auth);
     const senderId = await this.externalId(message.senderId);
     const now = this.clock.now();
     const eventId = await this.tx.run(async (manager) => {
@@ -214,25 +215,30 @@ export class MessagingService {
     message: MessageEntity,
     now: number,
     extra: Record<string, unknown> = {},
+    eventId: string = randomUUID(),
   ): Promise<string> {
-    const members = await this.conversations.findCurrentMembers(conversation.id, manager);
     const body = toMessageReply(message, '', senderId);
+    if (conversation.type === 'group') {
+      const payload = { message: { ...body, conversation_id: idFor(actor.id) }, by: actor.userId, ...extra, conversation_id: idFor(actor.id), unread: null };
+      return this.outbox.appendForConversation(manager, type, payload, conversation.id, now, eventId);
+    }
+    const members = await this.conversations.findCurrentMembers(conversation.id, manager);
     const { conversation_id: _omit, ...messageWithoutId } = body;
-    const payload = { message: conversation.type === 'group' ? { ...body, conversation_id: idFor(actor.id) } : messageWithoutId, by: actor.userId, ...extra };
-    return this.outbox.append(manager, conversationEvent(type, conversation, members, idFor, payload), now);
+    const payload = { message: messageWithoutId, by: actor.userId, ...extra };
+    return this.outbox.append(manager, conversationEvent(type, conversation, members, idFor, payload), now, eventId);
   }
 
-  /** A function giving each member's ID for the conversation (one-to-one IDs differ per side). */
-  private async conversationIdFor(conversation: ConversationEntity): Promise<(userId: string) => string> {
-    if (conversation.type === 'group') {
-      const group = await this.groups.findById(String(conversation.groupId));
-      const conversationId = groupConversationId(group?.publicId ?? '');
+  /**
+   * Each member's ID for the conversation, from what resolving it already loaded: a group has
+   * one ID; in a one-to-one conversation each side's ID names the other side.
+   */
+  private conversationIdFor(view: ViewerConversation, actor: AuthUser): (userId: string) => string {
+    if (view.group) {
+      const conversationId = groupConversationId(view.group.publicId);
       return () => conversationId;
     }
-    const [low, high] = (conversation.directKey ?? '').split(':');
-    const users = await this.users.findByIds([low, high]);
-    const external = new Map(users.map((u) => [String(u.id), u.externalId]));
-    return (userId: string) => directConversationId(external.get(directPeerId(conversation, userId)) ?? '');
+    const peerExternalId = view.peer?.externalId ?? '';
+    return (userId: string) => (userId === actor.id ? directConversationId(peerExternalId) : directConversationId(actor.userId));
   }
 
   private async replaySend(existing: MessageEntity, view: ViewerConversation, dto: SendMessageDto, parsed: ParsedContent): Promise<SendReply> {
@@ -247,11 +253,11 @@ export class MessagingService {
     const forbidden = (reason: string) => new AppError(ErrorCode.SEND_FORBIDDEN, reason);
     if (view.member.visibleToSeq !== null) throw forbidden('you are no longer a member of this conversation');
     if (view.conversation.type === 'direct') {
-      const peerId = directPeerId(view.conversation, auth.id);
-      if (await this.friends.isBlockedEitherWay(auth.id, peerId)) throw forbidden('sending is blocked between you and this user');
-      if (!(await this.friends.areFriends(auth.id, peerId))) throw forbidden('you are not friends with this user');
+      const relationship = await this.friends.relationship(auth.id, directPeerId(view.conversation, auth.id));
+      if (relationship.blocked) throw forbidden('sending is blocked between you and this user');
+      if (!relationship.friends) throw forbidden('you are not friends with this user');
     } else {
-      const group = await this.groups.findById(String(view.conversation.groupId));
+      const group = view.group;
       if (!group) throw forbidden('the group no longer exists');
       if (group.disabled) throw new AppError(ErrorCode.GROUP_DISABLED, 'the group is disabled');
       if (group.dismissedAt !== null) throw forbidden('the group was dismissed');

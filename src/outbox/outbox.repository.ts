@@ -38,12 +38,25 @@ const RECIPIENT_BATCH = 500;
 export class OutboxRepository {
   constructor(@InjectRepository(OutboxRecipientEntity) private readonly recipients: Repository<OutboxRecipientEntity>) {}
 
-  async append(manager: EntityManager, event: OutboxEventInput, now: number): Promise<string> {
-    const eventId = randomUUID();
+  async append(manager: EntityManager, event: OutboxEventInput, now: number, eventId: string = randomUUID()): Promise<string> {
     const position = await insertRow(manager, OutboxEventEntity, { eventId, type: event.type, payload: JSON.stringify(event.payload), createdAt: now });
     const unique = new Map(event.recipients.map((r) => [r.userId, r]));
     const rows = [...unique.values()].map((r) => ({ position, userId: r.userId, privatePayload: r.private ? JSON.stringify(r.private) : null }));
     for (let i = 0; i < rows.length; i += RECIPIENT_BATCH) await insertRows(manager, OutboxRecipientEntity, rows.slice(i, i + RECIPIENT_BATCH));
+    return eventId;
+  }
+
+  /**
+   * A shared event for everyone currently in a conversation. The recipients are copied inside
+   * the database (INSERT … SELECT from conversation_members), so a large group's fan-out costs
+   * one statement and never passes through the application while the send holds its lock.
+   */
+  async appendForConversation(manager: EntityManager, type: string, payload: Record<string, unknown>, conversationId: string, now: number, eventId: string = randomUUID()): Promise<string> {
+    const position = await insertRow(manager, OutboxEventEntity, { eventId, type, payload: JSON.stringify(payload), createdAt: now });
+    await manager.query(
+      'INSERT INTO outbox_recipients (position, user_id, private_payload) SELECT ?, user_id, NULL FROM conversation_members WHERE conversation_id = ? AND visible_to_seq IS NULL',
+      [position, conversationId],
+    );
     return eventId;
   }
 

@@ -122,7 +122,7 @@ export class SyncService {
     const byId = new Map(conversations.map((c) => [String(c.id), c]));
     const views = await this.describer.describe(auth.id, conversations);
     const lastMessages = new Map<string, MessageEntity>();
-    for (const message of await this.messages.findByIds(conversations.map((c) => c.lastMessageId).filter((id): id is string => id !== null))) {
+    for (const message of await this.messages.findLatest(conversations)) {
       lastMessages.set(String(message.conversationId), message);
     }
     // A former member sees the last message of their time in the conversation, not later ones.

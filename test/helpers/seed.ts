@@ -77,7 +77,7 @@ export class Seed {
   async message(conversationId: string, senderId: string, text = 'hello'): Promise<string> {
     const now = this.t.clock.now();
     const message = await this.tx.run((manager) =>
-      this.messages.appendInTransaction(manager, { conversationId, senderId, clientMessageId: randomBytes(8).toString('hex'), type: 'text', content: JSON.stringify({ text }), contentHash: '', searchText: text.toLowerCase(), now }),
+      this.messages.appendInTransaction(manager, { conversationId, senderId, clientMessageId: randomBytes(8).toString('hex'), eventId: '', type: 'text', content: JSON.stringify({ text }), contentHash: '', searchText: text.toLowerCase(), now }),
     );
     return message.id;
   }

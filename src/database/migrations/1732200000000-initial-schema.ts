@@ -78,7 +78,6 @@ export class InitialSchema1732200000000 implements MigrationInterface {
         varchar('direct_key', 41, { isNullable: true }),
         bigint('group_id', { isNullable: true }),
         bigint('last_seq', { default: 0 }),
-        bigint('last_message_id', { isNullable: true }),
         bigint('content_updated_at'),
         bigint('deletion_revision', { default: 0 }),
         bigint('created_at'),
