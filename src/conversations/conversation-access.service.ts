@@ -44,7 +44,7 @@ export class ConversationAccessService {
   async resolveForViewer(viewerId: string, conversationId: string, field = 'conversation_id'): Promise<ViewerConversation> {
     const ref = parseConversationId(conversationId);
     if (!ref) throw AppError.invalid(field, 'is not a conversation ID (friend_<base64url user_id> or group_<group_id>)');
-    const inaccessible = new AppError(ErrorCode.CONVERSATION_INACCESSIBLE, `${field}: conversation absent or not accessible`);
+    const inaccessible = (): AppError => new AppError(ErrorCode.CONVERSATION_INACCESSIBLE, `${field}: conversation absent or not accessible`);
     let conversation: ConversationEntity | null = null;
     let peer: UserEntity | null = null;
     let group: GroupEntity | null = null;
@@ -55,9 +55,9 @@ export class ConversationAccessService {
       group = await this.groups.findByPublicId(ref.publicGroupId);
       if (group) conversation = await this.conversations.findByGroupId(group.id);
     }
-    if (!conversation) throw inaccessible;
+    if (!conversation) throw inaccessible();
     const member = await this.conversations.findMember(conversation.id, viewerId);
-    if (!member) throw inaccessible;
+    if (!member) throw inaccessible();
     return { conversation, member, peer, group };
   }
 

@@ -8,6 +8,7 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
 @Entity('conversation_members')
 @Index('UQ_conversation_members_conv_user', ['conversationId', 'userId'], { unique: true })
 @Index('IDX_conversation_members_home', ['userId', 'hidden', 'pinned', 'lastActivityAt', 'conversationId'])
+@Index('IDX_conversation_members_unread', ['userId', 'unreadCount', 'muted'])
 export class ConversationMemberEntity {
   @IdColumn()
   id: string;

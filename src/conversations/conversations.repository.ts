@@ -1,10 +1,49 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, IsNull, Repository } from 'typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { directKey } from './conversation-id';
+
+const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at';
+const MEMBER_COLUMNS =
+  'id, conversation_id, user_id, read_seq, visible_from_seq, visible_to_seq, unread_count, last_activity_at, pinned, muted, hidden, created_at, updated_at';
+type Row = Record<string, string | number | null>;
+const str = (value: string | number | null): string => String(value);
+const strOrNull = (value: string | number | null): string | null => (value === null ? null : String(value));
+
+/** Rows of the read paths are mapped by hand: entity hydration was a large share of their CPU. */
+function toConversation(row: Row): ConversationEntity {
+  return Object.assign(new ConversationEntity(), {
+    id: str(row.id),
+    type: row.type as ConversationEntity['type'],
+    directKey: strOrNull(row.direct_key),
+    groupId: strOrNull(row.group_id),
+    lastSeq: str(row.last_seq),
+    contentUpdatedAt: Number(row.content_updated_at),
+    deletionRevision: str(row.deletion_revision),
+    createdAt: Number(row.created_at),
+  });
+}
+
+function toMember(row: Row): ConversationMemberEntity {
+  return Object.assign(new ConversationMemberEntity(), {
+    id: str(row.id),
+    conversationId: str(row.conversation_id),
+    userId: str(row.user_id),
+    readSeq: str(row.read_seq),
+    visibleFromSeq: str(row.visible_from_seq),
+    visibleToSeq: strOrNull(row.visible_to_seq),
+    unreadCount: Number(row.unread_count),
+    lastActivityAt: Number(row.last_activity_at),
+    pinned: Boolean(Number(row.pinned)),
+    muted: Boolean(Number(row.muted)),
+    hidden: Boolean(Number(row.hidden)),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  });
+}
 
 /** Where a home-list page ended: pinned flag (0/1), last activity, conversation ID. */
 export interface HomePosition {
@@ -28,20 +67,28 @@ export class ConversationsRepository {
     return (manager ? manager.getRepository(ConversationEntity) : this.conversations).findOneBy({ id });
   }
 
-  findByIds(ids: string[]): Promise<ConversationEntity[]> {
-    return ids.length ? this.conversations.findBy({ id: In(ids) }) : Promise.resolve([]);
+  async findByIds(ids: string[]): Promise<ConversationEntity[]> {
+    if (!ids.length) return [];
+    const rows = (await this.conversations.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)) as Row[];
+    return rows.map(toConversation);
   }
 
-  findByDirectKey(key: string): Promise<ConversationEntity | null> {
-    return this.conversations.findOneBy({ directKey: key });
+  async findByDirectKey(key: string): Promise<ConversationEntity | null> {
+    const rows = (await this.conversations.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE direct_key = ?`, [key])) as Row[];
+    return rows[0] ? toConversation(rows[0]) : null;
   }
 
-  findByGroupId(groupId: string, manager?: EntityManager): Promise<ConversationEntity | null> {
-    return (manager ? manager.getRepository(ConversationEntity) : this.conversations).findOneBy({ groupId });
+  async findByGroupId(groupId: string, manager?: EntityManager): Promise<ConversationEntity | null> {
+    const rows = (await (manager ?? this.conversations.manager).query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE group_id = ?`, [groupId])) as Row[];
+    return rows[0] ? toConversation(rows[0]) : null;
   }
 
-  findMember(conversationId: string, userId: string, manager?: EntityManager): Promise<ConversationMemberEntity | null> {
-    return (manager ? manager.getRepository(ConversationMemberEntity) : this.members).findOneBy({ conversationId, userId });
+  async findMember(conversationId: string, userId: string, manager?: EntityManager): Promise<ConversationMemberEntity | null> {
+    const rows = (await (manager ?? this.members.manager).query(`SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE conversation_id = ? AND user_id = ?`, [
+      conversationId,
+      userId,
+    ])) as Row[];
+    return rows[0] ? toMember(rows[0]) : null;
   }
 
   /** Members who currently receive the conversation's messages. */
@@ -191,16 +238,20 @@ export class ConversationsRepository {
    * One page of the home list: visible conversations, pinned first, then by last activity,
    * then by conversation ID, continuing after `after`. Served by IDX_conversation_members_home.
    */
-  homePage(userId: string, after: HomePosition | null, count: number): Promise<ConversationMemberEntity[]> {
+  async homePage(userId: string, after: HomePosition | null, count: number): Promise<ConversationMemberEntity[]> {
     // Flags are bound as 0/1: better-sqlite3 cannot bind booleans.
-    const query = this.members.createQueryBuilder('cm').where('cm.user_id = :userId AND cm.hidden = 0', { userId });
+    const params: Array<string | number> = [userId];
+    let keyset = '';
     if (after) {
-      query.andWhere(
-        '(cm.pinned < :p OR (cm.pinned = :p AND cm.last_activity_at < :a) OR (cm.pinned = :p AND cm.last_activity_at = :a AND cm.conversation_id < :c))',
-        { p: after.pinned, a: after.activity, c: after.conversationId },
-      );
+      keyset = ' AND (pinned < ? OR (pinned = ? AND last_activity_at < ?) OR (pinned = ? AND last_activity_at = ? AND conversation_id < ?))';
+      params.push(after.pinned, after.pinned, after.activity, after.pinned, after.activity, after.conversationId);
     }
-    return query.orderBy('cm.pinned', 'DESC').addOrderBy('cm.last_activity_at', 'DESC').addOrderBy('cm.conversation_id', 'DESC').limit(count).getMany();
+    params.push(count);
+    const rows = (await this.members.query(
+      `SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE user_id = ? AND hidden = 0${keyset} ORDER BY pinned DESC, last_activity_at DESC, conversation_id DESC LIMIT ?`,
+      params,
+    )) as Row[];
+    return rows.map(toMember);
   }
 
   /** The absolute unread aggregate: everything, and what is not muted (the badge). */

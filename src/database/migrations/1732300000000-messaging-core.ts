@@ -31,6 +31,8 @@ export class MessagingCore1732300000000 implements MigrationInterface {
       'conversation_members',
       new TableIndex({ name: 'IDX_conversation_members_home', columnNames: ['user_id', 'hidden', 'pinned', 'last_activity_at', 'conversation_id'] }),
     );
+    // Covers the unread aggregate (sum per user, muted apart) without touching the rows.
+    await queryRunner.createIndex('conversation_members', new TableIndex({ name: 'IDX_conversation_members_unread', columnNames: ['user_id', 'unread_count', 'muted'] }));
 
     await queryRunner.addColumns('messages', [
       new TableColumn(varchar('content_hash', 64, { default: "''" })),
@@ -113,6 +115,7 @@ export class MessagingCore1732300000000 implements MigrationInterface {
     await queryRunner.dropColumn('messages', 'event_id');
     await queryRunner.dropColumn('messages', 'search_text');
     await queryRunner.dropColumn('messages', 'content_hash');
+    await queryRunner.dropIndex('conversation_members', 'IDX_conversation_members_unread');
     await queryRunner.dropIndex('conversation_members', 'IDX_conversation_members_home');
     await queryRunner.createIndex('conversation_members', new TableIndex({ name: 'IDX_conversation_members_user', columnNames: ['user_id'] }));
     await queryRunner.dropColumn('conversation_members', 'last_activity_at');
