@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { insertRow } from '../database/insert-row';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
 import { ClientErrorEntity } from './client-error.entity';
@@ -53,7 +52,7 @@ export class ClientErrorsRepository {
 
   /** Claims the idempotency key; a unique violation means the event was already counted. */
   async insertSubmission(manager: EntityManager, userId: string, eventId: string, mergeKey: string, now: number): Promise<void> {
-    await insertRow(manager, ClientErrorSubmissionEntity, { userId, eventId, mergeKey, createdAt: now });
+    await manager.query('INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at) VALUES (?, ?, ?, ?)', [userId, eventId, mergeKey, now]);
   }
 
   /**
