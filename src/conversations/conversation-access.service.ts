@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
 import { isDecimalId } from '../common/ids';
-import { GroupsRepository } from '../groups/groups.repository';
 import { GroupEntity } from '../groups/group.entity';
 import { UserEntity } from '../users/user.entity';
-import { UsersRepository } from '../users/users.repository';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
-import { directKey, parseConversationId } from './conversation-id';
+import { parseConversationId } from './conversation-id';
 import { ConversationsRepository } from './conversations.repository';
 import { MessagesRepository } from './messages.repository';
 
@@ -31,8 +29,6 @@ export function isSeqVisible(member: Pick<ConversationMemberEntity, 'visibleFrom
 @Injectable()
 export class ConversationAccessService {
   constructor(
-    private readonly users: UsersRepository,
-    private readonly groups: GroupsRepository,
     private readonly conversations: ConversationsRepository,
     private readonly messages: MessagesRepository,
   ) {}
@@ -45,20 +41,14 @@ export class ConversationAccessService {
     const ref = parseConversationId(conversationId);
     if (!ref) throw AppError.invalid(field, 'is not a conversation ID (friend_<base64url user_id> or group_<group_id>)');
     const inaccessible = (): AppError => new AppError(ErrorCode.CONVERSATION_INACCESSIBLE, `${field}: conversation absent or not accessible`);
-    let conversation: ConversationEntity | null = null;
-    let peer: UserEntity | null = null;
-    let group: GroupEntity | null = null;
     if (ref.type === 'direct') {
-      peer = await this.users.findByExternalId(ref.peerExternalId);
-      if (peer && String(peer.id) !== viewerId) conversation = await this.conversations.findByDirectKey(directKey(viewerId, String(peer.id)));
-    } else {
-      group = await this.groups.findByPublicId(ref.publicGroupId);
-      if (group) conversation = await this.conversations.findByGroupId(group.id);
+      const found = await this.conversations.resolveDirect(viewerId, ref.peerExternalId);
+      if (!found.target || String(found.target.id) === viewerId || !found.conversation || !found.member) throw inaccessible();
+      return { conversation: found.conversation, member: found.member, peer: found.target, group: null };
     }
-    if (!conversation) throw inaccessible();
-    const member = await this.conversations.findMember(conversation.id, viewerId);
-    if (!member) throw inaccessible();
-    return { conversation, member, peer, group };
+    const found = await this.conversations.resolveGroup(viewerId, ref.publicGroupId);
+    if (!found.target || !found.conversation || !found.member) throw inaccessible();
+    return { conversation: found.conversation, member: found.member, peer: null, group: found.target };
   }
 
   /** Every ID must be a message of the conversation that the viewer can see (not a tombstone). */

@@ -4,6 +4,9 @@ import { EntityManager, IsNull, Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
+import { GroupEntity } from '../groups/group.entity';
+import { USER_COLUMNS, UserRow, userFromRow } from '../users/users.repository';
+import { UserEntity } from '../users/user.entity';
 import { directKey } from './conversation-id';
 
 const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at';
@@ -45,6 +48,42 @@ function toMember(row: Row): ConversationMemberEntity {
   });
 }
 
+function prefixed(row: Row, prefix: string): Row {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  return out;
+}
+
+const aliased = (alias: string, columns: string): string =>
+  columns
+    .split(', ')
+    .map((column) => `${alias}.${column} AS ${alias}_${column}`)
+    .join(', ');
+
+const GROUP_COLUMNS = 'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';
+
+function toGroup(row: Row): GroupEntity {
+  return Object.assign(new GroupEntity(), {
+    id: str(row.id),
+    publicId: str(row.public_id),
+    name: str(row.name),
+    avatar: str(row.avatar),
+    introduction: str(row.introduction),
+    ownerId: str(row.owner_id),
+    disabled: Boolean(Number(row.disabled)),
+    dismissedAt: row.dismissed_at === null ? null : Number(row.dismissed_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  });
+}
+
+/** A conversation as resolved for one viewer: what exists of peer/group, conversation and membership. */
+export interface Resolved<T> {
+  target: T | null;
+  conversation: ConversationEntity | null;
+  member: ConversationMemberEntity | null;
+}
+
 /** Where a home-list page ended: pinned flag (0/1), last activity, conversation ID. */
 export interface HomePosition {
   pinned: number;
@@ -65,6 +104,48 @@ export class ConversationsRepository {
 
   findById(id: string, manager?: EntityManager): Promise<ConversationEntity | null> {
     return (manager ? manager.getRepository(ConversationEntity) : this.conversations).findOneBy({ id });
+  }
+
+  /**
+   * Resolves a one-to-one conversation for a viewer in one round trip: the peer by external
+   * ID, the conversation by the pair's key (built in SQL from both IDs, lower first) and the
+   * viewer's membership. Every SDK call on a conversation starts here; it reads the users
+   * table, which the users module owns, for that reason only.
+   */
+  async resolveDirect(viewerId: string, peerExternalId: string): Promise<Resolved<UserEntity>> {
+    const mysql = this.conversations.manager.connection.options.type === 'mysql';
+    const key = mysql
+      ? "CASE WHEN p.id < ? THEN CONCAT(p.id, ':', ?) ELSE CONCAT(?, ':', p.id) END"
+      : "CASE WHEN p.id < CAST(? AS INTEGER) THEN p.id || ':' || ? ELSE ? || ':' || p.id END";
+    const rows = (await this.conversations.query(
+      `SELECT ${aliased('p', USER_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)} FROM users p ` +
+        `LEFT JOIN conversations c ON c.direct_key = ${key} ` +
+        'LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? WHERE p.external_id = ?',
+      [viewerId, viewerId, viewerId, viewerId, peerExternalId],
+    )) as Row[];
+    const row = rows[0];
+    if (!row) return { target: null, conversation: null, member: null };
+    return {
+      target: userFromRow(prefixed(row, 'p_') as unknown as UserRow),
+      conversation: row.c_id === null ? null : toConversation(prefixed(row, 'c_')),
+      member: row.m_id === null ? null : toMember(prefixed(row, 'm_')),
+    };
+  }
+
+  /** Resolves a group conversation for a viewer in one round trip (it reads the groups table). */
+  async resolveGroup(viewerId: string, publicGroupId: string): Promise<Resolved<GroupEntity>> {
+    const rows = (await this.conversations.query(
+      `SELECT ${aliased('g', GROUP_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)} FROM \`groups\` g ` +
+        'LEFT JOIN conversations c ON c.group_id = g.id LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? WHERE g.public_id = ?',
+      [viewerId, publicGroupId],
+    )) as Row[];
+    const row = rows[0];
+    if (!row) return { target: null, conversation: null, member: null };
+    return {
+      target: toGroup(prefixed(row, 'g_')),
+      conversation: row.c_id === null ? null : toConversation(prefixed(row, 'c_')),
+      member: row.m_id === null ? null : toMember(prefixed(row, 'm_')),
+    };
   }
 
   async findByIds(ids: string[]): Promise<ConversationEntity[]> {

@@ -15,9 +15,9 @@ export interface NewUser {
   now: number;
 }
 
-const USER_COLUMNS = 'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
+export const USER_COLUMNS = 'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
 
-interface UserRow {
+export interface UserRow {
   id: string | number;
   external_id: string;
   username: string | null;
@@ -29,6 +29,23 @@ interface UserRow {
   disabled: number | boolean;
   created_at: string | number;
   updated_at: string | number;
+}
+
+/** A users row (plain SQL) as an entity. */
+export function userFromRow(row: UserRow): UserEntity {
+  return Object.assign(new UserEntity(), {
+    id: String(row.id),
+    externalId: row.external_id,
+    username: row.username,
+    nickname: row.nickname,
+    avatar: row.avatar,
+    signature: row.signature,
+    profileUpdatedAt: Number(row.profile_updated_at),
+    tokenVersion: Number(row.token_version),
+    disabled: Boolean(Number(row.disabled)),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  });
 }
 
 export type ProfileChanges = Partial<Pick<UserEntity, 'username' | 'nickname' | 'avatar' | 'signature'>>;
@@ -68,23 +85,7 @@ export class UsersRepository {
     if (hasEdgeWhitespace(externalId)) return null;
     // Plain SQL: this is on the path of every token request and report.
     const rows = (await (manager ?? this.users.manager).query(`SELECT ${USER_COLUMNS} FROM users WHERE external_id = ?`, [externalId])) as UserRow[];
-    return rows[0] ? this.fromRow(rows[0]) : null;
-  }
-
-  private fromRow(row: UserRow): UserEntity {
-    return this.users.create({
-      id: String(row.id),
-      externalId: row.external_id,
-      username: row.username,
-      nickname: row.nickname,
-      avatar: row.avatar,
-      signature: row.signature,
-      profileUpdatedAt: Number(row.profile_updated_at),
-      tokenVersion: Number(row.token_version),
-      disabled: Boolean(row.disabled),
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
+    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   findByIds(ids: readonly string[]): Promise<UserEntity[]> {
