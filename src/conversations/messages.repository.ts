@@ -42,10 +42,6 @@ export class MessagesRepository {
     return (manager ? manager.getRepository(MessageEntity) : this.messages).findOneBy({ id });
   }
 
-  findByIds(ids: readonly string[]): Promise<MessageEntity[]> {
-    return ids.length ? this.messages.findBy({ id: In([...ids]) }) : Promise.resolve([]);
-  }
-
   findBySenderClientId(senderId: string, clientMessageId: string): Promise<MessageEntity | null> {
     return this.messages.findOneBy({ senderId, clientMessageId });
   }
