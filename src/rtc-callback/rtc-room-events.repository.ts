@@ -25,7 +25,4 @@ export class RtcRoomEventsRepository {
     return Number(result?.affectedRows ?? result?.changes ?? 0) > 0;
   }
 
-  countByRoom(roomId: string): Promise<number> {
-    return this.events.countBy({ roomId });
-  }
 }
