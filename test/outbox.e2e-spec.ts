@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { OutboxRepository } from '../src/outbox/outbox.repository';
 import { Seed } from './helpers/seed';
 import { TestApp, bearer, issueUser, startTestApp } from './helpers/test-app';
@@ -30,5 +31,45 @@ describe('outbox delivery order (what the real-time gateway resumes from)', () =
     const resumed = await outbox.listForUser(bob.id, all[0].position, 100);
     expect(resumed.map((e) => e.eventId)).toEqual(sent.slice(1));
     expect(await outbox.listForUser(bob.id, all[2].position, 100)).toEqual([]);
+  });
+
+  it('delivers a group message event, stored once, to each member within the range they could see', async () => {
+    const [owner, stays, leaves, joins] = [await issueUser(t), await issueUser(t), await issueUser(t), await issueUser(t)];
+    const seed = new Seed(t);
+    const publicId = `ob${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+    const { groupId, conversationId } = await seed.group(publicId, owner.id, [stays.id, leaves.id]);
+    const send = async (text: string): Promise<string> => {
+      const reply = await t.http.post('/app/sdk/messages/send').set(...bearer(owner.token)).send({ conversation_id: `group_${publicId}`, client_message_id: text, type: 'text', content: { text } });
+      expect(reply.body.code).toBe(0);
+      return reply.body.data.event_id as string;
+    };
+    const outbox = t.app.get(OutboxRepository);
+    const start = async (userId: string): Promise<string> => {
+      const events = await outbox.listForUser(userId, '0', 1000);
+      return events.length ? events[events.length - 1].position : '0';
+    };
+    const from = { stays: await start(stays.id), leaves: await start(leaves.id), joins: await start(joins.id) };
+
+    const before = await send('before');
+    await seed.leaveGroup(groupId, conversationId, leaves.id);
+    await seed.joinGroup(groupId, conversationId, joins.id);
+    const after = await send('after');
+
+    const ids = async (userId: string, position: string): Promise<string[]> => (await outbox.listForUser(userId, position, 1000)).map((e) => e.eventId);
+    expect(await ids(stays.id, from.stays)).toEqual([before, after]);
+    expect(await ids(leaves.id, from.leaves)).toEqual([before]);
+    expect(await ids(joins.id, from.joins)).toEqual([after]);
+    const rows: Array<{ n: string | number }> = await t.app
+      .get(DataSource)
+      .query('SELECT COUNT(*) AS n FROM outbox_recipients r JOIN outbox_events e ON e.id = r.position WHERE e.event_id IN (?, ?)', [before, after]);
+    expect(Number(rows[0].n)).toBe(0);
+
+    // Resuming mid-way gives the rest, in position order, shared state only.
+    const stayed = await outbox.listForUser(stays.id, from.stays, 1000);
+    expect(await ids(stays.id, stayed[0].position)).toEqual([after]);
+    expect(stayed.map((e) => [e.type, e.private, (e.payload as { conversation_id: string }).conversation_id])).toEqual([
+      ['message.new', null, `group_${publicId}`],
+      ['message.new', null, `group_${publicId}`],
+    ]);
   });
 });

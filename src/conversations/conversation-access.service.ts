@@ -7,7 +7,7 @@ import { UserEntity } from '../users/user.entity';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { parseConversationId } from './conversation-id';
-import { ConversationsRepository } from './conversations.repository';
+import { ConversationsRepository, GroupRoleRow } from './conversations.repository';
 import { MessagesRepository } from './messages.repository';
 
 export interface ViewerConversation {
@@ -17,6 +17,8 @@ export interface ViewerConversation {
   peer: UserEntity | null;
   /** Group conversations: the group. */
   group: GroupEntity | null;
+  /** Group conversations: the viewer's membership row (role, status, mute), when there is one. */
+  groupRole: GroupRoleRow | null;
 }
 
 /** Whether a member can see the message at `seq`: after they joined and, if they left, not after. */
@@ -44,11 +46,11 @@ export class ConversationAccessService {
     if (ref.type === 'direct') {
       const found = await this.conversations.resolveDirect(viewerId, ref.peerExternalId);
       if (!found.target || String(found.target.id) === viewerId || !found.conversation || !found.member) throw inaccessible();
-      return { conversation: found.conversation, member: found.member, peer: found.target, group: null };
+      return { conversation: found.conversation, member: found.member, peer: found.target, group: null, groupRole: null };
     }
     const found = await this.conversations.resolveGroup(viewerId, ref.publicGroupId);
     if (!found.target || !found.conversation || !found.member) throw inaccessible();
-    return { conversation: found.conversation, member: found.member, peer: null, group: found.target };
+    return { conversation: found.conversation, member: found.member, peer: null, group: found.target, groupRole: found.role };
   }
 
   /** Every ID must be a message of the conversation that the viewer can see (not a tombstone). */

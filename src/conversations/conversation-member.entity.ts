@@ -4,10 +4,15 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
 /**
  * A user's private state in one conversation. A member sees the messages with
  * visible_from_seq < seq <= visible_to_seq (no upper bound while still a member).
+ *
+ * One-to-one rows store unread, last activity and hidden, updated by every message (two rows).
+ * Group rows are not written by messages: their unread, last activity and hidden are derived
+ * from the conversation when read (see member-state.ts), so a group send touches only the
+ * sender's row. Rows read through ConversationsRepository carry the derived values.
  */
 @Entity('conversation_members')
 @Index('UQ_conversation_members_conv_user', ['conversationId', 'userId'], { unique: true })
-@Index('IDX_conversation_members_home', ['userId', 'hidden', 'pinned', 'lastActivityAt', 'conversationId'])
+@Index('IDX_conversation_members_home', ['userId', 'isGroup', 'hidden', 'pinned', 'lastActivityAt', 'conversationId'])
 @Index('IDX_conversation_members_unread', ['userId', 'unreadCount', 'muted'])
 export class ConversationMemberEntity {
   @IdColumn()
@@ -28,11 +33,26 @@ export class ConversationMemberEntity {
   @Column({ name: 'visible_to_seq', type: 'bigint', nullable: true, transformer: bigintId })
   visibleToSeq: string | null;
 
+  /** Whether the conversation is a group one (its state is derived on read). */
+  @Column({ name: 'is_group', type: 'boolean', default: false })
+  isGroup: boolean;
+
+  /**
+   * Group rows: messages after read_seq, within the visible range, that are not unread (the
+   * member's own and tombstones); unread = upper - read_seq - uncounted.
+   */
+  @Column({ type: 'bigint', default: 0, transformer: msTime })
+  uncounted: number;
+
+  /** While hidden: the last sequence the member could see when hiding; a later message shows the conversation again. */
+  @Column({ name: 'hidden_seq', type: 'bigint', nullable: true, transformer: bigintId })
+  hiddenSeq: string | null;
+
   /** Messages of others after read_seq that are not tombstones, within the visible range. */
   @Column({ name: 'unread_count', type: 'bigint', default: 0, transformer: msTime })
   unreadCount: number;
 
-  /** Time of the conversation's latest message (or of joining), for the home list order. */
+  /** Time of the conversation's latest message (or of joining), for the home list order (group rows: joining or leaving). */
   @Column({ name: 'last_activity_at', type: 'bigint', default: 0, transformer: msTime })
   lastActivityAt: number;
 

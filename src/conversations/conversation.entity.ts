@@ -29,6 +29,10 @@ export class ConversationEntity {
   @Column({ name: 'content_updated_at', type: 'bigint', transformer: msTime })
   contentUpdatedAt: number;
 
+  /** Time of the latest message (0 before the first): group members' last activity. */
+  @Column({ name: 'last_message_at', type: 'bigint', default: 0, transformer: msTime })
+  lastMessageAt: number;
+
   @Column({ name: 'deletion_revision', type: 'bigint', default: 0, transformer: bigintId })
   deletionRevision: string;
 

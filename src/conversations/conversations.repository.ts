@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
@@ -8,10 +8,11 @@ import { GroupEntity } from '../groups/group.entity';
 import { USER_COLUMNS, UserRow, userFromRow } from '../users/users.repository';
 import { UserEntity } from '../users/user.entity';
 import { directKey } from './conversation-id';
+import { ConversationProgress, GROUP_SQL, effectiveMemberState } from './member-state';
 
-const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at';
+const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 const MEMBER_COLUMNS =
-  'id, conversation_id, user_id, read_seq, visible_from_seq, visible_to_seq, unread_count, last_activity_at, pinned, muted, hidden, created_at, updated_at';
+  'id, conversation_id, user_id, is_group, read_seq, visible_from_seq, visible_to_seq, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
 type Row = Record<string, string | number | null>;
 const str = (value: string | number | null): string => String(value);
 const strOrNull = (value: string | number | null): string | null => (value === null ? null : String(value));
@@ -25,27 +26,54 @@ function toConversation(row: Row): ConversationEntity {
     groupId: strOrNull(row.group_id),
     lastSeq: str(row.last_seq),
     contentUpdatedAt: Number(row.content_updated_at),
+    lastMessageAt: Number(row.last_message_at),
     deletionRevision: str(row.deletion_revision),
     createdAt: Number(row.created_at),
   });
 }
 
-function toMember(row: Row): ConversationMemberEntity {
-  return Object.assign(new ConversationMemberEntity(), {
+/**
+ * A member row. With the conversation's progress, a group row gets its derived unread, last
+ * activity and hidden (member-state.ts); without it (`null`), the stored values stay, which
+ * only the read path, recomputing under the row lock, may use.
+ */
+function toMember(row: Row, progress: ConversationProgress | null): ConversationMemberEntity {
+  const member = Object.assign(new ConversationMemberEntity(), {
     id: str(row.id),
     conversationId: str(row.conversation_id),
     userId: str(row.user_id),
+    isGroup: Boolean(Number(row.is_group)),
     readSeq: str(row.read_seq),
     visibleFromSeq: str(row.visible_from_seq),
     visibleToSeq: strOrNull(row.visible_to_seq),
+    uncounted: Number(row.uncounted),
     unreadCount: Number(row.unread_count),
     lastActivityAt: Number(row.last_activity_at),
     pinned: Boolean(Number(row.pinned)),
     muted: Boolean(Number(row.muted)),
     hidden: Boolean(Number(row.hidden)),
+    hiddenSeq: strOrNull(row.hidden_seq),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   });
+  return progress ? Object.assign(member, effectiveMemberState(member, progress)) : member;
+}
+
+/** A member row selected with its conversation's progress (`SELECT ${MEMBER_WITH_PROGRESS}`). */
+const MEMBER_WITH_PROGRESS = `${MEMBER_COLUMNS.split(', ')
+  .map((column) => `m.${column}`)
+  .join(', ')}, c.last_seq AS c_last_seq, c.last_message_at AS c_last_message_at`;
+
+function toMemberWithProgress(row: Row): ConversationMemberEntity {
+  return toMember(row, { lastSeq: str(row.c_last_seq), lastMessageAt: Number(row.c_last_message_at) });
+}
+
+/** Home-list order: pinned first, then last activity, then conversation ID, all descending. */
+function homeOrder(a: ConversationMemberEntity, b: ConversationMemberEntity): number {
+  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
+  if (a.lastActivityAt !== b.lastActivityAt) return b.lastActivityAt - a.lastActivityAt;
+  const [x, y] = [BigInt(a.conversationId), BigInt(b.conversationId)];
+  return x === y ? 0 : x > y ? -1 : 1;
 }
 
 function prefixed(row: Row, prefix: string): Row {
@@ -82,6 +110,13 @@ export interface Resolved<T> {
   target: T | null;
   conversation: ConversationEntity | null;
   member: ConversationMemberEntity | null;
+}
+
+/** The viewer's row in a group's membership (any status), as the send and recall checks need it. */
+export interface GroupRoleRow {
+  role: string;
+  status: string;
+  mutedUntil: number;
 }
 
 /** Where a home-list page ended: pinned flag (0/1), last activity, conversation ID. */
@@ -128,23 +163,29 @@ export class ConversationsRepository {
     return {
       target: userFromRow(prefixed(row, 'p_') as unknown as UserRow),
       conversation: row.c_id === null ? null : toConversation(prefixed(row, 'c_')),
-      member: row.m_id === null ? null : toMember(prefixed(row, 'm_')),
+      member: row.m_id === null ? null : toMember(prefixed(row, 'm_'), toConversation(prefixed(row, 'c_'))),
     };
   }
 
-  /** Resolves a group conversation for a viewer in one round trip (it reads the groups table). */
-  async resolveGroup(viewerId: string, publicGroupId: string): Promise<Resolved<GroupEntity>> {
+  /**
+   * Resolves a group conversation for a viewer in one round trip. It reads the groups module's
+   * tables (the group, and the viewer's role and mute in it) for the same reason.
+   */
+  async resolveGroup(viewerId: string, publicGroupId: string): Promise<Resolved<GroupEntity> & { role: GroupRoleRow | null }> {
     const rows = (await this.conversations.query(
-      `SELECT ${aliased('g', GROUP_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)} FROM \`groups\` g ` +
-        'LEFT JOIN conversations c ON c.group_id = g.id LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? WHERE g.public_id = ?',
-      [viewerId, publicGroupId],
+      `SELECT ${aliased('g', GROUP_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)}, ` +
+        'gm.role AS gm_role, gm.status AS gm_status, gm.muted_until AS gm_muted_until FROM `groups` g ' +
+        'LEFT JOIN conversations c ON c.group_id = g.id LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? ' +
+        'LEFT JOIN group_members gm ON gm.group_id = g.id AND gm.user_id = ? WHERE g.public_id = ?',
+      [viewerId, viewerId, publicGroupId],
     )) as Row[];
     const row = rows[0];
-    if (!row) return { target: null, conversation: null, member: null };
+    if (!row) return { target: null, conversation: null, member: null, role: null };
     return {
+      role: row.gm_role === null ? null : { role: str(row.gm_role), status: str(row.gm_status), mutedUntil: Number(row.gm_muted_until) },
       target: toGroup(prefixed(row, 'g_')),
       conversation: row.c_id === null ? null : toConversation(prefixed(row, 'c_')),
-      member: row.m_id === null ? null : toMember(prefixed(row, 'm_')),
+      member: row.m_id === null ? null : toMember(prefixed(row, 'm_'), toConversation(prefixed(row, 'c_'))),
     };
   }
 
@@ -165,16 +206,20 @@ export class ConversationsRepository {
   }
 
   async findMember(conversationId: string, userId: string, manager?: EntityManager): Promise<ConversationMemberEntity | null> {
-    const rows = (await (manager ?? this.members.manager).query(`SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE conversation_id = ? AND user_id = ?`, [
-      conversationId,
-      userId,
-    ])) as Row[];
-    return rows[0] ? toMember(rows[0]) : null;
+    const rows = (await (manager ?? this.members.manager).query(
+      `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.conversation_id = ? AND m.user_id = ?`,
+      [conversationId, userId],
+    )) as Row[];
+    return rows[0] ? toMemberWithProgress(rows[0]) : null;
   }
 
   /** Members who currently receive the conversation's messages. */
-  findCurrentMembers(conversationId: string, manager?: EntityManager): Promise<ConversationMemberEntity[]> {
-    return (manager ? manager.getRepository(ConversationMemberEntity) : this.members).findBy({ conversationId, visibleToSeq: IsNull() });
+  async findCurrentMembers(conversationId: string, manager?: EntityManager): Promise<ConversationMemberEntity[]> {
+    const rows = (await (manager ?? this.members.manager).query(
+      `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.conversation_id = ? AND m.visible_to_seq IS NULL`,
+      [conversationId],
+    )) as Row[];
+    return rows.map(toMemberWithProgress);
   }
 
   async insertConversation(manager: EntityManager, values: { type: 'direct'; directKey: string } | { type: 'group'; groupId: string }, now: number): Promise<ConversationEntity> {
@@ -184,6 +229,7 @@ export class ConversationsRepository {
       groupId: values.type === 'group' ? values.groupId : null,
       lastSeq: '0',
       contentUpdatedAt: now,
+      lastMessageAt: 0,
       deletionRevision: '0',
       createdAt: now,
     });
@@ -231,14 +277,31 @@ export class ConversationsRepository {
     await manager.update(
       ConversationMemberEntity,
       { id: existing.id },
-      { visibleFromSeq: conversation.lastSeq, visibleToSeq: null, readSeq: conversation.lastSeq, unreadCount: 0, hidden: false, lastActivityAt: now, updatedAt: now },
+      {
+        visibleFromSeq: conversation.lastSeq,
+        visibleToSeq: null,
+        readSeq: conversation.lastSeq,
+        unreadCount: 0,
+        uncounted: 0,
+        hidden: false,
+        hiddenSeq: null,
+        lastActivityAt: now,
+        updatedAt: now,
+      },
     );
   }
 
-  /** Closes membership: the member keeps read access to what was sent before, and nothing after. */
+  /**
+   * Closes membership: the member keeps read access to what was sent before, and nothing after.
+   * A group row's last activity, derived until now, is frozen at the conversation's.
+   */
   async closeMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
     const conversation = await this.lockConversation(manager, conversationId);
-    await manager.update(ConversationMemberEntity, { conversationId, userId, visibleToSeq: IsNull() }, { visibleToSeq: conversation.lastSeq, updatedAt: now });
+    await manager.query(
+      'UPDATE conversation_members SET visible_to_seq = ?, updated_at = ?, last_activity_at = CASE WHEN is_group = 1 AND last_activity_at < ? THEN ? ELSE last_activity_at END ' +
+        'WHERE conversation_id = ? AND user_id = ? AND visible_to_seq IS NULL',
+      [conversation.lastSeq, now, conversation.lastMessageAt, conversation.lastMessageAt, conversationId, userId],
+    );
   }
 
   /**
@@ -255,35 +318,31 @@ export class ConversationsRepository {
   }
 
   /**
-   * After a send: every current member's conversation moves up the home list and reappears if
-   * hidden; everyone but the sender gains one unread. One statement, inside the send's
-   * transaction.
+   * After a send, inside its transaction. One-to-one: both rows move up the home list and
+   * reappear if hidden, and the peer gains one unread. Group: only the sender's row changes
+   * (its own message is not unread); everyone else's state follows from the conversation.
    */
-  async recordSend(manager: EntityManager, conversationId: string, senderId: string, now: number): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(ConversationMemberEntity)
-      .set({
-        unreadCount: () => 'unread_count + CASE WHEN user_id = :senderId THEN 0 ELSE 1 END',
-        lastActivityAt: now,
-        hidden: false,
-        updatedAt: now,
-      })
-      .where('conversation_id = :conversationId AND visible_to_seq IS NULL', { conversationId, senderId })
-      .execute();
+  async recordSend(manager: EntityManager, conversation: Pick<ConversationEntity, 'id' | 'type'>, senderId: string, now: number): Promise<void> {
+    if (conversation.type === 'group') {
+      await manager.query('UPDATE conversation_members SET uncounted = uncounted + 1, updated_at = ? WHERE conversation_id = ? AND user_id = ?', [now, conversation.id, senderId]);
+      return;
+    }
+    await manager.query(
+      'UPDATE conversation_members SET unread_count = unread_count + CASE WHEN user_id = ? THEN 0 ELSE 1 END, last_activity_at = ?, hidden = 0, updated_at = ? ' +
+        'WHERE conversation_id = ? AND visible_to_seq IS NULL',
+      [senderId, now, now, conversation.id],
+    );
   }
 
-  /** A message at `seq` by `senderId` became a tombstone: it no longer counts as unread for anyone. */
-  async recordTombstone(manager: EntityManager, conversationId: string, senderId: string, seq: string, now: number): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(ConversationMemberEntity)
-      .set({ unreadCount: () => 'unread_count - 1', updatedAt: now })
-      .where(
-        'conversation_id = :conversationId AND user_id <> :senderId AND read_seq < :seq AND visible_from_seq < :seq AND (visible_to_seq IS NULL OR visible_to_seq >= :seq) AND unread_count > 0',
-        { conversationId, senderId, seq },
-      )
-      .execute();
+  /**
+   * A message at `seq` by `senderId` became a tombstone: it no longer counts as unread for
+   * anyone who had it unread (for the sender it never did).
+   */
+  async recordTombstone(manager: EntityManager, conversation: Pick<ConversationEntity, 'id' | 'type'>, senderId: string, seq: string, now: number): Promise<void> {
+    const range = 'conversation_id = ? AND user_id <> ? AND read_seq < ? AND visible_from_seq < ? AND (visible_to_seq IS NULL OR visible_to_seq >= ?)';
+    const params = [now, conversation.id, senderId, seq, seq, seq];
+    if (conversation.type === 'group') await manager.query(`UPDATE conversation_members SET uncounted = uncounted + 1, updated_at = ? WHERE ${range}`, params);
+    else await manager.query(`UPDATE conversation_members SET unread_count = unread_count - 1, updated_at = ? WHERE ${range} AND unread_count > 0`, params);
   }
 
   /** Raises the content version (strictly, even within one millisecond) and, for deletes, the deletion revision. */
@@ -300,70 +359,104 @@ export class ConversationsRepository {
    * adds its one (see recordSend). SQLite runs transactions one at a time.
    */
   async lockMember(manager: EntityManager, memberId: string): Promise<ConversationMemberEntity> {
-    const query = manager.createQueryBuilder(ConversationMemberEntity, 'cm').where('cm.id = :memberId', { memberId });
-    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
-    const member = await query.getOne();
-    if (!member) throw new Error('conversation member vanished');
-    return member;
+    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    const rows = (await manager.query(`SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE id = ?${lock}`, [memberId])) as Row[];
+    if (!rows[0]) throw new Error('conversation member vanished');
+    // Stored values: the caller reads the conversation next and derives or recounts itself.
+    return toMember(rows[0], null);
   }
 
-  async setRead(manager: EntityManager, memberId: string, readSeq: string, unread: number, now: number): Promise<void> {
-    await manager.update(ConversationMemberEntity, { id: memberId }, { readSeq, unreadCount: unread, updatedAt: now });
+  /** One-to-one rows store the unread count; group rows store what does not count (member-state.ts). */
+  async setRead(manager: EntityManager, member: Pick<ConversationMemberEntity, 'id' | 'isGroup'>, readSeq: string, counts: { unread: number; uncounted: number }, now: number): Promise<void> {
+    const column = member.isGroup ? 'uncounted' : 'unread_count';
+    await manager.query(`UPDATE conversation_members SET read_seq = ?, ${column} = ?, updated_at = ? WHERE id = ?`, [
+      readSeq,
+      member.isGroup ? counts.uncounted : counts.unread,
+      now,
+      member.id,
+    ]);
   }
 
-  async updateSettings(memberId: string, changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden'>>, now: number, manager?: EntityManager): Promise<void> {
+  async updateSettings(
+    memberId: string,
+    changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden' | 'hiddenSeq'>>,
+    now: number,
+    manager?: EntityManager,
+  ): Promise<void> {
     await (manager ?? this.members.manager).update(ConversationMemberEntity, { id: memberId }, { ...changes, updatedAt: now });
   }
 
   /**
    * One page of the home list: visible conversations, pinned first, then by last activity,
-   * then by conversation ID, continuing after `after`. Served by IDX_conversation_members_home.
+   * then by conversation ID, continuing after `after`. One-to-one rows are an index range of
+   * IDX_conversation_members_home; group rows are joined to their conversations and sorted,
+   * so the cost grows with the number of groups a user is in, not with their traffic.
    */
   async homePage(userId: string, after: HomePosition | null, count: number): Promise<ConversationMemberEntity[]> {
     // Flags are bound as 0/1: better-sqlite3 cannot bind booleans.
-    const params: Array<string | number> = [userId];
-    let keyset = '';
-    if (after) {
-      keyset = ' AND (pinned < ? OR (pinned = ? AND last_activity_at < ?) OR (pinned = ? AND last_activity_at = ? AND conversation_id < ?))';
-      params.push(after.pinned, after.pinned, after.activity, after.pinned, after.activity, after.conversationId);
-    }
-    params.push(count);
-    const rows = (await this.members.query(
-      `SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE user_id = ? AND hidden = 0${keyset} ORDER BY pinned DESC, last_activity_at DESC, conversation_id DESC LIMIT ?`,
-      params,
-    )) as Row[];
-    return rows.map(toMember);
+    const keyset = (pinned: string, activity: string, id: string): { sql: string; params: Array<string | number> } =>
+      after
+        ? {
+            sql: ` AND (${pinned} < ? OR (${pinned} = ? AND ${activity} < ?) OR (${pinned} = ? AND ${activity} = ? AND ${id} < ?))`,
+            params: [after.pinned, after.pinned, after.activity, after.pinned, after.activity, after.conversationId],
+          }
+        : { sql: '', params: [] };
+    const direct = keyset('pinned', 'last_activity_at', 'conversation_id');
+    const group = keyset('m.pinned', `(${GROUP_SQL.activity})`, 'm.conversation_id');
+    const [directRows, groupRows] = (await Promise.all([
+      this.members.query(
+        `SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE user_id = ? AND is_group = 0 AND hidden = 0${direct.sql} ` +
+          'ORDER BY pinned DESC, last_activity_at DESC, conversation_id DESC LIMIT ?',
+        [userId, ...direct.params, count],
+      ),
+      this.members.query(
+        `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id ` +
+          `WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ORDER BY m.pinned DESC, ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?`,
+        [userId, ...group.params, count],
+      ),
+    ])) as [Row[], Row[]];
+    return [...directRows.map((row) => toMember(row, null)), ...groupRows.map(toMemberWithProgress)].sort(homeOrder).slice(0, count);
   }
 
-  /** The absolute unread aggregate: everything, and what is not muted (the badge). */
+  /** The absolute unread aggregate: everything, and what is not muted (the badge). One round trip. */
   async unreadTotals(userId: string): Promise<{ total: number; unmuted: number }> {
-    const row = await this.members
-      .createQueryBuilder('cm')
-      .select('COALESCE(SUM(cm.unread_count), 0)', 'total')
-      .addSelect('COALESCE(SUM(CASE WHEN cm.muted = 0 THEN cm.unread_count ELSE 0 END), 0)', 'unmuted')
-      .where('cm.user_id = :userId AND cm.unread_count > 0', { userId })
-      .getRawOne<{ total: string | number; unmuted: string | number }>();
-    return { total: Number(row?.total ?? 0), unmuted: Number(row?.unmuted ?? 0) };
+    const rows = (await this.members.query(
+      'SELECT COALESCE(SUM(u.unread), 0) AS total, COALESCE(SUM(CASE WHEN u.muted = 0 THEN u.unread ELSE 0 END), 0) AS unmuted FROM (' +
+        'SELECT unread_count AS unread, muted FROM conversation_members WHERE user_id = ? AND unread_count > 0 UNION ALL ' +
+        `SELECT ${GROUP_SQL.unread} AS unread, m.muted AS muted FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1` +
+        ') u',
+      [userId, userId],
+    )) as Array<{ total: string | number; unmuted: string | number }>;
+    return { total: Number(rows[0]?.total ?? 0), unmuted: Number(rows[0]?.unmuted ?? 0) };
   }
 
   /** Conversations with unread messages, most recently active first. */
-  withUnread(userId: string, count: number): Promise<ConversationMemberEntity[]> {
-    return this.members
-      .createQueryBuilder('cm')
-      .where('cm.user_id = :userId AND cm.unread_count > 0', { userId })
-      .orderBy('cm.last_activity_at', 'DESC')
-      .addOrderBy('cm.conversation_id', 'DESC')
-      .limit(count)
-      .getMany();
+  async withUnread(userId: string, count: number): Promise<ConversationMemberEntity[]> {
+    const [directRows, groupRows] = (await Promise.all([
+      this.members.query(
+        `SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE user_id = ? AND unread_count > 0 ORDER BY last_activity_at DESC, conversation_id DESC LIMIT ?`,
+        [userId, count],
+      ),
+      this.members.query(
+        `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id ` +
+          `WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.unread} > 0 ORDER BY ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?`,
+        [userId, count],
+      ),
+    ])) as [Row[], Row[]];
+    const byActivity = (a: ConversationMemberEntity, b: ConversationMemberEntity): number => homeOrder({ ...a, pinned: false }, { ...b, pinned: false });
+    return [...directRows.map((row) => toMember(row, null)), ...groupRows.map(toMemberWithProgress)].sort(byActivity).slice(0, count);
   }
 
   private async addMember(manager: EntityManager, conversation: ConversationEntity, userId: string, now: number, visibleFromSeq: string): Promise<void> {
     await manager.insert(ConversationMemberEntity, {
       conversationId: conversation.id,
       userId,
+      isGroup: conversation.type === 'group',
       readSeq: visibleFromSeq,
       visibleFromSeq,
       visibleToSeq: null,
+      uncounted: 0,
+      hiddenSeq: null,
       unreadCount: 0,
       lastActivityAt: now,
       pinned: false,

@@ -73,21 +73,22 @@ export class MessagesRepository {
   }
 
   /**
-   * Takes the next sequence of a conversation and raises its content version, in one
+   * Takes the next sequence of a conversation and raises its content version and last
+   * message time, in one
    * statement that also locks the conversation row until commit (MySQL hands the new value
    * back through LAST_INSERT_ID, SQLite through RETURNING).
    */
   private async allocateNextSeq(manager: EntityManager, conversationId: string, now: number): Promise<string> {
-    const version = 'content_updated_at = CASE WHEN content_updated_at >= ? THEN content_updated_at + 1 ELSE ? END';
+    const version = 'content_updated_at = CASE WHEN content_updated_at >= ? THEN content_updated_at + 1 ELSE ? END, last_message_at = ?';
     if (manager.connection.options.type === 'mysql') {
-      const result = (await manager.query(`UPDATE conversations SET last_seq = LAST_INSERT_ID(last_seq + 1), ${version} WHERE id = ?`, [now, now, conversationId])) as {
+      const result = (await manager.query(`UPDATE conversations SET last_seq = LAST_INSERT_ID(last_seq + 1), ${version} WHERE id = ?`, [now, now, now, conversationId])) as {
         insertId: number | string;
         affectedRows: number;
       };
       if (result.affectedRows !== 1) throw new Error(`conversation ${conversationId} vanished`);
       return String(result.insertId);
     }
-    const rows = (await manager.query(`UPDATE conversations SET last_seq = last_seq + 1, ${version} WHERE id = ? RETURNING last_seq`, [now, now, conversationId])) as Array<{
+    const rows = (await manager.query(`UPDATE conversations SET last_seq = last_seq + 1, ${version} WHERE id = ? RETURNING last_seq`, [now, now, now, conversationId])) as Array<{
       last_seq: number | string;
     }>;
     if (!rows[0]) throw new Error(`conversation ${conversationId} vanished`);

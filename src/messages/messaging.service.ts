@@ -11,6 +11,7 @@ import { directPeerId } from '../conversations/conversation-describer.service';
 import { directConversationId, groupConversationId } from '../conversations/conversation-id';
 import { ConversationEntity } from '../conversations/conversation.entity';
 import { ConversationsRepository } from '../conversations/conversations.repository';
+import { effectiveMemberState } from '../conversations/member-state';
 import { MessageEntity } from '../conversations/message.entity';
 import { MessagesRepository } from '../conversations/messages.repository';
 import { isUniqueViolation } from '../database/db-errors';
@@ -75,11 +76,18 @@ export class MessagingService {
   async send(auth: AuthUser, dto: SendMessageDto): Promise<SendReply> {
     const view = await this.access.resolveForViewer(auth.id, dto.conversation_id);
     const parsed = parseMessageContent(dto.type, dto.content);
-    const existing = await this.messages.findBySenderClientId(auth.id, dto.client_message_id);
-    if (existing) return this.replaySend(existing, view, dto, parsed);
-
-    await this.assertMaySend(auth, view, parsed);
-    const content = await this.withMedia(auth, dto.type, parsed);
+    // The idempotency key is looked up only when it can matter: a retry that may no longer
+    // send (unfriended, muted, ...) still gets its original message, and an insert that hits
+    // the unique key (a retry, or two at once) answers with the stored one below.
+    let content: Record<string, unknown>;
+    try {
+      await this.assertMaySend(auth, view, parsed);
+      content = await this.withMedia(auth, dto.type, parsed);
+    } catch (error) {
+      const existing = await this.messages.findBySenderClientId(auth.id, dto.client_message_id);
+      if (existing) return this.replaySend(existing, view, dto, parsed);
+      throw error;
+    }
     const hash = contentHash(view.conversation.id, dto.type, parsed.content);
     const idFor = this.conversationIdFor(view, auth);
     const eventId = randomUUID();
@@ -97,7 +105,7 @@ export class MessagingService {
           searchText: parsed.searchText,
           now,
         });
-        await this.conversations.recordSend(manager, view.conversation.id, auth.id, now);
+        await this.conversations.recordSend(manager, view.conversation, auth.id, now);
         if (parsed.mediaId) await this.media.linkToConversation(manager, parsed.mediaId, view.conversation.id, now);
         await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now, {}, eventId);
         return message;
@@ -117,7 +125,7 @@ export class MessagingService {
       // A retry of a recall that already happened is not held to the window.
       const withinWindow = retry || this.clock.now() - message.createdAt <= this.config.messaging.recallWindowSeconds * 1000;
       if (message.senderId === auth.id && withinWindow) return;
-      if (await this.isGroupManager(view, auth.id)) return;
+      if (this.isGroupManager(view)) return;
       throw new AppError(ErrorCode.RECALL_FORBIDDEN, message.senderId === auth.id ? 'mid: the recall window has passed' : 'mid: only the sender or a group owner/admin may recall this message');
     });
   }
@@ -125,14 +133,15 @@ export class MessagingService {
   /** Delete for everyone: by the sender at any time, or by a group owner or admin. */
   delete(auth: AuthUser, dto: MessageRefDto): Promise<MessageChangeReply> {
     return this.change(auth, dto, 'deleted', async (view, message) => {
-      if (message.senderId === auth.id || (await this.isGroupManager(view, auth.id))) return;
+      if (message.senderId === auth.id || this.isGroupManager(view)) return;
       throw new AppError(ErrorCode.RECALL_FORBIDDEN, 'mid: only the sender or a group owner/admin may delete this message');
     });
   }
 
   /**
    * Moves read_seq forward (never back, never past the last visible message) and recounts
-   * unread exactly, under the member row's lock.
+   * exactly, under the member row's lock: a one-to-one row stores the unread messages after
+   * the new position, a group row those that do not count (own messages and tombstones).
    */
   async markRead(auth: AuthUser, dto: MarkReadDto): Promise<ReadReply> {
     const view = await this.access.resolveForViewer(auth.id, dto.conversation_id);
@@ -144,11 +153,12 @@ export class MessagingService {
     const now = this.clock.now();
     const result = await this.tx.run(async (manager) => {
       const member = await this.conversations.lockMember(manager, view.member.id);
-      if (BigInt(dto.read_seq) <= BigInt(member.readSeq)) return { readSeq: member.readSeq, unread: member.unreadCount, eventId: null };
-      const conversation = await this.conversations.findById(view.conversation.id, manager);
-      const visibleUpTo = member.visibleToSeq ?? conversation!.lastSeq;
+      const conversation = (await this.conversations.findById(view.conversation.id, manager))!;
+      if (BigInt(dto.read_seq) <= BigInt(member.readSeq)) return { readSeq: member.readSeq, unread: effectiveMemberState(member, conversation).unreadCount, eventId: null };
+      const visibleUpTo = member.visibleToSeq ?? conversation.lastSeq;
       const unread = await this.messages.countUnread(manager, view.conversation.id, dto.read_seq, visibleUpTo, auth.id);
-      await this.conversations.setRead(manager, member.id, dto.read_seq, unread, now);
+      const uncounted = Number(BigInt(visibleUpTo) - BigInt(dto.read_seq)) - unread;
+      await this.conversations.setRead(manager, member, dto.read_seq, { unread, uncounted }, now);
       const state = { conversation_id: dto.conversation_id, read_seq: dto.read_seq, unread };
       const eventId = await this.outbox.append(manager, { type: 'conversation.read', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
       return { readSeq: dto.read_seq, unread, eventId };
@@ -186,7 +196,7 @@ export class MessagingService {
       let counted = false;
       if (await this.messages.tombstone(manager, message.id, to, 'normal', now)) counted = true;
       else if (!(to === 'deleted' && (await this.messages.tombstone(manager, message.id, to, 'recalled', now)))) return null;
-      if (counted) await this.conversations.recordTombstone(manager, view.conversation.id, message.senderId, message.seq, now);
+      if (counted) await this.conversations.recordTombstone(manager, view.conversation, message.senderId, message.seq, now);
       const conversation = await this.conversations.bumpContentVersion(manager, view.conversation.id, now, to === 'deleted');
       const changed = await this.messages.findById(message.id, manager);
       return this.emit(manager, to === 'recalled' ? 'message.recalled' : 'message.deleted', conversation, idFor, auth, senderId, changed!, now, {
@@ -220,7 +230,7 @@ export class MessagingService {
     const body = toMessageReply(message, '', senderId);
     if (conversation.type === 'group') {
       const payload = { message: { ...body, conversation_id: idFor(actor.id) }, by: actor.userId, ...extra, conversation_id: idFor(actor.id), unread: null };
-      return this.outbox.appendForConversation(manager, type, payload, conversation.id, now, eventId);
+      return this.outbox.appendForConversation(manager, { type, payload, conversationId: conversation.id, seq: message.seq }, now, eventId);
     }
     const members = await this.conversations.findCurrentMembers(conversation.id, manager);
     const { conversation_id: _omit, ...messageWithoutId } = body;
@@ -261,8 +271,8 @@ export class MessagingService {
       if (!group) throw forbidden('the group no longer exists');
       if (group.disabled) throw new AppError(ErrorCode.GROUP_DISABLED, 'the group is disabled');
       if (group.dismissedAt !== null) throw forbidden('the group was dismissed');
-      const membership = await this.groups.findActiveMembership(group.id, auth.id);
-      if (!membership) throw forbidden('you are no longer a member of this group');
+      const membership = view.groupRole;
+      if (!membership || membership.status !== 'active') throw forbidden('you are no longer a member of this group');
       if (membership.mutedUntil > this.clock.now()) throw forbidden(`you are muted in this group until ${membership.mutedUntil}`);
     }
     const keyword = findBlockedKeyword(parsed.moderatedText, this.config.messaging.blockedKeywords);
@@ -278,10 +288,9 @@ export class MessagingService {
     return { ...parsed.content, mime_type: media.mimeType, size: media.size, file_name: media.fileName, url: `/app/sdk/media/${media.id}` };
   }
 
-  private async isGroupManager(view: ViewerConversation, userId: string): Promise<boolean> {
-    if (view.conversation.type !== 'group' || !view.conversation.groupId) return false;
-    const membership = await this.groups.findActiveMembership(String(view.conversation.groupId), userId);
-    return membership !== null && (membership.role === 'owner' || membership.role === 'admin');
+  private isGroupManager(view: ViewerConversation): boolean {
+    const membership = view.groupRole;
+    return view.conversation.type === 'group' && membership !== null && membership.status === 'active' && (membership.role === 'owner' || membership.role === 'admin');
   }
 
   private async externalId(userId: string): Promise<string> {

@@ -1,8 +1,9 @@
 import { Column, Entity, Index } from 'typeorm';
-import { IdColumn, msTime } from '../database/columns';
+import { IdColumn, bigintId, msTime } from '../database/columns';
 
 /** An event written in the same transaction as the change it describes; `id` is its position. */
 @Entity('outbox_events')
+@Index('IDX_outbox_events_conversation', ['conversationId', 'id'])
 export class OutboxEventEntity {
   @IdColumn()
   id: string;
@@ -17,6 +18,16 @@ export class OutboxEventEntity {
   /** JSON shared by every recipient. */
   @Column({ type: 'text' })
   payload: string;
+
+  /**
+   * Group message events: stored once, delivered to the members whose visible range holds
+   * `seq` (no recipient rows). NULL for events with recipient rows.
+   */
+  @Column({ name: 'conversation_id', type: 'bigint', nullable: true, transformer: bigintId })
+  conversationId: string | null;
+
+  @Column({ type: 'bigint', nullable: true, transformer: bigintId })
+  seq: string | null;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;

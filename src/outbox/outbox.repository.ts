@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, MoreThan, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { insertRow, insertRows } from '../database/insert-row';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { OutboxRecipientEntity } from './outbox-recipient.entity';
@@ -16,6 +16,14 @@ export interface OutboxEventInput {
   type: string;
   payload: Record<string, unknown>;
   recipients: OutboxRecipient[];
+}
+
+export interface ConversationEventInput {
+  type: string;
+  payload: Record<string, unknown>;
+  conversationId: string;
+  /** The sequence of the message the event is about. */
+  seq: string;
 }
 
 export interface DeliverableEvent {
@@ -47,29 +55,38 @@ export class OutboxRepository {
   }
 
   /**
-   * A shared event for everyone currently in a conversation. The recipients are copied inside
-   * the database (INSERT … SELECT from conversation_members), so a large group's fan-out costs
-   * one statement and never passes through the application while the send holds its lock.
+   * A group message event (new, recalled, deleted), stored once with its conversation and the
+   * message's sequence: every member whose visible range holds that sequence receives it (see
+   * listForUser), so a send writes one row whatever the group's size.
    */
-  async appendForConversation(manager: EntityManager, type: string, payload: Record<string, unknown>, conversationId: string, now: number, eventId: string = randomUUID()): Promise<string> {
-    const position = await insertRow(manager, OutboxEventEntity, { eventId, type, payload: JSON.stringify(payload), createdAt: now });
-    await manager.query(
-      'INSERT INTO outbox_recipients (position, user_id, private_payload) SELECT ?, user_id, NULL FROM conversation_members WHERE conversation_id = ? AND visible_to_seq IS NULL',
-      [position, conversationId],
-    );
+  async appendForConversation(manager: EntityManager, event: ConversationEventInput, now: number, eventId: string = randomUUID()): Promise<string> {
+    await insertRow(manager, OutboxEventEntity, {
+      eventId,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      conversationId: event.conversationId,
+      seq: event.seq,
+      createdAt: now,
+    });
     return eventId;
   }
 
-  /** A user's events after `afterPosition`, oldest first. */
+  /**
+   * A user's events after `afterPosition`, oldest first: those addressed to them, and the
+   * group events of conversations they are or were in, within the range they could see. It
+   * reads the conversations module's membership rows, the one place that knows that range.
+   */
   async listForUser(userId: string, afterPosition: string, limit: number): Promise<DeliverableEvent[]> {
-    const rows = await this.recipients
-      .createQueryBuilder('r')
-      .innerJoin(OutboxEventEntity, 'e', 'e.id = r.position')
-      .select(['r.position AS position', 'r.private_payload AS private_payload', 'e.event_id AS event_id', 'e.type AS type', 'e.payload AS payload', 'e.created_at AS created_at'])
-      .where({ userId, position: MoreThan(afterPosition) })
-      .orderBy('r.position', 'ASC')
-      .limit(limit)
-      .getRawMany<{ position: string | number; private_payload: string | null; event_id: string; type: string; payload: string; created_at: string | number }>();
+    const rows = (await this.recipients.query(
+      'SELECT r.position AS position, r.private_payload AS private_payload, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
+        'FROM outbox_recipients r JOIN outbox_events e ON e.id = r.position WHERE r.user_id = ? AND r.position > ? ' +
+        'UNION ALL ' +
+        'SELECT e.id AS position, NULL AS private_payload, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
+        'FROM conversation_members m JOIN outbox_events e ON e.conversation_id = m.conversation_id AND e.id > ? ' +
+        'AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR e.seq <= m.visible_to_seq) WHERE m.user_id = ? AND m.is_group = 1 ' +
+        'ORDER BY position LIMIT ?',
+      [userId, afterPosition, afterPosition, userId, limit],
+    )) as Array<{ position: string | number; private_payload: string | null; event_id: string; type: string; payload: string; created_at: string | number }>;
     return rows.map((row) => ({
       position: String(row.position),
       eventId: row.event_id,

@@ -104,7 +104,9 @@ export class SyncService {
     if (changed) {
       const now = this.clock.now();
       eventId = await this.tx.run(async (manager) => {
-        await this.conversations.updateSettings(view.member.id, changes, now, manager);
+        // A hidden conversation shows again with the next message it brings this member.
+        const hiddenSeq = changes.hidden === undefined ? {} : { hiddenSeq: changes.hidden ? (view.member.visibleToSeq ?? view.conversation.lastSeq) : null };
+        await this.conversations.updateSettings(view.member.id, { ...changes, ...hiddenSeq }, now, manager);
         const member = (await this.conversations.findMember(view.conversation.id, auth.id, manager))!;
         const state = { conversation_id: conversationId, pinned: member.pinned, muted: member.muted, hidden: member.hidden };
         return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
+import { isDeliveredTo } from '../helpers/outbox';
 import { Seed } from '../helpers/seed';
 import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, randomUserId, startTestApp } from '../helpers/test-app';
 
@@ -169,15 +170,13 @@ describe('Messaging core (black box)', () => {
     if (!badge.has_more) expect({ user: u.userId, via: '/unread conversations', unread: listed }).toEqual({ user: u.userId, via: '/unread conversations', unread: want });
   }
 
-  /** The reply's event_id is stored in the outbox with (at least) these recipients, and never the excluded ones. */
+  /** The reply's event_id is stored in the outbox and delivered to (at least) these recipients, and never to the excluded ones. */
   async function expectEvent(eventId: string | null | undefined, recipients: IssuedUser[], excluded: IssuedUser[] = []): Promise<void> {
     expect(typeof eventId).toBe('string');
     const rows: { id: string | number }[] = await db.query('SELECT id FROM outbox_events WHERE event_id = ?', [eventId]);
     expect({ eventId, rows: rows.length }).toEqual({ eventId, rows: 1 });
-    const recipientRows: { user_id: string | number }[] = await db.query('SELECT user_id FROM outbox_recipients WHERE position = ?', [rows[0].id]);
-    const ids = recipientRows.map((r) => String(r.user_id));
-    expect(ids).toEqual(expect.arrayContaining(recipients.map((r) => r.id)));
-    for (const e of excluded) expect({ excluded: e.id, ids }).toEqual({ excluded: e.id, ids: expect.not.arrayContaining([e.id]) });
+    for (const r of recipients) expect({ recipient: r.id, delivered: await isDeliveredTo(t, rows[0].id, r.id) }).toEqual({ recipient: r.id, delivered: true });
+    for (const e of excluded) expect({ excluded: e.id, delivered: await isDeliveredTo(t, rows[0].id, e.id) }).toEqual({ excluded: e.id, delivered: false });
   }
 
   /** How many outbox deliveries these users have (other test files may write events concurrently). */

@@ -1,0 +1,48 @@
+/**
+ * Derived state of a group member row (conversation-member.entity.ts explains why groups
+ * derive it). The TypeScript function and the SQL fragments below state the same rules and
+ * must change together; member-state.spec.ts checks the function.
+ */
+
+export interface StoredMemberState {
+  isGroup: boolean;
+  readSeq: string;
+  visibleToSeq: string | null;
+  uncounted: number;
+  unreadCount: number;
+  lastActivityAt: number;
+  hidden: boolean;
+  hiddenSeq: string | null;
+}
+
+export interface ConversationProgress {
+  lastSeq: string;
+  lastMessageAt: number;
+}
+
+export interface EffectiveMemberState {
+  unreadCount: number;
+  lastActivityAt: number;
+  hidden: boolean;
+}
+
+/** What the member sees: a one-to-one row as stored, a group row derived from the conversation. */
+export function effectiveMemberState(member: StoredMemberState, conversation: ConversationProgress): EffectiveMemberState {
+  if (!member.isGroup) return { unreadCount: member.unreadCount, lastActivityAt: member.lastActivityAt, hidden: member.hidden };
+  const upper = BigInt(member.visibleToSeq ?? conversation.lastSeq);
+  const unread = upper - BigInt(member.readSeq) - BigInt(member.uncounted);
+  const current = member.visibleToSeq === null;
+  return {
+    unreadCount: unread > 0n ? Number(unread) : 0,
+    lastActivityAt: current && conversation.lastMessageAt > member.lastActivityAt ? conversation.lastMessageAt : member.lastActivityAt,
+    hidden: member.hidden && member.hiddenSeq !== null && upper <= BigInt(member.hiddenSeq),
+  };
+}
+
+/** The same rules in SQL, for a member row `m` joined to its conversation `c`. */
+export const GROUP_SQL = {
+  upper: 'COALESCE(m.visible_to_seq, c.last_seq)',
+  unread: '(COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted)',
+  activity: 'CASE WHEN m.visible_to_seq IS NULL AND c.last_message_at > m.last_activity_at THEN c.last_message_at ELSE m.last_activity_at END',
+  shown: '(m.hidden = 0 OR COALESCE(m.visible_to_seq, c.last_seq) > m.hidden_seq)',
+} as const;
