@@ -462,7 +462,8 @@ function printExplain(explain) {
   const names = {
     homeList: 'home list (conversation_members, ORDER BY pinned, last_activity_at, conversation_id)',
     messageWindow: 'message window (messages, seq range, ORDER BY seq DESC LIMIT 50)',
-    sendMemberUpdate: 'send: UPDATE conversation_members by conversation_id',
+    sendMemberUpdate: 'one-to-one send: UPDATE of both members (conversation_id)',
+    groupSendMemberUpdate: 'group send: UPDATE of the sender\'s member row only',
   };
   for (const [key, title] of Object.entries(names)) {
     const s = explain.named[key];

@@ -520,12 +520,18 @@ async function explainMessaging({ baseUrl, mysqlUrl, messaging, runId }) {
           /* not MariaDB */
         }
       }
-      statements.push({ path, kind: kind.toUpperCase(), sql, plan: rows, scan: rows.some((r) => r.type === 'ALL') });
+      // A derived table or union result (<derived2>, <union1,2>) is the statement's own temporary
+      // result, read once in full by design; only stored tables count as scans.
+      const stored = (r) => !/^<(derived|union|subquery)/.test(String(r.table));
+      statements.push({ path, kind: kind.toUpperCase(), sql, plan: rows, scan: rows.some((r) => r.type === 'ALL' && stored(r)) });
     }
     const named = {
       homeList: statements.find((s) => s.kind === 'SELECT' && /FROM `?conversation_members`?/.test(s.sql) && /ORDER BY (`?cm`?\.)?`?pinned`? DESC/i.test(s.sql)) || null,
       messageWindow: statements.find((s) => s.kind === 'SELECT' && /FROM `messages`/.test(s.sql) && /ORDER BY `m`\.`seq` DESC/i.test(s.sql) && /LIMIT 50/.test(s.sql)) || null,
-      sendMemberUpdate: statements.find((s) => s.kind === 'UPDATE' && /^\s*UPDATE `conversation_members`/.test(s.sql) && /`?conversation_id`?\s*=/.test(s.sql)) || null,
+      sendMemberUpdate:
+        statements.find((s) => s.path.startsWith('send (one') && s.kind === 'UPDATE' && /^\s*UPDATE `?conversation_members`?/.test(s.sql) && /`?conversation_id`?\s*=/.test(s.sql)) || null,
+      groupSendMemberUpdate:
+        statements.find((s) => s.path.startsWith('send (group') && s.kind === 'UPDATE' && /^\s*UPDATE `?conversation_members`?/.test(s.sql)) || null,
     };
     // Round trips per request, by statement kind (START TRANSACTION, SELECT, INSERT, UPDATE, COMMIT, ...).
     const perRequest = {};

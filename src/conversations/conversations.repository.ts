@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../database/db-errors';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { GroupEntity } from '../groups/group.entity';
+import { GROUP_COLUMNS, groupFromRow } from '../groups/groups.repository';
 import { USER_COLUMNS, UserRow, userFromRow } from '../users/users.repository';
 import { UserEntity } from '../users/user.entity';
 import { directKey } from './conversation-id';
@@ -88,23 +89,6 @@ const aliased = (alias: string, columns: string): string =>
     .map((column) => `${alias}.${column} AS ${alias}_${column}`)
     .join(', ');
 
-const GROUP_COLUMNS = 'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';
-
-function toGroup(row: Row): GroupEntity {
-  return Object.assign(new GroupEntity(), {
-    id: str(row.id),
-    publicId: str(row.public_id),
-    name: str(row.name),
-    avatar: str(row.avatar),
-    introduction: str(row.introduction),
-    ownerId: str(row.owner_id),
-    disabled: Boolean(Number(row.disabled)),
-    dismissedAt: row.dismissed_at === null ? null : Number(row.dismissed_at),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  });
-}
-
 /** A conversation as resolved for one viewer: what exists of peer/group, conversation and membership. */
 export interface Resolved<T> {
   target: T | null;
@@ -117,6 +101,12 @@ export interface GroupRoleRow {
   role: string;
   status: string;
   mutedUntil: number;
+}
+
+/** A home-list row: the member's state and the conversation. */
+export interface HomeEntry {
+  member: ConversationMemberEntity;
+  conversation: ConversationEntity;
 }
 
 /** Where a home-list page ended: pinned flag (0/1), last activity, conversation ID. */
@@ -183,7 +173,7 @@ export class ConversationsRepository {
     if (!row) return { target: null, conversation: null, member: null, role: null };
     return {
       role: row.gm_role === null ? null : { role: str(row.gm_role), status: str(row.gm_status), mutedUntil: Number(row.gm_muted_until) },
-      target: toGroup(prefixed(row, 'g_')),
+      target: groupFromRow(prefixed(row, 'g_')),
       conversation: row.c_id === null ? null : toConversation(prefixed(row, 'c_')),
       member: row.m_id === null ? null : toMember(prefixed(row, 'm_'), toConversation(prefixed(row, 'c_'))),
     };
@@ -388,34 +378,40 @@ export class ConversationsRepository {
 
   /**
    * One page of the home list: visible conversations, pinned first, then by last activity,
-   * then by conversation ID, continuing after `after`. One-to-one rows are an index range of
-   * IDX_conversation_members_home; group rows are joined to their conversations and sorted,
-   * so the cost grows with the number of groups a user is in, not with their traffic.
+   * then by conversation ID, continuing after `after`, each with its conversation. One
+   * statement of two parts: one-to-one rows are an index range of IDX_conversation_members_home
+   * read in order; group rows are joined to their conversations and sorted, so that part costs
+   * what the number of groups a user is in costs, not their traffic.
    */
-  async homePage(userId: string, after: HomePosition | null, count: number): Promise<ConversationMemberEntity[]> {
+  async homePage(userId: string, after: HomePosition | null, count: number): Promise<HomeEntry[]> {
     // Flags are bound as 0/1: better-sqlite3 cannot bind booleans.
-    const keyset = (pinned: string, activity: string, id: string): { sql: string; params: Array<string | number> } =>
+    const keyset = (activity: string): { sql: string; params: Array<string | number> } =>
       after
         ? {
-            sql: ` AND (${pinned} < ? OR (${pinned} = ? AND ${activity} < ?) OR (${pinned} = ? AND ${activity} = ? AND ${id} < ?))`,
+            sql: ` AND (m.pinned < ? OR (m.pinned = ? AND ${activity} < ?) OR (m.pinned = ? AND ${activity} = ? AND m.conversation_id < ?))`,
             params: [after.pinned, after.pinned, after.activity, after.pinned, after.activity, after.conversationId],
           }
         : { sql: '', params: [] };
-    const direct = keyset('pinned', 'last_activity_at', 'conversation_id');
-    const group = keyset('m.pinned', `(${GROUP_SQL.activity})`, 'm.conversation_id');
-    const [directRows, groupRows] = (await Promise.all([
-      this.members.query(
-        `SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE user_id = ? AND is_group = 0 AND hidden = 0${direct.sql} ` +
-          'ORDER BY pinned DESC, last_activity_at DESC, conversation_id DESC LIMIT ?',
-        [userId, ...direct.params, count],
-      ),
-      this.members.query(
-        `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id ` +
-          `WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ORDER BY m.pinned DESC, ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?`,
-        [userId, ...group.params, count],
-      ),
-    ])) as [Row[], Row[]];
-    return [...directRows.map((row) => toMember(row, null)), ...groupRows.map(toMemberWithProgress)].sort(homeOrder).slice(0, count);
+    const direct = keyset('m.last_activity_at');
+    const group = keyset(`(${GROUP_SQL.activity})`);
+    const columns = `${MEMBER_COLUMNS.split(', ')
+      .map((column) => `m.${column}`)
+      .join(', ')}, ${aliased('c', CONVERSATION_COLUMNS)}`;
+    const from = 'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id';
+    const rows = (await this.members.query(
+      `SELECT * FROM (SELECT ${columns} ${from} WHERE m.user_id = ? AND m.is_group = 0 AND m.hidden = 0${direct.sql} ` +
+        `ORDER BY m.pinned DESC, m.last_activity_at DESC, m.conversation_id DESC LIMIT ?) d UNION ALL ` +
+        `SELECT * FROM (SELECT ${columns} ${from} WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ` +
+        `ORDER BY m.pinned DESC, ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?) g`,
+      [userId, ...direct.params, count, userId, ...group.params, count],
+    )) as Row[];
+    return rows
+      .map((row) => {
+        const conversation = toConversation(prefixed(row, 'c_'));
+        return { member: toMember(row, conversation), conversation };
+      })
+      .sort((a, b) => homeOrder(a.member, b.member))
+      .slice(0, count);
   }
 
   /** The absolute unread aggregate: everything, and what is not muted (the badge). One round trip. */

@@ -24,6 +24,28 @@ export interface SeqRange {
   to: string;
 }
 
+const MESSAGE_COLUMNS = 'id, conversation_id, seq, sender_id, client_message_id, type, content, content_hash, search_text, event_id, status, created_at, updated_at';
+type MessageRow = Record<string, string | number | null>;
+
+/** A messages row (plain SQL, for the home list's many last messages) as an entity. */
+function messageFromRow(row: MessageRow): MessageEntity {
+  return Object.assign(new MessageEntity(), {
+    id: String(row.id),
+    conversationId: String(row.conversation_id),
+    seq: String(row.seq),
+    senderId: String(row.sender_id),
+    clientMessageId: String(row.client_message_id),
+    type: String(row.type),
+    content: String(row.content),
+    contentHash: String(row.content_hash),
+    searchText: row.search_text === null ? null : String(row.search_text),
+    eventId: String(row.event_id),
+    status: row.status as MessageStatus,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  });
+}
+
 // LIKE with an escape character both MySQL and SQLite accept in the same spelling.
 function likePattern(keyword: string): string {
   return `%${keyword.replace(/[!%_]/g, (c) => `!${c}`)}%`;
@@ -96,9 +118,14 @@ export class MessagesRepository {
   }
 
   /** The latest message of each conversation (the one at its last_seq), by the (conversation, seq) key. */
-  findLatest(conversations: Array<Pick<ConversationEntity, 'id' | 'lastSeq'>>): Promise<MessageEntity[]> {
-    const keys = conversations.filter((c) => BigInt(c.lastSeq) > 0n).map((c) => ({ conversationId: c.id, seq: String(c.lastSeq) }));
-    return keys.length ? this.messages.find({ where: keys }) : Promise.resolve([]);
+  async findLatest(conversations: Array<Pick<ConversationEntity, 'id' | 'lastSeq'>>): Promise<MessageEntity[]> {
+    const keys = conversations.filter((c) => BigInt(c.lastSeq) > 0n);
+    if (!keys.length) return [];
+    const rows = (await this.messages.query(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${keys.map(() => '(conversation_id = ? AND seq = ?)').join(' OR ')}`,
+      keys.flatMap((c) => [c.id, String(c.lastSeq)]),
+    )) as MessageRow[];
+    return rows.map(messageFromRow);
   }
 
   /**

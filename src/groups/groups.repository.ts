@@ -5,6 +5,24 @@ import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 
+export const GROUP_COLUMNS = 'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';
+
+/** A groups row (plain SQL, hot read paths) as an entity. */
+export function groupFromRow(row: Record<string, string | number | null>): GroupEntity {
+  return Object.assign(new GroupEntity(), {
+    id: String(row.id),
+    publicId: String(row.public_id),
+    name: String(row.name),
+    avatar: String(row.avatar),
+    introduction: String(row.introduction),
+    ownerId: String(row.owner_id),
+    disabled: Boolean(Number(row.disabled)),
+    dismissedAt: row.dismissed_at === null ? null : Number(row.dismissed_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  });
+}
+
 export interface NewGroup {
   publicId: string;
   name: string;
@@ -64,8 +82,11 @@ export class GroupsRepository {
     return this.groupRepo(manager).findOneBy({ id });
   }
 
-  findByIds(ids: string[]): Promise<GroupEntity[]> {
-    return ids.length ? this.groups.findBy({ id: In(ids) }) : Promise.resolve([]);
+  async findByIds(ids: string[]): Promise<GroupEntity[]> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return [];
+    const rows = (await this.groups.query(`SELECT ${GROUP_COLUMNS} FROM \`groups\` WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)) as Array<Record<string, string | number | null>>;
+    return rows.map(groupFromRow);
   }
 
   /**

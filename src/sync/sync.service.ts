@@ -6,7 +6,8 @@ import { Capabilities } from '../config/messaging-config';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
 import { ConversationDescriber } from '../conversations/conversation-describer.service';
 import { ConversationMemberEntity } from '../conversations/conversation-member.entity';
-import { ConversationsRepository, HomePosition } from '../conversations/conversations.repository';
+import { ConversationsRepository, HomeEntry, HomePosition } from '../conversations/conversations.repository';
+import { directPeerId } from '../conversations/conversation-describer.service';
 import { MessageEntity } from '../conversations/message.entity';
 import { MessagesRepository } from '../conversations/messages.repository';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -65,7 +66,7 @@ export class SyncService {
     const [rows, totals] = await Promise.all([this.conversations.homePage(auth.id, after, HOME_PAGE_SIZE + 1), this.conversations.unreadTotals(auth.id)]);
     const page = rows.slice(0, HOME_PAGE_SIZE);
     const hasMore = rows.length > HOME_PAGE_SIZE;
-    const last = page[page.length - 1];
+    const last = page[page.length - 1]?.member;
     const position: HomePosition | null = last ? { pinned: last.pinned ? 1 : 0, activity: last.lastActivityAt, conversationId: String(last.conversationId) } : null;
     return {
       conversations: {
@@ -112,33 +113,39 @@ export class SyncService {
         return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
       });
     }
-    const member = (await this.conversations.findMember(view.conversation.id, auth.id))!;
-    const [item] = await this.items(auth, [member]);
+    const [member, [conversation]] = await Promise.all([this.conversations.findMember(view.conversation.id, auth.id), this.conversations.findByIds([view.conversation.id])]);
+    const [item] = await this.items(auth, [{ member: member!, conversation }]);
     return { conversation: item, event_id: eventId };
   }
 
-  /** Items for member rows: four batched queries whatever the page size. */
-  private async items(auth: AuthUser, members: ConversationMemberEntity[]): Promise<ConversationItem[]> {
-    if (members.length === 0) return [];
-    const conversations = await this.conversations.findByIds(members.map((m) => m.conversationId));
-    const byId = new Map(conversations.map((c) => [String(c.id), c]));
-    const views = await this.describer.describe(auth.id, conversations);
+  /**
+   * Items for home-list rows: the last messages in one query, then the peers, groups and any
+   * other senders in parallel, whatever the page size.
+   */
+  private async items(auth: AuthUser, entries: HomeEntry[]): Promise<ConversationItem[]> {
+    if (entries.length === 0) return [];
+    const conversations = entries.map((e) => e.conversation);
     const lastMessages = new Map<string, MessageEntity>();
-    for (const message of await this.messages.findLatest(conversations)) {
-      lastMessages.set(String(message.conversationId), message);
-    }
+    const current = entries.filter((e) => e.member.visibleToSeq === null).map((e) => e.conversation);
+    for (const message of await this.messages.findLatest(current)) lastMessages.set(String(message.conversationId), message);
     // A former member sees the last message of their time in the conversation, not later ones.
-    for (const member of members.filter((m) => m.visibleToSeq !== null)) {
+    for (const { member } of entries.filter((e) => e.member.visibleToSeq !== null)) {
       const [latest] = await this.messages.window(member.conversationId, { from: member.visibleFromSeq, to: member.visibleToSeq as string }, 1, true);
       if (latest) lastMessages.set(member.conversationId, latest);
-      else lastMessages.delete(member.conversationId);
     }
-    const senders = await this.users.findByIds([...lastMessages.values()].map((m) => m.senderId));
+    // In a one-to-one conversation the sender is the viewer or the peer, whom describing finds.
+    const peerOf = new Map(conversations.filter((c) => c.type === 'direct').map((c) => [c.id, directPeerId(c, auth.id)]));
+    const others = [...lastMessages.values()].filter((m) => m.senderId !== auth.id && peerOf.get(String(m.conversationId)) !== m.senderId).map((m) => m.senderId);
+    const [views, senders] = await Promise.all([this.describer.describe(auth.id, conversations), this.users.findByIds(others)]);
     const externalId = new Map(senders.map((u) => [String(u.id), u.externalId]));
-    return members.flatMap((member) => {
-      const conversation = byId.get(member.conversationId);
-      const view = conversation ? views.get(conversation.id) : undefined;
-      if (!conversation || !view) return [];
+    externalId.set(auth.id, auth.userId);
+    for (const [conversationId, peerId] of peerOf) {
+      const peer = views.get(conversationId)?.peerUserId;
+      if (peer) externalId.set(peerId, peer);
+    }
+    return entries.flatMap(({ member, conversation }) => {
+      const view = views.get(conversation.id);
+      if (!view) return [];
       const message = lastMessages.get(member.conversationId);
       const summary = message ? toMessageReply(message, view.conversationId, externalId.get(message.senderId) ?? '') : null;
       return [toConversationItem(view, conversation, member, summary)];

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { hasEdgeWhitespace } from '../common/text';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { insertRow } from '../database/insert-row';
@@ -88,8 +88,11 @@ export class UsersRepository {
     return rows[0] ? userFromRow(rows[0]) : null;
   }
 
-  findByIds(ids: readonly string[]): Promise<UserEntity[]> {
-    return ids.length ? this.users.findBy({ id: In([...new Set(ids)]) }) : Promise.resolve([]);
+  async findByIds(ids: readonly string[]): Promise<UserEntity[]> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return [];
+    const rows = (await this.users.query(`SELECT ${USER_COLUMNS} FROM users WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)) as UserRow[];
+    return rows.map(userFromRow);
   }
 
   findByUsername(username: string): Promise<UserEntity | null> {
