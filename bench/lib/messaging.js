@@ -526,7 +526,7 @@ async function explainMessaging({ baseUrl, mysqlUrl, messaging, runId }) {
       statements.push({ path, kind: kind.toUpperCase(), sql, plan: rows, scan: rows.some((r) => r.type === 'ALL' && stored(r)) });
     }
     const named = {
-      homeList: statements.find((s) => s.kind === 'SELECT' && /FROM `?conversation_members`?/.test(s.sql) && /ORDER BY (`?cm`?\.)?`?pinned`? DESC/i.test(s.sql)) || null,
+      homeList: statements.find((s) => s.kind === 'SELECT' && /FROM `?conversation_members`?/.test(s.sql) && /ORDER BY (`?\w+`?\.)?`?pinned`? DESC/i.test(s.sql)) || null,
       messageWindow: statements.find((s) => s.kind === 'SELECT' && /FROM `messages`/.test(s.sql) && /ORDER BY `m`\.`seq` DESC/i.test(s.sql) && /LIMIT 50/.test(s.sql)) || null,
       sendMemberUpdate:
         statements.find((s) => s.path.startsWith('send (one') && s.kind === 'UPDATE' && /^\s*UPDATE `?conversation_members`?/.test(s.sql) && /`?conversation_id`?\s*=/.test(s.sql)) || null,

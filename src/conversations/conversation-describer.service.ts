@@ -17,6 +17,20 @@ export interface ConversationView {
   groupId: string | null;
 }
 
+/** What names a one-to-one conversation: the peer. */
+export interface NamingPeer {
+  externalId: string;
+  nickname: string;
+  avatar: string;
+}
+
+/** What names a group conversation: the group. */
+export interface NamingGroup {
+  publicId: string;
+  name: string;
+  avatar: string;
+}
+
 /** The other member of a one-to-one conversation, from its direct key. */
 export function directPeerId(conversation: Pick<ConversationEntity, 'directKey'>, viewerId: string): string {
   const [low, high] = (conversation.directKey ?? '').split(':');
@@ -43,31 +57,34 @@ export class ConversationDescriber {
     const groupById = new Map(groups.map((g) => [String(g.id), g]));
     const views = new Map<string, ConversationView>();
     for (const conversation of conversations) {
-      if (conversation.type === 'direct') {
-        const peer = userById.get(directPeerId(conversation, viewerId));
-        if (!peer) continue;
-        views.set(conversation.id, {
-          conversationId: directConversationId(peer.externalId),
-          type: 'direct',
-          title: peer.nickname,
-          avatar: peer.avatar || this.config.defaultAvatarUrl,
-          peerUserId: peer.externalId,
-          groupId: null,
-        });
-      } else {
-        const group = groupById.get(String(conversation.groupId));
-        if (!group) continue;
-        views.set(conversation.id, {
-          conversationId: groupConversationId(group.publicId),
-          type: 'group',
-          title: group.name,
-          avatar: group.avatar || this.config.defaultAvatarUrl,
-          peerUserId: null,
-          groupId: group.publicId,
-        });
-      }
+      const view = this.viewOf(conversation, userById.get(directPeerId(conversation, viewerId)) ?? null, groupById.get(String(conversation.groupId)) ?? null);
+      if (view) views.set(conversation.id, view);
     }
     return views;
+  }
+
+  /** The view from an already loaded peer (one-to-one) or group; null when that is missing. */
+  viewOf(conversation: Pick<ConversationEntity, 'type'>, peer: NamingPeer | null, group: NamingGroup | null): ConversationView | null {
+    if (conversation.type === 'direct') {
+      if (!peer) return null;
+      return {
+        conversationId: directConversationId(peer.externalId),
+        type: 'direct',
+        title: peer.nickname,
+        avatar: peer.avatar || this.config.defaultAvatarUrl,
+        peerUserId: peer.externalId,
+        groupId: null,
+      };
+    }
+    if (!group) return null;
+    return {
+      conversationId: groupConversationId(group.publicId),
+      type: 'group',
+      title: group.name,
+      avatar: group.avatar || this.config.defaultAvatarUrl,
+      peerUserId: null,
+      groupId: group.publicId,
+    };
   }
 
   async describeOne(viewerId: string, conversation: ConversationEntity): Promise<ConversationView> {

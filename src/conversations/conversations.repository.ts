@@ -10,6 +10,9 @@ import { USER_COLUMNS, UserRow, userFromRow } from '../users/users.repository';
 import { UserEntity } from '../users/user.entity';
 import { directKey } from './conversation-id';
 import { ConversationProgress, GROUP_SQL, effectiveMemberState } from './member-state';
+import type { NamingGroup, NamingPeer } from './conversation-describer.service';
+import { MESSAGE_COLUMNS, messageFromRow } from './messages.repository';
+import { MessageEntity } from './message.entity';
 
 const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 const MEMBER_COLUMNS =
@@ -69,6 +72,18 @@ function toMemberWithProgress(row: Row): ConversationMemberEntity {
   return toMember(row, { lastSeq: str(row.c_last_seq), lastMessageAt: Number(row.c_last_message_at) });
 }
 
+const aliased = (alias: string, columns: string): string =>
+  columns
+    .split(', ')
+    .map((column) => `${alias}.${column} AS ${alias}_${column}`)
+    .join(', ');
+
+/** A member row (unprefixed) with its conversation (c_ prefixed), the home list's page columns. */
+const HOME_COLUMNS = `${MEMBER_COLUMNS.split(', ')
+  .map((column) => `m.${column}`)
+  .join(', ')}, ${aliased('c', CONVERSATION_COLUMNS)}`;
+const HOME_FROM = 'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id';
+
 /** Home-list order: pinned first, then last activity, then conversation ID, all descending. */
 function homeOrder(a: ConversationMemberEntity, b: ConversationMemberEntity): number {
   if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
@@ -82,12 +97,6 @@ function prefixed(row: Row, prefix: string): Row {
   for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
   return out;
 }
-
-const aliased = (alias: string, columns: string): string =>
-  columns
-    .split(', ')
-    .map((column) => `${alias}.${column} AS ${alias}_${column}`)
-    .join(', ');
 
 /** A conversation as resolved for one viewer: what exists of peer/group, conversation and membership. */
 export interface Resolved<T> {
@@ -103,10 +112,13 @@ export interface GroupRoleRow {
   mutedUntil: number;
 }
 
-/** A home-list row: the member's state and the conversation. */
+/** A home-list row: the member's state, the conversation, what names it, and its last message for a current member. */
 export interface HomeEntry {
   member: ConversationMemberEntity;
   conversation: ConversationEntity;
+  peer: NamingPeer | null;
+  group: NamingGroup | null;
+  lastMessage: { message: MessageEntity; senderExternalId: string } | null;
 }
 
 /** Where a home-list page ended: pinned flag (0/1), last activity, conversation ID. */
@@ -378,10 +390,13 @@ export class ConversationsRepository {
 
   /**
    * One page of the home list: visible conversations, pinned first, then by last activity,
-   * then by conversation ID, continuing after `after`, each with its conversation. One
-   * statement of two parts: one-to-one rows are an index range of IDX_conversation_members_home
-   * read in order; group rows are joined to their conversations and sorted, so that part costs
-   * what the number of groups a user is in costs, not their traffic.
+   * then by conversation ID, continuing after `after`; each with its conversation, what names
+   * it (the peer or the group) and, for current members, its last message and that message's
+   * sender. One statement: the page is chosen first, from two parts (one-to-one rows are an
+   * index range of IDX_conversation_members_home read in order; group rows are joined to
+   * their conversations and sorted, so that part costs what the number of a user's groups
+   * costs, not their traffic), and only the chosen rows are joined to the users, groups and
+   * messages tables, which this read borrows from their modules for the one round trip.
    */
   async homePage(userId: string, after: HomePosition | null, count: number): Promise<HomeEntry[]> {
     // Flags are bound as 0/1: better-sqlite3 cannot bind booleans.
@@ -394,24 +409,46 @@ export class ConversationsRepository {
         : { sql: '', params: [] };
     const direct = keyset('m.last_activity_at');
     const group = keyset(`(${GROUP_SQL.activity})`);
-    const columns = `${MEMBER_COLUMNS.split(', ')
-      .map((column) => `m.${column}`)
-      .join(', ')}, ${aliased('c', CONVERSATION_COLUMNS)}`;
-    const from = 'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id';
-    const rows = (await this.members.query(
-      `SELECT * FROM (SELECT ${columns} ${from} WHERE m.user_id = ? AND m.is_group = 0 AND m.hidden = 0${direct.sql} ` +
-        `ORDER BY m.pinned DESC, m.last_activity_at DESC, m.conversation_id DESC LIMIT ?) d UNION ALL ` +
-        `SELECT * FROM (SELECT ${columns} ${from} WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ` +
-        `ORDER BY m.pinned DESC, ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?) g`,
-      [userId, ...direct.params, count, userId, ...group.params, count],
-    )) as Row[];
-    return rows
-      .map((row) => {
-        const conversation = toConversation(prefixed(row, 'c_'));
-        return { member: toMember(row, conversation), conversation };
-      })
+    const page =
+      `SELECT * FROM (SELECT ${HOME_COLUMNS} ${HOME_FROM} WHERE m.user_id = ? AND m.is_group = 0 AND m.hidden = 0${direct.sql} ` +
+      `ORDER BY m.pinned DESC, m.last_activity_at DESC, m.conversation_id DESC LIMIT ?) d UNION ALL ` +
+      `SELECT * FROM (SELECT ${HOME_COLUMNS} ${HOME_FROM} WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ` +
+      `ORDER BY m.pinned DESC, ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?) g`;
+    const entries = await this.entries(page, [userId, ...direct.params, count, userId, ...group.params, count]);
+    return entries
       .sort((a, b) => homeOrder(a.member, b.member))
       .slice(0, count);
+  }
+
+  /** The home-list row of one conversation, as homePage would list it (hidden or not). */
+  async homeEntry(userId: string, conversationId: string): Promise<HomeEntry | null> {
+    const [entry] = await this.entries(`SELECT ${HOME_COLUMNS} ${HOME_FROM} WHERE m.conversation_id = ? AND m.user_id = ?`, [conversationId, userId]);
+    return entry ?? null;
+  }
+
+  /** Joins the chosen member rows (`page`) to what names them and to their last messages. */
+  private async entries(page: string, params: Array<string | number>): Promise<HomeEntry[]> {
+    const rows = (await this.members.query(
+      'SELECT page.*, p.external_id AS p_external_id, p.nickname AS p_nickname, p.avatar AS p_avatar, ' +
+        `gr.public_id AS g_public_id, gr.name AS g_name, gr.avatar AS g_avatar, ${aliased('lm', MESSAGE_COLUMNS)}, s.external_id AS s_external_id ` +
+        `FROM (${page}) page ` +
+        "LEFT JOIN conversation_members o ON page.c_type = 'direct' AND o.conversation_id = page.conversation_id AND o.user_id <> page.user_id " +
+        'LEFT JOIN users p ON p.id = o.user_id ' +
+        'LEFT JOIN `groups` gr ON gr.id = page.c_group_id ' +
+        'LEFT JOIN messages lm ON page.visible_to_seq IS NULL AND lm.conversation_id = page.conversation_id AND lm.seq = page.c_last_seq ' +
+        'LEFT JOIN users s ON s.id = lm.sender_id',
+      params,
+    )) as Row[];
+    return rows.map((row): HomeEntry => {
+      const conversation = toConversation(prefixed(row, 'c_'));
+      return {
+        member: toMember(row, conversation),
+        conversation,
+        peer: row.p_external_id === null ? null : { externalId: str(row.p_external_id), nickname: str(row.p_nickname), avatar: str(row.p_avatar) },
+        group: row.g_public_id === null ? null : { publicId: str(row.g_public_id), name: str(row.g_name), avatar: str(row.g_avatar) },
+        lastMessage: row.lm_id === null ? null : { message: messageFromRow(prefixed(row, 'lm_')), senderExternalId: str(row.s_external_id) },
+      };
+    });
   }
 
   /** The absolute unread aggregate: everything, and what is not muted (the badge). One round trip. */

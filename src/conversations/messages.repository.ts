@@ -24,11 +24,11 @@ export interface SeqRange {
   to: string;
 }
 
-const MESSAGE_COLUMNS = 'id, conversation_id, seq, sender_id, client_message_id, type, content, content_hash, search_text, event_id, status, created_at, updated_at';
-type MessageRow = Record<string, string | number | null>;
+export const MESSAGE_COLUMNS = 'id, conversation_id, seq, sender_id, client_message_id, type, content, content_hash, search_text, event_id, status, created_at, updated_at';
+export type MessageRow = Record<string, string | number | null>;
 
 /** A messages row (plain SQL, for the home list's many last messages) as an entity. */
-function messageFromRow(row: MessageRow): MessageEntity {
+export function messageFromRow(row: MessageRow): MessageEntity {
   return Object.assign(new MessageEntity(), {
     id: String(row.id),
     conversationId: String(row.conversation_id),

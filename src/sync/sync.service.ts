@@ -7,7 +7,6 @@ import { ConversationAccessService } from '../conversations/conversation-access.
 import { ConversationDescriber } from '../conversations/conversation-describer.service';
 import { ConversationMemberEntity } from '../conversations/conversation-member.entity';
 import { ConversationsRepository, HomeEntry, HomePosition } from '../conversations/conversations.repository';
-import { directPeerId } from '../conversations/conversation-describer.service';
 import { MessageEntity } from '../conversations/message.entity';
 import { MessagesRepository } from '../conversations/messages.repository';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -113,41 +112,27 @@ export class SyncService {
         return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
       });
     }
-    const [member, [conversation]] = await Promise.all([this.conversations.findMember(view.conversation.id, auth.id), this.conversations.findByIds([view.conversation.id])]);
-    const [item] = await this.items(auth, [{ member: member!, conversation }]);
+    const [item] = await this.items(auth, [(await this.conversations.homeEntry(auth.id, view.conversation.id))!]);
     return { conversation: item, event_id: eventId };
   }
 
   /**
-   * Items for home-list rows: the last messages in one query, then the peers, groups and any
-   * other senders in parallel, whatever the page size.
+   * Items for home-list rows, which bring their names and last messages; only a former
+   * member's last message (the last one of their time in the conversation) is read here.
    */
   private async items(auth: AuthUser, entries: HomeEntry[]): Promise<ConversationItem[]> {
-    if (entries.length === 0) return [];
-    const conversations = entries.map((e) => e.conversation);
-    const lastMessages = new Map<string, MessageEntity>();
-    const current = entries.filter((e) => e.member.visibleToSeq === null).map((e) => e.conversation);
-    for (const message of await this.messages.findLatest(current)) lastMessages.set(String(message.conversationId), message);
-    // A former member sees the last message of their time in the conversation, not later ones.
+    const formerLast = new Map<string, MessageEntity>();
     for (const { member } of entries.filter((e) => e.member.visibleToSeq !== null)) {
       const [latest] = await this.messages.window(member.conversationId, { from: member.visibleFromSeq, to: member.visibleToSeq as string }, 1, true);
-      if (latest) lastMessages.set(member.conversationId, latest);
+      if (latest) formerLast.set(member.conversationId, latest);
     }
-    // In a one-to-one conversation the sender is the viewer or the peer, whom describing finds.
-    const peerOf = new Map(conversations.filter((c) => c.type === 'direct').map((c) => [c.id, directPeerId(c, auth.id)]));
-    const others = [...lastMessages.values()].filter((m) => m.senderId !== auth.id && peerOf.get(String(m.conversationId)) !== m.senderId).map((m) => m.senderId);
-    const [views, senders] = await Promise.all([this.describer.describe(auth.id, conversations), this.users.findByIds(others)]);
-    const externalId = new Map(senders.map((u) => [String(u.id), u.externalId]));
-    externalId.set(auth.id, auth.userId);
-    for (const [conversationId, peerId] of peerOf) {
-      const peer = views.get(conversationId)?.peerUserId;
-      if (peer) externalId.set(peerId, peer);
-    }
-    return entries.flatMap(({ member, conversation }) => {
-      const view = views.get(conversation.id);
+    const formerSenders = new Map((await this.users.findByIds([...formerLast.values()].map((m) => m.senderId))).map((u) => [String(u.id), u.externalId]));
+    return entries.flatMap(({ member, conversation, peer, group, lastMessage }) => {
+      const view = this.describer.viewOf(conversation, peer, group);
       if (!view) return [];
-      const message = lastMessages.get(member.conversationId);
-      const summary = message ? toMessageReply(message, view.conversationId, externalId.get(message.senderId) ?? '') : null;
+      const former = formerLast.get(member.conversationId);
+      const last = former ? { message: former, senderExternalId: formerSenders.get(former.senderId) ?? '' } : member.visibleToSeq === null ? lastMessage : null;
+      const summary = last ? toMessageReply(last.message, view.conversationId, last.senderExternalId) : null;
       return [toConversationItem(view, conversation, member, summary)];
     });
   }
