@@ -22,17 +22,17 @@ const str = (value: string | number | null): string => String(value);
 const strOrNull = (value: string | number | null): string | null => (value === null ? null : String(value));
 
 /** Rows of the read paths are mapped by hand: entity hydration was a large share of their CPU. */
-function toConversation(row: Row): ConversationEntity {
+function toConversation(row: Row, p = ''): ConversationEntity {
   return Object.assign(new ConversationEntity(), {
-    id: str(row.id),
-    type: row.type as ConversationEntity['type'],
-    directKey: strOrNull(row.direct_key),
-    groupId: strOrNull(row.group_id),
-    lastSeq: str(row.last_seq),
-    contentUpdatedAt: Number(row.content_updated_at),
-    lastMessageAt: Number(row.last_message_at),
-    deletionRevision: str(row.deletion_revision),
-    createdAt: Number(row.created_at),
+    id: str(row[`${p}id`]),
+    type: row[`${p}type`] as ConversationEntity['type'],
+    directKey: strOrNull(row[`${p}direct_key`]),
+    groupId: strOrNull(row[`${p}group_id`]),
+    lastSeq: str(row[`${p}last_seq`]),
+    contentUpdatedAt: Number(row[`${p}content_updated_at`]),
+    lastMessageAt: Number(row[`${p}last_message_at`]),
+    deletionRevision: str(row[`${p}deletion_revision`]),
+    createdAt: Number(row[`${p}created_at`]),
   });
 }
 
@@ -41,24 +41,24 @@ function toConversation(row: Row): ConversationEntity {
  * activity and hidden (member-state.ts); without it (`null`), the stored values stay, which
  * only the read path, recomputing under the row lock, may use.
  */
-function toMember(row: Row, progress: ConversationProgress | null): ConversationMemberEntity {
+function toMember(row: Row, progress: ConversationProgress | null, p = ''): ConversationMemberEntity {
   const member = Object.assign(new ConversationMemberEntity(), {
-    id: str(row.id),
-    conversationId: str(row.conversation_id),
-    userId: str(row.user_id),
-    isGroup: Boolean(Number(row.is_group)),
-    readSeq: str(row.read_seq),
-    visibleFromSeq: str(row.visible_from_seq),
-    visibleToSeq: strOrNull(row.visible_to_seq),
-    uncounted: Number(row.uncounted),
-    unreadCount: Number(row.unread_count),
-    lastActivityAt: Number(row.last_activity_at),
-    pinned: Boolean(Number(row.pinned)),
-    muted: Boolean(Number(row.muted)),
-    hidden: Boolean(Number(row.hidden)),
-    hiddenSeq: strOrNull(row.hidden_seq),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
+    id: str(row[`${p}id`]),
+    conversationId: str(row[`${p}conversation_id`]),
+    userId: str(row[`${p}user_id`]),
+    isGroup: Boolean(Number(row[`${p}is_group`])),
+    readSeq: str(row[`${p}read_seq`]),
+    visibleFromSeq: str(row[`${p}visible_from_seq`]),
+    visibleToSeq: strOrNull(row[`${p}visible_to_seq`]),
+    uncounted: Number(row[`${p}uncounted`]),
+    unreadCount: Number(row[`${p}unread_count`]),
+    lastActivityAt: Number(row[`${p}last_activity_at`]),
+    pinned: Boolean(Number(row[`${p}pinned`])),
+    muted: Boolean(Number(row[`${p}muted`])),
+    hidden: Boolean(Number(row[`${p}hidden`])),
+    hiddenSeq: strOrNull(row[`${p}hidden_seq`]),
+    createdAt: Number(row[`${p}created_at`]),
+    updatedAt: Number(row[`${p}updated_at`]),
   });
   return progress ? Object.assign(member, effectiveMemberState(member, progress)) : member;
 }
@@ -92,11 +92,6 @@ function homeOrder(a: ConversationMemberEntity, b: ConversationMemberEntity): nu
   return x === y ? 0 : x > y ? -1 : 1;
 }
 
-function prefixed(row: Row, prefix: string): Row {
-  const out: Row = {};
-  for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
-  return out;
-}
 
 /** A conversation as resolved for one viewer: what exists of peer/group, conversation and membership. */
 export interface Resolved<T> {
@@ -163,9 +158,9 @@ export class ConversationsRepository {
     const row = rows[0];
     if (!row) return { target: null, conversation: null, member: null };
     return {
-      target: userFromRow(prefixed(row, 'p_') as unknown as UserRow),
-      conversation: row.c_id === null ? null : toConversation(prefixed(row, 'c_')),
-      member: row.m_id === null ? null : toMember(prefixed(row, 'm_'), toConversation(prefixed(row, 'c_'))),
+      target: userFromRow(row as unknown as UserRow, 'p_'),
+      conversation: row.c_id === null ? null : toConversation(row, 'c_'),
+      member: row.m_id === null ? null : toMember(row, toConversation(row, 'c_'), 'm_'),
     };
   }
 
@@ -185,16 +180,16 @@ export class ConversationsRepository {
     if (!row) return { target: null, conversation: null, member: null, role: null };
     return {
       role: row.gm_role === null ? null : { role: str(row.gm_role), status: str(row.gm_status), mutedUntil: Number(row.gm_muted_until) },
-      target: groupFromRow(prefixed(row, 'g_')),
-      conversation: row.c_id === null ? null : toConversation(prefixed(row, 'c_')),
-      member: row.m_id === null ? null : toMember(prefixed(row, 'm_'), toConversation(prefixed(row, 'c_'))),
+      target: groupFromRow(row, 'g_'),
+      conversation: row.c_id === null ? null : toConversation(row, 'c_'),
+      member: row.m_id === null ? null : toMember(row, toConversation(row, 'c_'), 'm_'),
     };
   }
 
   async findByIds(ids: string[]): Promise<ConversationEntity[]> {
     if (!ids.length) return [];
     const rows = (await this.conversations.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)) as Row[];
-    return rows.map(toConversation);
+    return rows.map((row) => toConversation(row));
   }
 
   async findByDirectKey(key: string): Promise<ConversationEntity | null> {
@@ -440,13 +435,13 @@ export class ConversationsRepository {
       params,
     )) as Row[];
     return rows.map((row): HomeEntry => {
-      const conversation = toConversation(prefixed(row, 'c_'));
+      const conversation = toConversation(row, 'c_');
       return {
         member: toMember(row, conversation),
         conversation,
         peer: row.p_external_id === null ? null : { externalId: str(row.p_external_id), nickname: str(row.p_nickname), avatar: str(row.p_avatar) },
         group: row.g_public_id === null ? null : { publicId: str(row.g_public_id), name: str(row.g_name), avatar: str(row.g_avatar) },
-        lastMessage: row.lm_id === null ? null : { message: messageFromRow(prefixed(row, 'lm_')), senderExternalId: str(row.s_external_id) },
+        lastMessage: row.lm_id === null ? null : { message: messageFromRow(row, 'lm_'), senderExternalId: str(row.s_external_id) },
       };
     });
   }

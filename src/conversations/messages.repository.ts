@@ -28,21 +28,21 @@ export const MESSAGE_COLUMNS = 'id, conversation_id, seq, sender_id, client_mess
 export type MessageRow = Record<string, string | number | null>;
 
 /** A messages row (plain SQL, for the home list's many last messages) as an entity. */
-export function messageFromRow(row: MessageRow): MessageEntity {
+export function messageFromRow(row: MessageRow, p = ''): MessageEntity {
   return Object.assign(new MessageEntity(), {
-    id: String(row.id),
-    conversationId: String(row.conversation_id),
-    seq: String(row.seq),
-    senderId: String(row.sender_id),
-    clientMessageId: String(row.client_message_id),
-    type: String(row.type),
-    content: String(row.content),
-    contentHash: String(row.content_hash),
-    searchText: row.search_text === null ? null : String(row.search_text),
-    eventId: String(row.event_id),
-    status: row.status as MessageStatus,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
+    id: String(row[`${p}id`]),
+    conversationId: String(row[`${p}conversation_id`]),
+    seq: String(row[`${p}seq`]),
+    senderId: String(row[`${p}sender_id`]),
+    clientMessageId: String(row[`${p}client_message_id`]),
+    type: String(row[`${p}type`]),
+    content: String(row[`${p}content`]),
+    contentHash: String(row[`${p}content_hash`]),
+    searchText: row[`${p}search_text`] === null ? null : String(row[`${p}search_text`]),
+    eventId: String(row[`${p}event_id`]),
+    status: row[`${p}status`] as MessageStatus,
+    createdAt: Number(row[`${p}created_at`]),
+    updatedAt: Number(row[`${p}updated_at`]),
   });
 }
 
@@ -125,7 +125,7 @@ export class MessagesRepository {
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${keys.map(() => '(conversation_id = ? AND seq = ?)').join(' OR ')}`,
       keys.flatMap((c) => [c.id, String(c.lastSeq)]),
     )) as MessageRow[];
-    return rows.map(messageFromRow);
+    return rows.map((row) => messageFromRow(row));
   }
 
   /**

@@ -8,18 +8,18 @@ import { GroupEntity } from './group.entity';
 export const GROUP_COLUMNS = 'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';
 
 /** A groups row (plain SQL, hot read paths) as an entity. */
-export function groupFromRow(row: Record<string, string | number | null>): GroupEntity {
+export function groupFromRow(row: Record<string, string | number | null>, p = ''): GroupEntity {
   return Object.assign(new GroupEntity(), {
-    id: String(row.id),
-    publicId: String(row.public_id),
-    name: String(row.name),
-    avatar: String(row.avatar),
-    introduction: String(row.introduction),
-    ownerId: String(row.owner_id),
-    disabled: Boolean(Number(row.disabled)),
-    dismissedAt: row.dismissed_at === null ? null : Number(row.dismissed_at),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
+    id: String(row[`${p}id`]),
+    publicId: String(row[`${p}public_id`]),
+    name: String(row[`${p}name`]),
+    avatar: String(row[`${p}avatar`]),
+    introduction: String(row[`${p}introduction`]),
+    ownerId: String(row[`${p}owner_id`]),
+    disabled: Boolean(Number(row[`${p}disabled`])),
+    dismissedAt: row[`${p}dismissed_at`] === null ? null : Number(row[`${p}dismissed_at`]),
+    createdAt: Number(row[`${p}created_at`]),
+    updatedAt: Number(row[`${p}updated_at`]),
   });
 }
 
@@ -86,7 +86,7 @@ export class GroupsRepository {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
     const rows = (await this.groups.query(`SELECT ${GROUP_COLUMNS} FROM \`groups\` WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)) as Array<Record<string, string | number | null>>;
-    return rows.map(groupFromRow);
+    return rows.map((row) => groupFromRow(row));
   }
 
   /**

@@ -32,19 +32,20 @@ export interface UserRow {
 }
 
 /** A users row (plain SQL) as an entity. */
-export function userFromRow(row: UserRow): UserEntity {
+export function userFromRow(source: UserRow | Record<string, unknown>, p = ''): UserEntity {
+  const row = source as Record<string, string | number | boolean | null>;
   return Object.assign(new UserEntity(), {
-    id: String(row.id),
-    externalId: row.external_id,
-    username: row.username,
-    nickname: row.nickname,
-    avatar: row.avatar,
-    signature: row.signature,
-    profileUpdatedAt: Number(row.profile_updated_at),
-    tokenVersion: Number(row.token_version),
-    disabled: Boolean(Number(row.disabled)),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
+    id: String(row[`${p}id`]),
+    externalId: String(row[`${p}external_id`]),
+    username: row[`${p}username`] === null ? null : String(row[`${p}username`]),
+    nickname: String(row[`${p}nickname`]),
+    avatar: String(row[`${p}avatar`]),
+    signature: String(row[`${p}signature`]),
+    profileUpdatedAt: Number(row[`${p}profile_updated_at`]),
+    tokenVersion: Number(row[`${p}token_version`]),
+    disabled: Boolean(Number(row[`${p}disabled`])),
+    createdAt: Number(row[`${p}created_at`]),
+    updatedAt: Number(row[`${p}updated_at`]),
   });
 }
 
@@ -92,7 +93,7 @@ export class UsersRepository {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
     const rows = (await this.users.query(`SELECT ${USER_COLUMNS} FROM users WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)) as UserRow[];
-    return rows.map(userFromRow);
+    return rows.map((row) => userFromRow(row));
   }
 
   findByUsername(username: string): Promise<UserEntity | null> {
