@@ -446,16 +446,19 @@ export class ConversationsRepository {
     });
   }
 
-  /** The absolute unread aggregate: everything, and what is not muted (the badge). One round trip. */
+  /**
+   * The absolute unread aggregate: everything, and what is not muted (the badge). One round
+   * trip of two sums: one-to-one rows from the covering IDX_conversation_members_unread, group
+   * rows derived from their conversations.
+   */
   async unreadTotals(userId: string): Promise<{ total: number; unmuted: number }> {
     const rows = (await this.members.query(
-      'SELECT COALESCE(SUM(u.unread), 0) AS total, COALESCE(SUM(CASE WHEN u.muted = 0 THEN u.unread ELSE 0 END), 0) AS unmuted FROM (' +
-        'SELECT unread_count AS unread, muted FROM conversation_members WHERE user_id = ? AND unread_count > 0 UNION ALL ' +
-        `SELECT ${GROUP_SQL.unread} AS unread, m.muted AS muted FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1` +
-        ') u',
+      'SELECT SUM(unread_count) AS total, SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END) AS unmuted FROM conversation_members WHERE user_id = ? AND unread_count > 0 ' +
+        `UNION ALL SELECT SUM(${GROUP_SQL.unread}), SUM(CASE WHEN m.muted = 0 THEN ${GROUP_SQL.unread} ELSE 0 END) ` +
+        'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1',
       [userId, userId],
-    )) as Array<{ total: string | number; unmuted: string | number }>;
-    return { total: Number(rows[0]?.total ?? 0), unmuted: Number(rows[0]?.unmuted ?? 0) };
+    )) as Array<{ total: string | number | null; unmuted: string | number | null }>;
+    return { total: rows.reduce((sum, row) => sum + Number(row.total ?? 0), 0), unmuted: rows.reduce((sum, row) => sum + Number(row.unmuted ?? 0), 0) };
   }
 
   /** Conversations with unread messages, most recently active first. */
