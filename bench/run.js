@@ -22,6 +22,7 @@
  *   BENCH_MYSQL_URL    default mysql://root@127.0.0.1:3306/im_bench (the database is dropped and recreated)
  *   BENCH_ENFORCE=1    exit 1 when a MariaDB target is missed (errors always exit 1)
  *   BENCH_KEEP_DB=1    keep the scratch directory (SQLite file, media) of each driver
+ *   BENCH_SHOW_SQL=1   print every statement captured per messaging path
  *
  * The server gets a clean environment (only PATH, HOME, LANG, TZ, TMPDIR from the caller) and
  * every per-user rate limit (RATE_LIMITS) raised out of reach, see unlimitedRateLimits().
@@ -478,6 +479,8 @@ function printExplain(explain) {
   console.log('  statements per request (round trips to the database):');
   for (const [p, entry] of Object.entries(explain.perRequest || {})) {
     console.log(`    ${p.padEnd(22)} ${String(entry.total).padStart(3)}  (${Object.entries(entry.byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+    // BENCH_SHOW_SQL=1 lists each path's statements, to see which round trips a change saved.
+    if (process.env.BENCH_SHOW_SQL === '1') for (const sql of entry.sql || []) console.log(`        ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
   }
   const byPath = new Map();
   for (const s of explain.statements) byPath.set(s.path, (byPath.get(s.path) || 0) + 1);

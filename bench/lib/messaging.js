@@ -537,8 +537,9 @@ async function explainMessaging({ baseUrl, mysqlUrl, messaging, runId }) {
     const perRequest = {};
     for (const { path, sql } of captured) {
       const kind = ((/^\s*(\w+)/.exec(sql) || [])[1] || '?').toUpperCase();
-      const entry = (perRequest[path] = perRequest[path] || { total: 0, byKind: {} });
+      const entry = (perRequest[path] = perRequest[path] || { total: 0, byKind: {}, sql: [] });
       entry.total++;
+      entry.sql.push(sql);
       entry.byKind[kind] = (entry.byKind[kind] || 0) + 1;
     }
     return { captured: captured.length, perRequest, statements, scans: statements.filter((s) => s.scan).length, named };

@@ -7,7 +7,7 @@ import { UserEntity } from '../users/user.entity';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { parseConversationId } from './conversation-id';
-import { ConversationsRepository, GroupRoleRow } from './conversations.repository';
+import { ConversationsRepository, GroupRoleRow, Relationship } from './conversations.repository';
 import { MessagesRepository } from './messages.repository';
 
 export interface ViewerConversation {
@@ -19,6 +19,8 @@ export interface ViewerConversation {
   group: GroupEntity | null;
   /** Group conversations: the viewer's membership row (role, status, mute), when there is one. */
   groupRole: GroupRoleRow | null;
+  /** One-to-one, when asked for (`withRelationship`): friendship and blocks with the peer. */
+  relationship: Relationship | null;
 }
 
 /** Whether a member can see the message at `seq`: after they joined and, if they left, not after. */
@@ -39,18 +41,18 @@ export class ConversationAccessService {
    * Resolves a viewer-relative conversation ID. A malformed ID is 1004 naming `field`; one the
    * viewer has no membership in is 1201, whether or not it exists.
    */
-  async resolveForViewer(viewerId: string, conversationId: string, field = 'conversation_id'): Promise<ViewerConversation> {
+  async resolveForViewer(viewerId: string, conversationId: string, field = 'conversation_id', withRelationship = false): Promise<ViewerConversation> {
     const ref = parseConversationId(conversationId);
     if (!ref) throw AppError.invalid(field, 'is not a conversation ID (friend_<base64url user_id> or group_<group_id>)');
     const inaccessible = (): AppError => new AppError(ErrorCode.CONVERSATION_INACCESSIBLE, `${field}: conversation absent or not accessible`);
     if (ref.type === 'direct') {
-      const found = await this.conversations.resolveDirect(viewerId, ref.peerExternalId);
+      const found = await this.conversations.resolveDirect(viewerId, ref.peerExternalId, withRelationship);
       if (!found.target || String(found.target.id) === viewerId || !found.conversation || !found.member) throw inaccessible();
-      return { conversation: found.conversation, member: found.member, peer: found.target, group: null, groupRole: null };
+      return { conversation: found.conversation, member: found.member, peer: found.target, group: null, groupRole: null, relationship: found.relationship };
     }
     const found = await this.conversations.resolveGroup(viewerId, ref.publicGroupId);
     if (!found.target || !found.conversation || !found.member) throw inaccessible();
-    return { conversation: found.conversation, member: found.member, peer: null, group: found.target, groupRole: found.role };
+    return { conversation: found.conversation, member: found.member, peer: null, group: found.target, groupRole: found.role, relationship: null };
   }
 
   /** Every ID must be a message of the conversation that the viewer can see (not a tombstone). */

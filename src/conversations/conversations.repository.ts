@@ -100,6 +100,12 @@ export interface Resolved<T> {
   member: ConversationMemberEntity | null;
 }
 
+/** Friendship and blocks between a viewer and a peer. */
+export interface Relationship {
+  friends: boolean;
+  blocked: boolean;
+}
+
 /** The viewer's row in a group's membership (any status), as the send and recall checks need it. */
 export interface GroupRoleRow {
   role: string;
@@ -144,20 +150,26 @@ export class ConversationsRepository {
    * viewer's membership. Every SDK call on a conversation starts here; it reads the users
    * table, which the users module owns, for that reason only.
    */
-  async resolveDirect(viewerId: string, peerExternalId: string): Promise<Resolved<UserEntity>> {
+  async resolveDirect(viewerId: string, peerExternalId: string, withRelationship = false): Promise<Resolved<UserEntity> & { relationship: Relationship | null }> {
     const mysql = this.conversations.manager.connection.options.type === 'mysql';
     const key = mysql
       ? "CASE WHEN p.id < ? THEN CONCAT(p.id, ':', ?) ELSE CONCAT(?, ':', p.id) END"
       : "CASE WHEN p.id < CAST(? AS INTEGER) THEN p.id || ':' || ? ELSE ? || ':' || p.id END";
+    // A send also needs friendship and blocks between the two (the friends module's tables).
+    const relationship = withRelationship
+      ? ', (SELECT COUNT(*) FROM friendships f WHERE f.user_id = ? AND f.friend_id = p.id) AS r_friends, ' +
+        '(SELECT COUNT(*) FROM blocks b WHERE (b.user_id = ? AND b.blocked_user_id = p.id) OR (b.user_id = p.id AND b.blocked_user_id = ?)) AS r_blocked'
+      : '';
     const rows = (await this.conversations.query(
-      `SELECT ${aliased('p', USER_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)} FROM users p ` +
+      `SELECT ${aliased('p', USER_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)}${relationship} FROM users p ` +
         `LEFT JOIN conversations c ON c.direct_key = ${key} ` +
         'LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? WHERE p.external_id = ?',
-      [viewerId, viewerId, viewerId, viewerId, peerExternalId],
+      [...(withRelationship ? [viewerId, viewerId, viewerId] : []), viewerId, viewerId, viewerId, viewerId, peerExternalId],
     )) as Row[];
     const row = rows[0];
-    if (!row) return { target: null, conversation: null, member: null };
+    if (!row) return { target: null, conversation: null, member: null, relationship: null };
     return {
+      relationship: withRelationship ? { friends: Number(row.r_friends) > 0, blocked: Number(row.r_blocked) > 0 } : null,
       target: userFromRow(row as unknown as UserRow, 'p_'),
       conversation: row.c_id === null ? null : toConversation(row, 'c_'),
       member: row.m_id === null ? null : toMember(row, toConversation(row, 'c_'), 'm_'),

@@ -74,7 +74,7 @@ export class MessagingService {
    * no trace. `client_message_id` is the sender's idempotency key.
    */
   async send(auth: AuthUser, dto: SendMessageDto): Promise<SendReply> {
-    const view = await this.access.resolveForViewer(auth.id, dto.conversation_id);
+    const view = await this.access.resolveForViewer(auth.id, dto.conversation_id, 'conversation_id', true);
     const parsed = parseMessageContent(dto.type, dto.content);
     // The idempotency key is looked up only when it can matter: a retry that may no longer
     // send (unfriended, muted, ...) still gets its original message, and an insert that hits
@@ -263,7 +263,7 @@ export class MessagingService {
     const forbidden = (reason: string) => new AppError(ErrorCode.SEND_FORBIDDEN, reason);
     if (view.member.visibleToSeq !== null) throw forbidden('you are no longer a member of this conversation');
     if (view.conversation.type === 'direct') {
-      const relationship = await this.friends.relationship(auth.id, directPeerId(view.conversation, auth.id));
+      const relationship = view.relationship ?? (await this.friends.relationship(auth.id, directPeerId(view.conversation, auth.id)));
       if (relationship.blocked) throw forbidden('sending is blocked between you and this user');
       if (!relationship.friends) throw forbidden('you are not friends with this user');
     } else {
