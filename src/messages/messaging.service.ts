@@ -94,6 +94,11 @@ export class MessagingService {
     const now = this.clock.now();
     try {
       const message = await this.tx.run(async (manager) => {
+        // Member rows first: the sequence allocation below locks the conversation row until
+        // commit and every send of the conversation queues on it, so the less that follows it
+        // the more sends per second one conversation takes. (A membership change locks the
+        // other way round; the rare deadlock that can make is rolled back and retried.)
+        await this.conversations.recordSend(manager, view.conversation, auth.id, now);
         const message = await this.messages.appendInTransaction(manager, {
           conversationId: view.conversation.id,
           eventId,
@@ -105,7 +110,6 @@ export class MessagingService {
           searchText: parsed.searchText,
           now,
         });
-        await this.conversations.recordSend(manager, view.conversation, auth.id, now);
         if (parsed.mediaId) await this.media.linkToConversation(manager, parsed.mediaId, view.conversation.id, now);
         await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now, {}, eventId);
         return message;
