@@ -24,7 +24,7 @@ import { OutboxRepository } from '../outbox/outbox.repository';
 import { UsersRepository } from '../users/users.repository';
 import { MarkReadDto, MessageRefDto } from './dto/message-ref.dto';
 import { SendMessageDto } from './dto/send-message.dto';
-import { conversationEvent } from './message-events';
+import { directPrivateParts } from './message-events';
 import { ParsedContent, findBlockedKeyword, parseMessageContent } from './message-content';
 import { MessageReply, toMessageReply } from './message.mapper';
 
@@ -99,6 +99,7 @@ export class MessagingService {
         // the more sends per second one conversation takes. (A membership change locks the
         // other way round; the rare deadlock that can make is rolled back and retried.)
         await this.conversations.recordSend(manager, view.conversation, auth.id, now);
+        const privateParts = await this.privateParts(manager, view.conversation, idFor);
         const message = await this.messages.appendInTransaction(manager, {
           conversationId: view.conversation.id,
           eventId,
@@ -111,7 +112,7 @@ export class MessagingService {
           now,
         });
         if (parsed.mediaId) await this.media.linkToConversation(manager, parsed.mediaId, view.conversation.id, now);
-        await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now, {}, eventId);
+        await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now, {}, eventId, privateParts);
         return message;
       });
       return { message: toMessageReply(message, dto.conversation_id, auth.userId), event_id: eventId };
@@ -230,16 +231,27 @@ export class MessagingService {
     now: number,
     extra: Record<string, unknown> = {},
     eventId: string = randomUUID(),
+    privateParts?: Record<string, Record<string, unknown>> | null,
   ): Promise<string> {
     const body = toMessageReply(message, '', senderId);
+    const seq = message.seq;
     if (conversation.type === 'group') {
       const payload = { message: { ...body, conversation_id: idFor(actor.id) }, by: actor.userId, ...extra, conversation_id: idFor(actor.id), unread: null };
-      return this.outbox.appendForConversation(manager, { type, payload, conversationId: conversation.id, seq: message.seq }, now, eventId);
+      return this.outbox.appendForConversation(manager, { type, payload, conversationId: conversation.id, seq }, now, eventId);
     }
-    const members = await this.conversations.findCurrentMembers(conversation.id, manager);
     const { conversation_id: _omit, ...messageWithoutId } = body;
     const payload = { message: messageWithoutId, by: actor.userId, ...extra };
-    return this.outbox.append(manager, conversationEvent(type, conversation, members, idFor, payload), now, eventId);
+    const parts = privateParts ?? (await this.privateParts(manager, conversation, idFor));
+    return this.outbox.appendForConversation(manager, { type, payload, conversationId: conversation.id, seq, privateParts: parts }, now, eventId);
+  }
+
+  /**
+   * One-to-one events carry each member's conversation ID and unread, read inside the
+   * transaction after its own updates (null for groups, whose events are shared).
+   */
+  private async privateParts(manager: EntityManager, conversation: ConversationEntity, idFor: (userId: string) => string): Promise<Record<string, Record<string, unknown>> | null> {
+    if (conversation.type === 'group') return null;
+    return directPrivateParts(await this.conversations.findCurrentMembers(conversation.id, manager), idFor);
   }
 
   /**

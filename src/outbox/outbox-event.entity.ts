@@ -20,14 +20,18 @@ export class OutboxEventEntity {
   payload: string;
 
   /**
-   * Group message events: stored once, delivered to the members whose visible range holds
-   * `seq` (no recipient rows). NULL for events with recipient rows.
+   * Message events: stored once, delivered to the members whose visible range holds `seq` (no
+   * recipient rows). NULL for events with recipient rows.
    */
   @Column({ name: 'conversation_id', type: 'bigint', nullable: true, transformer: bigintId })
   conversationId: string | null;
 
   @Column({ type: 'bigint', nullable: true, transformer: bigintId })
   seq: string | null;
+
+  /** One-to-one message events: JSON of each member's private part, by internal user ID. */
+  @Column({ name: 'private_payloads', type: 'text', nullable: true })
+  privatePayloads: string | null;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;

@@ -24,6 +24,8 @@ export interface ConversationEventInput {
   conversationId: string;
   /** The sequence of the message the event is about. */
   seq: string;
+  /** One-to-one events: each member's private part (their conversation ID, unread), by internal user ID. */
+  privateParts?: Record<string, Record<string, unknown>> | null;
 }
 
 export interface DeliverableEvent {
@@ -36,6 +38,13 @@ export interface DeliverableEvent {
 }
 
 const RECIPIENT_BATCH = 500;
+
+/** A recipient row holds its private part; a conversation event holds every member's, by user ID. */
+function privatePartOf(json: string, fromConversation: number | string, userId: string): Record<string, unknown> | null {
+  const parsed = JSON.parse(json) as Record<string, unknown>;
+  if (Number(fromConversation) !== 1) return parsed;
+  return (parsed[userId] as Record<string, unknown> | undefined) ?? null;
+}
 
 /**
  * Events are appended in the transaction of the change they describe, so an event exists if
@@ -55,9 +64,10 @@ export class OutboxRepository {
   }
 
   /**
-   * A group message event (new, recalled, deleted), stored once with its conversation and the
+   * A message event (new, recalled, deleted), stored once with its conversation and the
    * message's sequence: every member whose visible range holds that sequence receives it (see
-   * listForUser), so a send writes one row whatever the group's size.
+   * listForUser), so a send writes one row whatever the group's size. One-to-one events keep
+   * each member's private part in the same row.
    */
   async appendForConversation(manager: EntityManager, event: ConversationEventInput, now: number, eventId: string = randomUUID()): Promise<string> {
     await insertRow(manager, OutboxEventEntity, {
@@ -66,6 +76,7 @@ export class OutboxRepository {
       payload: JSON.stringify(event.payload),
       conversationId: event.conversationId,
       seq: event.seq,
+      privatePayloads: event.privateParts ? JSON.stringify(event.privateParts) : null,
       createdAt: now,
     });
     return eventId;
@@ -73,26 +84,26 @@ export class OutboxRepository {
 
   /**
    * A user's events after `afterPosition`, oldest first: those addressed to them, and the
-   * group events of conversations they are or were in, within the range they could see. It
+   * message events of conversations they are or were in, within the range they could see. It
    * reads the conversations module's membership rows, the one place that knows that range.
    */
   async listForUser(userId: string, afterPosition: string, limit: number): Promise<DeliverableEvent[]> {
     const rows = (await this.recipients.query(
-      'SELECT r.position AS position, r.private_payload AS private_payload, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
+      'SELECT r.position AS position, r.private_payload AS private_payload, 0 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
         'FROM outbox_recipients r JOIN outbox_events e ON e.id = r.position WHERE r.user_id = ? AND r.position > ? ' +
         'UNION ALL ' +
-        'SELECT e.id AS position, NULL AS private_payload, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
+        'SELECT e.id AS position, e.private_payloads AS private_payload, 1 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
         'FROM conversation_members m JOIN outbox_events e ON e.conversation_id = m.conversation_id AND e.id > ? ' +
-        'AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR e.seq <= m.visible_to_seq) WHERE m.user_id = ? AND m.is_group = 1 ' +
+        'AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR e.seq <= m.visible_to_seq) WHERE m.user_id = ? ' +
         'ORDER BY position LIMIT ?',
       [userId, afterPosition, afterPosition, userId, limit],
-    )) as Array<{ position: string | number; private_payload: string | null; event_id: string; type: string; payload: string; created_at: string | number }>;
+    )) as Array<{ position: string | number; private_payload: string | null; from_conversation: number | string; event_id: string; type: string; payload: string; created_at: string | number }>;
     return rows.map((row) => ({
       position: String(row.position),
       eventId: row.event_id,
       type: row.type,
       payload: JSON.parse(row.payload) as Record<string, unknown>,
-      private: row.private_payload ? (JSON.parse(row.private_payload) as Record<string, unknown>) : null,
+      private: row.private_payload ? privatePartOf(row.private_payload, row.from_conversation, userId) : null,
       createdAt: Number(row.created_at),
     }));
   }

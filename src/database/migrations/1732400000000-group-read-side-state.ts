@@ -10,8 +10,8 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
  * unread, last activity and "hidden until the next message" are derived when read from the
  * conversation's last_seq and last_message_at. One-to-one conversations keep their stored
  * counters (two rows per message), so a home list of many direct chats stays an index range.
- * Group message events are stored once with their conversation and sequence; delivery joins
- * them to the member's visible range.
+ * Message events are stored once with their conversation and sequence (one-to-one events with
+ * each member's private part); delivery joins them to the member's visible range.
  */
 export class GroupReadSideState1732400000000 implements MigrationInterface {
   name = 'GroupReadSideState1732400000000';
@@ -23,9 +23,11 @@ export class GroupReadSideState1732400000000 implements MigrationInterface {
       new TableColumn({ name: 'uncounted', type: 'bigint', default: 0 }),
       new TableColumn({ name: 'hidden_seq', type: 'bigint', isNullable: true }),
     ]);
+    const mysql = queryRunner.connection.driver.options.type === 'mysql';
     await queryRunner.addColumns('outbox_events', [
       new TableColumn({ name: 'conversation_id', type: 'bigint', isNullable: true }),
       new TableColumn({ name: 'seq', type: 'bigint', isNullable: true }),
+      new TableColumn({ name: 'private_payloads', type: mysql ? 'mediumtext' : 'text', isNullable: true }),
     ]);
 
     await queryRunner.query(
@@ -46,9 +48,14 @@ export class GroupReadSideState1732400000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropIndex('outbox_events', 'IDX_outbox_events_conversation');
-    // Group events written since `up` had no recipient rows: give them one per member who could see them.
+    // Message events written since `up` had no recipient rows: give them one per member who
+    // could see them, with that member's private part (one-to-one events keep them by user ID).
+    const mysql = queryRunner.connection.driver.options.type === 'mysql';
+    const part = mysql
+      ? 'JSON_UNQUOTE(JSON_EXTRACT(e.private_payloads, CONCAT(\'$."\', m.user_id, \'"\')))'
+      : 'json_extract(e.private_payloads, \'$."\' || m.user_id || \'"\')';
     await queryRunner.query(
-      'INSERT INTO outbox_recipients (position, user_id, private_payload) SELECT e.id, m.user_id, NULL FROM outbox_events e ' +
+      `INSERT INTO outbox_recipients (position, user_id, private_payload) SELECT e.id, m.user_id, ${part} FROM outbox_events e ` +
         'JOIN conversation_members m ON m.conversation_id = e.conversation_id AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR e.seq <= m.visible_to_seq) ' +
         'WHERE e.conversation_id IS NOT NULL',
     );
@@ -64,6 +71,7 @@ export class GroupReadSideState1732400000000 implements MigrationInterface {
       'conversation_members',
       new TableIndex({ name: 'IDX_conversation_members_home', columnNames: ['user_id', 'hidden', 'pinned', 'last_activity_at', 'conversation_id'] }),
     );
+    await queryRunner.dropColumn('outbox_events', 'private_payloads');
     await queryRunner.dropColumn('outbox_events', 'seq');
     await queryRunner.dropColumn('outbox_events', 'conversation_id');
     await queryRunner.dropColumn('conversation_members', 'hidden_seq');

@@ -1,0 +1,118 @@
+// The group read-side migration converts stored state both ways: data written under the
+// messaging-core schema (per-member unread, activity, hidden; recipient rows) must read the
+// same after `up`, and `down` must give the old columns back. Runs on a scratch database of
+// the driver under test (a temp SQLite file, or a fresh MySQL database next to the e2e one).
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { parseDatabaseUrl } from '../src/config/app-config';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { MIGRATIONS } from '../src/database/migrations';
+
+type Row = Record<string, string | number | null>;
+
+async function scratchOptions(): Promise<{ options: DataSourceOptions; cleanup: () => Promise<void> }> {
+  const url = process.env.E2E_DATABASE_URL;
+  const database = url && !url.startsWith('sqlite') ? parseDatabaseUrl(url) : null;
+  if (database && database.type === 'mysql') {
+    const name = `mig_${process.pid}_${Date.now().toString(36)}`;
+    const admin = await createConnection({ host: database.host, port: database.port, user: database.username, password: database.password });
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    return {
+      options: buildDataSourceOptions({ ...database, database: name }),
+      cleanup: async () => {
+        await admin.query(`DROP DATABASE \`${name}\``);
+        await admin.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'im-mig-'));
+  return { options: buildDataSourceOptions({ type: 'sqlite', path: join(dir, 'm.sqlite') }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe('migration 1732400000000 (group state derived on read)', () => {
+  it('keeps unread, activity, hidden and event delivery across up and down', async () => {
+    const { options, cleanup } = await scratchOptions();
+    const before = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 2) } as DataSourceOptions);
+    await before.initialize();
+    try {
+      await before.runMigrations();
+      const q = (sql: string, params: unknown[] = []): Promise<Row[]> => before.query(sql, params);
+      for (const [id, ext] of [[1, 'a'], [2, 'b'], [3, 'c']] as const) {
+        await q('INSERT INTO users (id, external_id, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', 0, 0, 0, 0, 0)', [id, ext, ext]);
+      }
+      await q("INSERT INTO `groups` (id, public_id, name, avatar, introduction, owner_id, disabled, created_at, updated_at) VALUES (1, 'g', 'G', '', '', 1, 0, 0, 0)");
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (10, 'group', NULL, 1, 5, 500, 0, 0)");
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (11, 'direct', '1:2', NULL, 1, 900, 0, 0)");
+      for (let seq = 1; seq <= 5; seq += 1) {
+        await q("INSERT INTO messages (conversation_id, seq, sender_id, client_message_id, type, content, status, created_at, updated_at) VALUES (10, ?, ?, ?, 'text', '{}', ?, ?, ?)", [
+          seq,
+          seq === 5 ? 2 : 1,
+          `m${seq}`,
+          seq === 4 ? 'recalled' : 'normal',
+          seq * 100,
+          seq * 100,
+        ]);
+      }
+      await q("INSERT INTO messages (conversation_id, seq, sender_id, client_message_id, type, content, status, created_at, updated_at) VALUES (11, 1, 1, 'd1', 'text', '{}', 'normal', 900, 900)");
+      // Group: user 2 read up to 1 (unread 2, 3: messages 4 recalled and 5 their own do not count), hid it at 5;
+      // user 3 left at 3, read up to 0 (unread 3). Direct: user 2 has 1 unread.
+      const member = 'INSERT INTO conversation_members (conversation_id, user_id, read_seq, visible_from_seq, visible_to_seq, unread_count, last_activity_at, pinned, muted, hidden, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, 0, 0, ?, 0, 0)';
+      await q(member, [10, 1, 5, null, 0, 500, 0]);
+      await q(member, [10, 2, 1, null, 2, 500, 1]);
+      await q(member, [10, 3, 0, 3, 3, 300, 0]);
+      await q(member, [11, 1, 1, null, 0, 900, 0]);
+      await q(member, [11, 2, 0, null, 1, 900, 0]);
+    } finally {
+      await before.destroy();
+    }
+
+    const after = new DataSource(options);
+    await after.initialize();
+    try {
+      await after.runMigrations();
+      const rows: Row[] = await after.query(
+        'SELECT m.user_id, m.conversation_id, m.is_group, m.uncounted, m.unread_count, m.hidden, m.hidden_seq, c.last_message_at FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id ORDER BY m.conversation_id, m.user_id',
+      );
+      const view = rows.map((r) => [r.conversation_id, r.user_id, r.is_group, r.uncounted, r.unread_count, r.hidden, r.hidden_seq, r.last_message_at].map((v) => (v === null ? null : Number(v))));
+      expect(view).toEqual([
+        // group: unread = upper - read_seq - uncounted, so 5-5-0=0, 5-1-2=2, 3-0-0=3
+        [10, 1, 1, 0, 0, 0, null, 500],
+        [10, 2, 1, 2, 0, 1, 5, 500],
+        [10, 3, 1, 0, 0, 0, null, 500],
+        // direct rows keep their stored counters
+        [11, 1, 0, 0, 0, 0, null, 900],
+        [11, 2, 0, 0, 1, 0, null, 900],
+      ]);
+
+      // A group event written under the new schema is delivered on `down` through recipient rows.
+      await after.query("INSERT INTO outbox_events (event_id, type, payload, conversation_id, seq, private_payloads, created_at) VALUES ('e-group', 'message.new', '{}', 10, 5, NULL, 0)");
+      await after.query('INSERT INTO outbox_events (event_id, type, payload, conversation_id, seq, private_payloads, created_at) VALUES (\'e-direct\', \'message.new\', \'{}\', 11, 1, \'{"1":{"unread":0},"2":{"unread":1}}\', 0)');
+      await after.undoLastMigration();
+      const restored: Row[] = await after.query('SELECT conversation_id, user_id, unread_count, hidden FROM conversation_members ORDER BY conversation_id, user_id');
+      expect(restored.map((r) => [r.conversation_id, r.user_id, r.unread_count, r.hidden].map(Number))).toEqual([
+        [10, 1, 0, 0],
+        [10, 2, 2, 1],
+        [10, 3, 3, 0],
+        [11, 1, 0, 0],
+        [11, 2, 1, 0],
+      ]);
+      const recipients: Row[] = await after.query(
+        'SELECT e.event_id, r.user_id, r.private_payload FROM outbox_recipients r JOIN outbox_events e ON e.id = r.position ORDER BY e.event_id, r.user_id',
+      );
+      expect(recipients.map((r) => [r.event_id, Number(r.user_id), r.private_payload === null ? null : JSON.parse(String(r.private_payload))])).toEqual([
+        ['e-direct', 1, { unread: 0 }],
+        ['e-direct', 2, { unread: 1 }],
+        ['e-group', 1, null],
+        ['e-group', 2, null],
+      ]);
+      await after.runMigrations();
+    } finally {
+      await after.destroy();
+      await cleanup();
+    }
+  });
+});
