@@ -12,8 +12,19 @@ export interface MergedRecord {
   occurrenceCount: number;
 }
 
-/** What one counted occurrence did: created the record (reply known) or merged into it. */
-export type Occurrence = { created: true; record: MergedRecord } | { created: false; record: MergedRecord | null };
+/**
+ * What one counted occurrence did: created the record or merged into it. `count` is the
+ * record's occurrence count right after this one; `eventId` is the record's (first) event_id
+ * when known without another read.
+ */
+export interface Occurrence {
+  created: boolean;
+  count: number;
+  eventId: string | null;
+}
+
+/** Merge keys whose record event_id this instance has seen (bounded; oldest dropped first). */
+const KNOWN_RECORDS_MAX = 10_000;
 
 interface RecordRow {
   event_id: string;
@@ -31,10 +42,24 @@ const COLUMNS = [
 
 @Injectable()
 export class ClientErrorsRepository {
+  /**
+   * A record's event_id never changes after its insert (merges only count), so once seen it
+   * can answer later merges of the same key without reading the record again. Records are
+   * never deleted; whatever deletes them later (retention, the admin console) must forget
+   * their keys here too.
+   */
+  private readonly knownRecords = new Map<string, string>();
+
   constructor(
     @InjectRepository(ClientErrorSubmissionEntity) private readonly submissions: Repository<ClientErrorSubmissionEntity>,
     private readonly tx: TransactionRunner,
   ) {}
+
+  private remember(mergeKey: string, eventId: string): void {
+    if (this.knownRecords.has(mergeKey)) return;
+    if (this.knownRecords.size >= KNOWN_RECORDS_MAX) this.knownRecords.delete(this.knownRecords.keys().next().value as string);
+    this.knownRecords.set(mergeKey, eventId);
+  }
 
   /** The record a (user, event_id) was counted into, if that event was accepted before. */
   async findRecordBySubmission(userId: string, eventId: string): Promise<MergedRecord | null> {
@@ -47,7 +72,9 @@ export class ClientErrorsRepository {
 
   async findRecordByMergeKey(mergeKey: string): Promise<MergedRecord | null> {
     const rows = (await this.submissions.query('SELECT event_id, occurrence_count FROM client_errors WHERE merge_key = ?', [mergeKey])) as RecordRow[];
-    return rows[0] ? toMergedRecord(rows[0]) : null;
+    if (!rows[0]) return null;
+    this.remember(mergeKey, rows[0].event_id);
+    return toMergedRecord(rows[0]);
   }
 
   /** Claims the idempotency key; a unique violation means the event was already counted. */
@@ -68,18 +95,32 @@ export class ClientErrorsRepository {
     ];
     const placeholders = COLUMNS.map(() => '?').join(', ');
     if (this.tx.driver === 'mysql') {
-      // affectedRows is 1 for an insert and 2 for an update of an existing row.
+      // affectedRows is 1 for an insert and 2 for an update of an existing row; an update
+      // hands the new count back through LAST_INSERT_ID (the statement has no RETURNING).
       const result = (await manager.query(
-        `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1, last_seen_at = GREATEST(last_seen_at, VALUES(last_seen_at)), recovered = VALUES(recovered)`,
+        `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON DUPLICATE KEY UPDATE occurrence_count = LAST_INSERT_ID(occurrence_count + 1), last_seen_at = GREATEST(last_seen_at, VALUES(last_seen_at)), recovered = VALUES(recovered)`,
         values,
-      )) as { affectedRows: number };
-      return result.affectedRows === 1 ? { created: true, record: { eventId: record.eventId, occurrenceCount: 1 } } : { created: false, record: null };
+      )) as { affectedRows: number; insertId: number | string };
+      if (result.affectedRows === 1) return { created: true, count: 1, eventId: record.eventId };
+      return { created: false, count: Number(result.insertId), eventId: this.knownRecords.get(record.mergeKey) ?? null };
     }
     const rows = (await manager.query(
       `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT(merge_key) DO UPDATE SET occurrence_count = occurrence_count + 1, last_seen_at = MAX(last_seen_at, excluded.last_seen_at), recovered = excluded.recovered RETURNING event_id, occurrence_count`,
       values,
     )) as RecordRow[];
     const merged = toMergedRecord(rows[0]);
-    return { created: merged.occurrenceCount === 1, record: merged };
+    return { created: merged.occurrenceCount === 1, count: merged.occurrenceCount, eventId: merged.eventId };
+  }
+
+  /** After commit: the record of a merge key is known to exist with this event_id. */
+  recordCommitted(mergeKey: string, eventId: string): void {
+    this.remember(mergeKey, eventId);
+  }
+
+  /** The (immutable) event_id of a merge key's record, read once per instance. */
+  async recordEventId(mergeKey: string): Promise<string | null> {
+    const known = this.knownRecords.get(mergeKey);
+    if (known) return known;
+    return (await this.findRecordByMergeKey(mergeKey))?.eventId ?? null;
   }
 }

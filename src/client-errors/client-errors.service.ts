@@ -73,10 +73,12 @@ export class ClientErrorsService {
         await this.repository.insertSubmission(manager, auth.id, dto.event_id, key, now);
         return this.repository.upsertOccurrence(manager, record);
       });
-      // A merge on MySQL reports no values; the record is read after commit, without locks.
-      const merged = occurrence.record ?? (await this.repository.findRecordByMergeKey(key));
-      if (!merged) throw new Error('client error record vanished after commit');
-      return toReply(merged);
+      // A merge on MySQL reports the new count but not the record's event_id: unless this
+      // instance has seen the record, it is read after commit, without locks.
+      const eventId = occurrence.eventId ?? (await this.repository.recordEventId(key));
+      if (!eventId) throw new Error('client error record vanished after commit');
+      this.repository.recordCommitted(key, eventId);
+      return toReply({ eventId, occurrenceCount: occurrence.count });
     } catch (error) {
       if (!isUniqueViolation(error, 'client_error_submissions')) throw error;
       const counted = await this.repository.findRecordBySubmission(auth.id, dto.event_id);
