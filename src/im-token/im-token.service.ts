@@ -22,6 +22,9 @@ interface ImTokenClaims {
   aud: string;
 }
 
+/** Verified tokens kept per instance (oldest dropped first): every SDK request presents one. */
+const VERIFIED_MAX = 10_000;
+
 export interface IssuedToken {
   token: string;
   /** Unix seconds; equals the JWT's `exp`. */
@@ -30,6 +33,13 @@ export interface IssuedToken {
 
 @Injectable()
 export class ImTokenService {
+  /**
+   * Claims of tokens whose signature and audience were verified: a token's claims cannot
+   * change, so a repeat only needs its expiry checked again (revocation and disabling are
+   * checked on every request below, from the user's state). Only verified tokens enter.
+   */
+  private readonly verified = new Map<string, ImTokenClaims>();
+
   constructor(
     private readonly jwt: JwtService,
     private readonly users: UsersRepository,
@@ -50,13 +60,25 @@ export class ImTokenService {
    * user's current one (a forced logout raises it) and that the user is not disabled.
    */
   async verify(token: string): Promise<AuthUser> {
+    const now = Math.floor(this.clock.now() / 1000);
+    let claims = this.verified.get(token);
+    if (claims && now >= claims.exp) {
+      this.verified.delete(token);
+      throw new AppError(ErrorCode.TOKEN_EXPIRED, 'token expired');
+    }
+    if (!claims) claims = this.verifySignature(token, now);
+    const state = await this.users.findAuthState(claims.uid);
+    if (!state || state.externalId !== claims.user_id || state.tokenVersion !== claims.tv) {
+      throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
+    }
+    if (state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+    return { id: String(state.id), userId: state.externalId };
+  }
+
+  private verifySignature(token: string, now: number): ImTokenClaims {
     let claims: ImTokenClaims;
     try {
-      claims = this.jwt.verify<ImTokenClaims>(token, {
-        algorithms: [ALGORITHM],
-        audience: IM_TOKEN_AUDIENCE,
-        clockTimestamp: Math.floor(this.clock.now() / 1000),
-      });
+      claims = this.jwt.verify<ImTokenClaims>(token, { algorithms: [ALGORITHM], audience: IM_TOKEN_AUDIENCE, clockTimestamp: now });
     } catch (error) {
       if (error instanceof TokenExpiredError) throw new AppError(ErrorCode.TOKEN_EXPIRED, 'token expired');
       throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
@@ -70,11 +92,8 @@ export class ImTokenService {
     ) {
       throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
     }
-    const state = await this.users.findAuthState(claims.uid);
-    if (!state || state.externalId !== claims.user_id || state.tokenVersion !== claims.tv) {
-      throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
-    }
-    if (state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
-    return { id: String(state.id), userId: state.externalId };
+    if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
+    return claims;
   }
 }
