@@ -4,6 +4,9 @@
 // that the merged order, paging, hiding, muting, leaving and reading agree with one model.
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { ConversationsRepository } from '../src/conversations/conversations.repository';
+import { TransactionRunner } from '../src/database/transaction-runner';
 import { Seed } from './helpers/seed';
 import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, startTestApp } from './helpers/test-app';
 
@@ -143,5 +146,25 @@ describe('home list and unread over one-to-one and group conversations', () => {
     expect(badgeAfter.total).toBe(59);
     expect(badgeAfter.conversations).toHaveLength(59);
     expect(badgeAfter.conversations.find((c) => c.conversation_id === g4.cid)).toEqual({ conversation_id: g4.cid, unread: 1, muted: false });
+  });
+
+  it('shows a newcomer no message from before they joined, and refuses a send whose membership closed meanwhile', async () => {
+    const owner = await issueUser(t);
+    const late = await issueUser(t);
+    const publicId = randomGroupId();
+    const { groupId, conversationId } = await seed.group(publicId, owner.id);
+    await send(owner, `group_${publicId}`, 'before you came');
+    await seed.joinGroup(groupId, conversationId, late.id);
+    const item = (await home(late)).items.find((i) => i.conversation_id === `group_${publicId}`)!;
+    expect(item).toMatchObject({ unread: 0, last_seq: '1', read_seq: '1' });
+    expect((item as unknown as { last_message: unknown }).last_message).toBeNull();
+
+    // The send checked membership before its transaction; the removal committed in between.
+    await seed.leaveGroup(groupId, conversationId, late.id, 'removed');
+    const conversations = t.app.get(ConversationsRepository);
+    const still = await t.app.get(TransactionRunner).run((manager) => conversations.recordSend(manager, { id: conversationId, type: 'group' }, late.id, t.clock.now()));
+    expect(still).toBe(false);
+    const stored: Array<{ uncounted: string | number }> = await t.app.get(DataSource).query('SELECT uncounted FROM conversation_members WHERE conversation_id = ? AND user_id = ?', [conversationId, late.id]);
+    expect(Number(stored[0].uncounted)).toBe(0);
   });
 });

@@ -64,12 +64,25 @@ describe('outbox delivery order (what the real-time gateway resumes from)', () =
       .query('SELECT COUNT(*) AS n FROM outbox_recipients r JOIN outbox_events e ON e.id = r.position WHERE e.event_id IN (?, ?)', [before, after]);
     expect(Number(rows[0].n)).toBe(0);
 
+    // A recall after the leave goes to the members, not to the one who left (it would tell
+    // them the group's later state), although they saw the message.
+    const [beforeMessage] = await t.app.get(DataSource).query('SELECT id FROM messages WHERE event_id = ?', [before]);
+    const recall = await t.http.post('/app/sdk/messages/recall').set(...bearer(owner.token)).send({ conversation_id: `group_${publicId}`, mid: String(beforeMessage.id) });
+    expect(recall.body.code).toBe(0);
+    const recalled = recall.body.data.event_id as string;
+    expect(await ids(stays.id, from.stays)).toEqual([before, after, recalled]);
+    expect(await ids(leaves.id, from.leaves)).toEqual([before]);
+    expect(await ids(joins.id, from.joins)).toEqual([after]);
+
     // Resuming mid-way gives the rest, in position order, shared state only.
     const stayed = await outbox.listForUser(stays.id, from.stays, 1000);
-    expect(await ids(stays.id, stayed[0].position)).toEqual([after]);
+    expect(await ids(stays.id, stayed[0].position)).toEqual([after, recalled]);
     expect(stayed.map((e) => [e.type, e.private, (e.payload as { conversation_id: string }).conversation_id])).toEqual([
       ['message.new', null, `group_${publicId}`],
       ['message.new', null, `group_${publicId}`],
+      ['message.recalled', null, `group_${publicId}`],
     ]);
+    // A page of one is the next event, whichever part it comes from.
+    expect((await outbox.listForUser(stays.id, from.stays, 1)).map((e) => e.eventId)).toEqual([before]);
   });
 });

@@ -13,7 +13,7 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
 @Entity('conversation_members')
 @Index('UQ_conversation_members_conv_user', ['conversationId', 'userId'], { unique: true })
 @Index('IDX_conversation_members_home', ['userId', 'isGroup', 'hidden', 'pinned', 'lastActivityAt', 'conversationId'])
-@Index('IDX_conversation_members_unread', ['userId', 'unreadCount', 'muted'])
+@Index('IDX_conversation_members_unread', ['userId', 'isGroup', 'unreadCount', 'muted'])
 export class ConversationMemberEntity {
   @IdColumn()
   id: string;
@@ -32,6 +32,10 @@ export class ConversationMemberEntity {
 
   @Column({ name: 'visible_to_seq', type: 'bigint', nullable: true, transformer: bigintId })
   visibleToSeq: string | null;
+
+  /** Set with visible_to_seq: the last message event (outbox position) of the conversation the member receives. */
+  @Column({ name: 'visible_to_position', type: 'bigint', nullable: true, transformer: bigintId })
+  visibleToPosition: string | null;
 
   /** Whether the conversation is a group one (its state is derived on read). */
   @Column({ name: 'is_group', type: 'boolean', default: false })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { isUniqueViolation } from '../database/db-errors';
+import { executeCounted, isUniqueViolation } from '../database/db-errors';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { GroupEntity } from '../groups/group.entity';
@@ -16,7 +16,7 @@ import { MessageEntity } from './message.entity';
 
 const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 const MEMBER_COLUMNS =
-  'id, conversation_id, user_id, is_group, read_seq, visible_from_seq, visible_to_seq, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
+  'id, conversation_id, user_id, is_group, read_seq, visible_from_seq, visible_to_seq, visible_to_position, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
 type Row = Record<string, string | number | null>;
 const str = (value: string | number | null): string => String(value);
 const strOrNull = (value: string | number | null): string | null => (value === null ? null : String(value));
@@ -50,6 +50,7 @@ function toMember(row: Row, progress: ConversationProgress | null, p = ''): Conv
     readSeq: str(row[`${p}read_seq`]),
     visibleFromSeq: str(row[`${p}visible_from_seq`]),
     visibleToSeq: strOrNull(row[`${p}visible_to_seq`]),
+    visibleToPosition: strOrNull(row[`${p}visible_to_position`]),
     uncounted: Number(row[`${p}uncounted`]),
     unreadCount: Number(row[`${p}unread_count`]),
     lastActivityAt: Number(row[`${p}last_activity_at`]),
@@ -289,6 +290,7 @@ export class ConversationsRepository {
       {
         visibleFromSeq: conversation.lastSeq,
         visibleToSeq: null,
+        visibleToPosition: null,
         readSeq: conversation.lastSeq,
         unreadCount: 0,
         uncounted: 0,
@@ -306,10 +308,14 @@ export class ConversationsRepository {
    */
   async closeMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
     const conversation = await this.lockConversation(manager, conversationId);
+    // Every message event of the conversation is written under the lock held here, so the
+    // highest one now is the last the member receives (see OutboxRepository.listForUser).
+    const [last] = (await manager.query('SELECT MAX(id) AS position FROM outbox_events WHERE conversation_id = ?', [conversationId])) as Array<{ position: string | number | null }>;
     await manager.query(
-      'UPDATE conversation_members SET visible_to_seq = ?, updated_at = ?, last_activity_at = CASE WHEN is_group = 1 AND last_activity_at < ? THEN ? ELSE last_activity_at END ' +
+      'UPDATE conversation_members SET visible_to_seq = ?, visible_to_position = ?, updated_at = ?, ' +
+        'last_activity_at = CASE WHEN is_group = 1 AND last_activity_at < ? THEN ? ELSE last_activity_at END ' +
         'WHERE conversation_id = ? AND user_id = ? AND visible_to_seq IS NULL',
-      [conversation.lastSeq, now, conversation.lastMessageAt, conversation.lastMessageAt, conversationId, userId],
+      [conversation.lastSeq, last?.position ?? 0, now, conversation.lastMessageAt, conversation.lastMessageAt, conversationId, userId],
     );
   }
 
@@ -330,17 +336,24 @@ export class ConversationsRepository {
    * After a send, inside its transaction. One-to-one: both rows move up the home list and
    * reappear if hidden, and the peer gains one unread. Group: only the sender's row changes
    * (its own message is not unread); everyone else's state follows from the conversation.
+   * Returns false when the sender is no longer a current member (a removal that committed
+   * after the send's checks): the send must then be refused.
    */
-  async recordSend(manager: EntityManager, conversation: Pick<ConversationEntity, 'id' | 'type'>, senderId: string, now: number): Promise<void> {
+  async recordSend(manager: EntityManager, conversation: Pick<ConversationEntity, 'id' | 'type'>, senderId: string, now: number): Promise<boolean> {
     if (conversation.type === 'group') {
-      await manager.query('UPDATE conversation_members SET uncounted = uncounted + 1, updated_at = ? WHERE conversation_id = ? AND user_id = ?', [now, conversation.id, senderId]);
-      return;
+      const changed = await executeCounted(
+        manager,
+        'UPDATE conversation_members SET uncounted = uncounted + 1, updated_at = ? WHERE conversation_id = ? AND user_id = ? AND visible_to_seq IS NULL',
+        [now, conversation.id, senderId],
+      );
+      return changed === 1;
     }
     await manager.query(
       'UPDATE conversation_members SET unread_count = unread_count + CASE WHEN user_id = ? THEN 0 ELSE 1 END, last_activity_at = ?, hidden = 0, updated_at = ? ' +
         'WHERE conversation_id = ? AND visible_to_seq IS NULL',
       [senderId, now, now, conversation.id],
     );
+    return true;
   }
 
   /**
@@ -442,7 +455,7 @@ export class ConversationsRepository {
         "LEFT JOIN conversation_members o ON page.c_type = 'direct' AND o.conversation_id = page.conversation_id AND o.user_id <> page.user_id " +
         'LEFT JOIN users p ON p.id = o.user_id ' +
         'LEFT JOIN `groups` gr ON gr.id = page.c_group_id ' +
-        'LEFT JOIN messages lm ON page.visible_to_seq IS NULL AND lm.conversation_id = page.conversation_id AND lm.seq = page.c_last_seq ' +
+        'LEFT JOIN messages lm ON page.visible_to_seq IS NULL AND lm.conversation_id = page.conversation_id AND lm.seq = page.c_last_seq AND lm.seq > page.visible_from_seq ' +
         'LEFT JOIN users s ON s.id = lm.sender_id',
       params,
     )) as Row[];
@@ -465,8 +478,8 @@ export class ConversationsRepository {
    */
   async unreadTotals(userId: string): Promise<{ total: number; unmuted: number }> {
     const rows = (await this.members.query(
-      'SELECT SUM(unread_count) AS total, SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END) AS unmuted FROM conversation_members WHERE user_id = ? AND unread_count > 0 ' +
-        `UNION ALL SELECT SUM(${GROUP_SQL.unread}), SUM(CASE WHEN m.muted = 0 THEN ${GROUP_SQL.unread} ELSE 0 END) ` +
+      'SELECT SUM(unread_count) AS total, SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END) AS unmuted FROM conversation_members WHERE user_id = ? AND is_group = 0 AND unread_count > 0 ' +
+        `UNION ALL SELECT SUM(${GROUP_SQL.unreadClamped}), SUM(CASE WHEN m.muted = 0 THEN ${GROUP_SQL.unreadClamped} ELSE 0 END) ` +
         'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1',
       [userId, userId],
     )) as Array<{ total: string | number | null; unmuted: string | number | null }>;
@@ -477,7 +490,7 @@ export class ConversationsRepository {
   async withUnread(userId: string, count: number): Promise<ConversationMemberEntity[]> {
     const [directRows, groupRows] = (await Promise.all([
       this.members.query(
-        `SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE user_id = ? AND unread_count > 0 ORDER BY last_activity_at DESC, conversation_id DESC LIMIT ?`,
+        `SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE user_id = ? AND is_group = 0 AND unread_count > 0 ORDER BY last_activity_at DESC, conversation_id DESC LIMIT ?`,
         [userId, count],
       ),
       this.members.query(

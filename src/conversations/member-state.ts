@@ -43,6 +43,8 @@ export function effectiveMemberState(member: StoredMemberState, conversation: Co
 export const GROUP_SQL = {
   upper: 'COALESCE(m.visible_to_seq, c.last_seq)',
   unread: '(COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted)',
+  /** Never below 0, like the TypeScript rule (portable: GREATEST is MySQL's, two-argument MAX SQLite's). */
+  unreadClamped: 'CASE WHEN COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted > 0 THEN COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted ELSE 0 END',
   activity: 'CASE WHEN m.visible_to_seq IS NULL AND c.last_message_at > m.last_activity_at THEN c.last_message_at ELSE m.last_activity_at END',
-  shown: '(m.hidden = 0 OR COALESCE(m.visible_to_seq, c.last_seq) > m.hidden_seq)',
+  shown: '(m.hidden = 0 OR m.hidden_seq IS NULL OR COALESCE(m.visible_to_seq, c.last_seq) > m.hidden_seq)',
 } as const;

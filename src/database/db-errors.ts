@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { EntityManager, QueryFailedError } from 'typeorm';
 
 interface DriverError {
   code?: string;
@@ -39,4 +39,14 @@ export function isTransientConflict(error: unknown): boolean {
   const e = driverError(error);
   if (!e) return false;
   return e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1213 || e.errno === 1205 || e.code === 'SQLITE_BUSY';
+}
+
+/**
+ * Runs an UPDATE or DELETE inside a transaction and returns how many rows it changed, the same
+ * way on both drivers (a plain `manager.query` hands back the driver's raw result).
+ */
+export async function executeCounted(manager: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  if (!manager.queryRunner) throw new Error('executeCounted must run inside a transaction');
+  const result = await manager.queryRunner.query(sql, params, true);
+  return result.affected ?? 0;
 }

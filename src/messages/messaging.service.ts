@@ -98,7 +98,9 @@ export class MessagingService {
         // commit and every send of the conversation queues on it, so the less that follows it
         // the more sends per second one conversation takes. (A membership change locks the
         // other way round; the rare deadlock that can make is rolled back and retried.)
-        await this.conversations.recordSend(manager, view.conversation, auth.id, now);
+        if (!(await this.conversations.recordSend(manager, view.conversation, auth.id, now))) {
+          throw new AppError(ErrorCode.SEND_FORBIDDEN, 'you are no longer a member of this conversation');
+        }
         const privateParts = await this.privateParts(manager, view.conversation, idFor);
         const message = await this.messages.appendInTransaction(manager, {
           conversationId: view.conversation.id,

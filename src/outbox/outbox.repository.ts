@@ -84,19 +84,23 @@ export class OutboxRepository {
 
   /**
    * A user's events after `afterPosition`, oldest first: those addressed to them, and the
-   * message events of conversations they are or were in, within the range they could see. It
+   * message events of conversations they are or were in, within the range they could see and,
+   * for a former member, written before they left (a later recall of a message they saw is not
+   * theirs to hear: it would tell them of the group's later state). It
    * reads the conversations module's membership rows, the one place that knows that range.
    */
   async listForUser(userId: string, afterPosition: string, limit: number): Promise<DeliverableEvent[]> {
+    // Each part is limited on its own, so a long absence reads at most `limit` rows of each.
     const rows = (await this.recipients.query(
-      'SELECT r.position AS position, r.private_payload AS private_payload, 0 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
-        'FROM outbox_recipients r JOIN outbox_events e ON e.id = r.position WHERE r.user_id = ? AND r.position > ? ' +
+      'SELECT * FROM (SELECT r.position AS position, r.private_payload AS private_payload, 0 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
+        'FROM outbox_recipients r JOIN outbox_events e ON e.id = r.position WHERE r.user_id = ? AND r.position > ? ORDER BY r.position LIMIT ?) personal ' +
         'UNION ALL ' +
-        'SELECT e.id AS position, e.private_payloads AS private_payload, 1 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
+        'SELECT * FROM (SELECT e.id AS position, e.private_payloads AS private_payload, 1 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
         'FROM conversation_members m JOIN outbox_events e ON e.conversation_id = m.conversation_id AND e.id > ? ' +
-        'AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR e.seq <= m.visible_to_seq) WHERE m.user_id = ? ' +
+        'AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR (e.seq <= m.visible_to_seq AND e.id <= m.visible_to_position)) WHERE m.user_id = ? ' +
+        'ORDER BY e.id LIMIT ?) shared ' +
         'ORDER BY position LIMIT ?',
-      [userId, afterPosition, afterPosition, userId, limit],
+      [userId, afterPosition, limit, afterPosition, userId, limit, limit],
     )) as Array<{ position: string | number; private_payload: string | null; from_conversation: number | string; event_id: string; type: string; payload: string; created_at: string | number }>;
     return rows.map((row) => ({
       position: String(row.position),

@@ -104,8 +104,10 @@ export class SyncService {
     if (changed) {
       const now = this.clock.now();
       eventId = await this.tx.run(async (manager) => {
-        // A hidden conversation shows again with the next message it brings this member.
-        const hiddenSeq = changes.hidden === undefined ? {} : { hiddenSeq: changes.hidden ? (view.member.visibleToSeq ?? view.conversation.lastSeq) : null };
+        // A hidden conversation shows again with the next message it brings this member: the
+        // last sequence is read here, so a message that arrived since the view was read counts.
+        const current = changes.hidden ? await this.conversations.findById(view.conversation.id, manager) : null;
+        const hiddenSeq = changes.hidden === undefined ? {} : { hiddenSeq: changes.hidden ? (view.member.visibleToSeq ?? current?.lastSeq ?? view.conversation.lastSeq) : null };
         await this.conversations.updateSettings(view.member.id, { ...changes, ...hiddenSeq }, now, manager);
         const member = (await this.conversations.findMember(view.conversation.id, auth.id, manager))!;
         const state = { conversation_id: conversationId, pinned: member.pinned, muted: member.muted, hidden: member.hidden };
