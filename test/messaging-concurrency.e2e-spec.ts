@@ -3,6 +3,7 @@
 // message, reads racing sends never let unread drift, and a recall raced by sender and owner
 // makes one tombstone. Meant for MariaDB, where requests really run concurrently; also on SQLite.
 import type { Response } from 'supertest';
+import { OutboxRepository } from '../src/outbox/outbox.repository';
 import { Seed } from './helpers/seed';
 import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, startTestApp } from './helpers/test-app';
 
@@ -347,8 +348,12 @@ describe('Messaging core: concurrency', () => {
       const to = leaver ? w.last_seq : 50;
       const range = Array.from({ length: Math.max(0, to - from + 1) }, (_, q) => from + q);
       const chains = { window: w.unread, sync: v.sync?.unread ?? null, unreadEndpoint: v.unreadTotal };
-      actual.push({ label, range: `${from}..${to}`, seqs: w.seqs, last_seq: w.last_seq, unread: chains });
-      expected.push({ label, range: `${from}..${to}`, seqs: range, last_seq: to, unread: { window: range.length, sync: range.length, unreadEndpoint: range.length } });
+      // The outbox delivers exactly the message.new events of that range (what the gateway resumes from).
+      const delivered = (await t.app.get(OutboxRepository).listForUser(u.id, '0', 1000))
+        .filter((e) => e.type === 'message.new' && e.payload.conversation_id === conversationId)
+        .map((e) => Number((e.payload.message as Body).conversation_seq));
+      actual.push({ label, range: `${from}..${to}`, seqs: w.seqs, last_seq: w.last_seq, unread: chains, delivered });
+      expected.push({ label, range: `${from}..${to}`, seqs: range, last_seq: to, unread: { window: range.length, sync: range.length, unreadEndpoint: range.length }, delivered: range });
       if (leaver) {
         actual.push({ label, sendAfterLeaving: (await send(u, conversationId, 'after leaving')).body.code as number });
         expected.push({ label, sendAfterLeaving: 1203 });

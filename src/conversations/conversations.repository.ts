@@ -309,8 +309,13 @@ export class ConversationsRepository {
   async closeMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
     const conversation = await this.lockConversation(manager, conversationId);
     // Every message event of the conversation is written under the lock held here, so the
-    // highest one now is the last the member receives (see OutboxRepository.listForUser).
-    const [last] = (await manager.query('SELECT MAX(id) AS position FROM outbox_events WHERE conversation_id = ?', [conversationId])) as Array<{ position: string | number | null }>;
+    // highest one now is the last the member receives (see OutboxRepository.listForUser). A
+    // locking read: this transaction's MySQL snapshot may predate events committed before it
+    // got the lock, and the member's visible_to_seq (read under the lock) counts their messages.
+    const share = manager.connection.options.type === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+    const [last] = (await manager.query(`SELECT MAX(id) AS position FROM outbox_events WHERE conversation_id = ?${share}`, [conversationId])) as Array<{
+      position: string | number | null;
+    }>;
     await manager.query(
       'UPDATE conversation_members SET visible_to_seq = ?, visible_to_position = ?, updated_at = ?, ' +
         'last_activity_at = CASE WHEN is_group = 1 AND last_activity_at < ? THEN ? ELSE last_activity_at END ' +
