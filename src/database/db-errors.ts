@@ -38,7 +38,9 @@ function violatedConstraint(message: string): string {
 export function isTransientConflict(error: unknown): boolean {
   const e = driverError(error);
   if (!e) return false;
-  return e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1213 || e.errno === 1205 || e.code === 'SQLITE_BUSY';
+  // 1020 (ER_CHECKREAD): MariaDB 11.6+ with innodb_snapshot_isolation refuses a locking read of
+  // a row changed since the transaction's snapshot; running the unit again is the remedy.
+  return e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1213 || e.errno === 1205 || e.errno === 1020 || e.code === 'SQLITE_BUSY';
 }
 
 /**

@@ -119,7 +119,9 @@ export class MessagingService {
       });
       return { message: toMessageReply(message, dto.conversation_id, auth.userId), event_id: eventId };
     } catch (error) {
-      if (!isUniqueViolation(error, 'sender')) throw error;
+      // A retry answers with its original message, also when the sender was removed meanwhile.
+      const refused = error instanceof AppError && error.code === ErrorCode.SEND_FORBIDDEN;
+      if (!isUniqueViolation(error, 'sender') && !refused) throw error;
       const winner = await this.messages.findBySenderClientId(auth.id, dto.client_message_id);
       if (!winner) throw error;
       return this.replaySend(winner, view, dto, parsed);
