@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { executeCounted, isUniqueViolation } from '../database/db-errors';
+import { isUniqueViolation } from '../database/db-errors';
+import { executeCounted } from '../database/execute-counted';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { GroupEntity } from '../groups/group.entity';
@@ -64,26 +65,22 @@ function toMember(row: Row, progress: ConversationProgress | null, p = ''): Conv
   return progress ? Object.assign(member, effectiveMemberState(member, progress)) : member;
 }
 
-/** A member row selected with its conversation's progress (`SELECT ${MEMBER_WITH_PROGRESS}`). */
-const MEMBER_WITH_PROGRESS = `${MEMBER_COLUMNS.split(', ')
-  .map((column) => `m.${column}`)
-  .join(', ')}, c.last_seq AS c_last_seq, c.last_message_at AS c_last_message_at`;
-
-function toMemberWithProgress(row: Row): ConversationMemberEntity {
-  return toMember(row, { lastSeq: str(row.c_last_seq), lastMessageAt: Number(row.c_last_message_at) });
-}
-
 const aliased = (alias: string, columns: string): string =>
   columns
     .split(', ')
     .map((column) => `${alias}.${column} AS ${alias}_${column}`)
     .join(', ');
 
-/** A member row (unprefixed) with its conversation (c_ prefixed), the home list's page columns. */
-const HOME_COLUMNS = `${MEMBER_COLUMNS.split(', ')
+/** A member row (unprefixed) with its conversation (c_ prefixed), read from MEMBER_FROM. */
+const MEMBER_WITH_CONVERSATION = `${MEMBER_COLUMNS.split(', ')
   .map((column) => `m.${column}`)
   .join(', ')}, ${aliased('c', CONVERSATION_COLUMNS)}`;
-const HOME_FROM = 'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id';
+const MEMBER_FROM = 'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id';
+
+/** A MEMBER_WITH_CONVERSATION row as the member sees it (group state derived). */
+function toMemberWithProgress(row: Row): ConversationMemberEntity {
+  return toMember(row, toConversation(row, 'c_'));
+}
 
 /** Home-list order: pinned first, then last activity, then conversation ID, all descending. */
 function homeOrder(a: ConversationMemberEntity, b: ConversationMemberEntity): number {
@@ -217,7 +214,7 @@ export class ConversationsRepository {
 
   async findMember(conversationId: string, userId: string, manager?: EntityManager): Promise<ConversationMemberEntity | null> {
     const rows = (await (manager ?? this.members.manager).query(
-      `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.conversation_id = ? AND m.user_id = ?`,
+      `SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.conversation_id = ? AND m.user_id = ?`,
       [conversationId, userId],
     )) as Row[];
     return rows[0] ? toMemberWithProgress(rows[0]) : null;
@@ -226,7 +223,7 @@ export class ConversationsRepository {
   /** Members who currently receive the conversation's messages. */
   async findCurrentMembers(conversationId: string, manager?: EntityManager): Promise<ConversationMemberEntity[]> {
     const rows = (await (manager ?? this.members.manager).query(
-      `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.conversation_id = ? AND m.visible_to_seq IS NULL`,
+      `SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.conversation_id = ? AND m.visible_to_seq IS NULL`,
       [conversationId],
     )) as Row[];
     return rows.map(toMemberWithProgress);
@@ -435,9 +432,9 @@ export class ConversationsRepository {
     const direct = keyset('m.last_activity_at');
     const group = keyset(`(${GROUP_SQL.activity})`);
     const page =
-      `SELECT * FROM (SELECT ${HOME_COLUMNS} ${HOME_FROM} WHERE m.user_id = ? AND m.is_group = 0 AND m.hidden = 0${direct.sql} ` +
+      `SELECT * FROM (SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.user_id = ? AND m.is_group = 0 AND m.hidden = 0${direct.sql} ` +
       `ORDER BY m.pinned DESC, m.last_activity_at DESC, m.conversation_id DESC LIMIT ?) d UNION ALL ` +
-      `SELECT * FROM (SELECT ${HOME_COLUMNS} ${HOME_FROM} WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ` +
+      `SELECT * FROM (SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ` +
       `ORDER BY m.pinned DESC, ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?) g`;
     const entries = await this.entries(page, [userId, ...direct.params, count, userId, ...group.params, count]);
     return entries
@@ -447,7 +444,7 @@ export class ConversationsRepository {
 
   /** The home-list row of one conversation, as homePage would list it (hidden or not). */
   async homeEntry(userId: string, conversationId: string): Promise<HomeEntry | null> {
-    const [entry] = await this.entries(`SELECT ${HOME_COLUMNS} ${HOME_FROM} WHERE m.conversation_id = ? AND m.user_id = ?`, [conversationId, userId]);
+    const [entry] = await this.entries(`SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.conversation_id = ? AND m.user_id = ?`, [conversationId, userId]);
     return entry ?? null;
   }
 
@@ -499,7 +496,7 @@ export class ConversationsRepository {
         [userId, count],
       ),
       this.members.query(
-        `SELECT ${MEMBER_WITH_PROGRESS} FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id ` +
+        `SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} ` +
           `WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.unread} > 0 ORDER BY ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?`,
         [userId, count],
       ),

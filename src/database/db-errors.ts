@@ -1,4 +1,4 @@
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 
 interface DriverError {
   code?: string;
@@ -41,14 +41,4 @@ export function isTransientConflict(error: unknown): boolean {
   // 1020 (ER_CHECKREAD): MariaDB 11.6+ with innodb_snapshot_isolation refuses a locking read of
   // a row changed since the transaction's snapshot; running the unit again is the remedy.
   return e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1213 || e.errno === 1205 || e.errno === 1020 || e.code === 'SQLITE_BUSY';
-}
-
-/**
- * Runs an UPDATE or DELETE inside a transaction and returns how many rows it changed, the same
- * way on both drivers (a plain `manager.query` hands back the driver's raw result).
- */
-export async function executeCounted(manager: EntityManager, sql: string, params: unknown[]): Promise<number> {
-  if (!manager.queryRunner) throw new Error('executeCounted must run inside a transaction');
-  const result = await manager.queryRunner.query(sql, params, true);
-  return result.affected ?? 0;
 }

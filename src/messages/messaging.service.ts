@@ -17,7 +17,6 @@ import { MessagesRepository } from '../conversations/messages.repository';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { FriendsRepository } from '../friends/friends.repository';
-import { GroupsRepository } from '../groups/groups.repository';
 import { AuthUser } from '../im-token/auth-user';
 import { MediaRepository } from '../media/media.repository';
 import { OutboxRepository } from '../outbox/outbox.repository';
@@ -59,7 +58,6 @@ export class MessagingService {
     private readonly conversations: ConversationsRepository,
     private readonly messages: MessagesRepository,
     private readonly friends: FriendsRepository,
-    private readonly groups: GroupsRepository,
     private readonly media: MediaRepository,
     private readonly users: UsersRepository,
     private readonly outbox: OutboxRepository,
