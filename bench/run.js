@@ -23,6 +23,7 @@
  *   BENCH_ENFORCE=1    exit 1 when a MariaDB target is missed (errors always exit 1)
  *   BENCH_KEEP_DB=1    keep the scratch directory (SQLite file, media) of each driver
  *   BENCH_SHOW_SQL=1   print every statement captured per messaging path
+ *   BENCH_SERVER_LOG   append every server log line to this file (with BENCH_NODE_ARGS=--trace-gc: GC pauses)
  *
  * The server gets a clean environment (only PATH, HOME, LANG, TZ, TMPDIR from the caller) and
  * every per-user rate limit (RATE_LIMITS) raised out of reach, see unlimitedRateLimits().

@@ -167,4 +167,32 @@ describe('home list and unread over one-to-one and group conversations', () => {
     const stored: Array<{ uncounted: string | number }> = await t.app.get(DataSource).query('SELECT uncounted FROM conversation_members WHERE conversation_id = ? AND user_id = ?', [conversationId, late.id]);
     expect(Number(stored[0].uncounted)).toBe(0);
   });
+
+  it("names each last message's sender: the viewer, the peer, another group member", async () => {
+    const me = await issueUser(t);
+    const peer = await issueUser(t);
+    const owner = await issueUser(t);
+    await seed.friends(me.id, peer.id);
+    const publicId = randomGroupId();
+    await seed.group(publicId, owner.id, [me.id]);
+    const gcid = `group_${publicId}`;
+    type Listed = Item & { last_message: { sender_id: string; conversation_seq: string; content: { text: string } } | null };
+    const lastOf = async (cid: string) => ((await home(me)).items as Listed[]).find((i) => i.conversation_id === cid)!.last_message;
+
+    await send(peer, friendCid(me), 'from the peer');
+    expect(await lastOf(friendCid(peer))).toMatchObject({ sender_id: peer.userId, conversation_seq: '1', content: { text: 'from the peer' } });
+    await send(me, friendCid(peer), 'from me');
+    expect(await lastOf(friendCid(peer))).toMatchObject({ sender_id: me.userId, conversation_seq: '2', content: { text: 'from me' } });
+    // The peer's own list names the same senders the other way round.
+    const peerView = ((await home(peer)).items as Listed[]).find((i) => i.conversation_id === friendCid(me))!;
+    expect(peerView.last_message).toMatchObject({ sender_id: me.userId, conversation_seq: '2' });
+
+    await send(owner, gcid, 'from the owner');
+    expect(await lastOf(gcid)).toMatchObject({ sender_id: owner.userId, conversation_seq: '1' });
+    await send(me, gcid, 'mine in the group');
+    expect(await lastOf(gcid)).toMatchObject({ sender_id: me.userId, conversation_seq: '2' });
+    // The settings reply lists the conversation the same way.
+    const pinned = (await setting(me, 'pin', gcid, true)) as Listed;
+    expect(pinned.last_message).toMatchObject({ sender_id: me.userId, conversation_seq: '2' });
+  });
 });

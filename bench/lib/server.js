@@ -58,7 +58,10 @@ class Server {
   pushLine(line) {
     // Nest colours its log lines; strip ANSI escapes so samples stay readable.
     // eslint-disable-next-line no-control-regex
-    this.logLines.push(line.replace(/\u001b\[[0-9;]*m/g, ''));
+    const clean = line.replace(/\u001b\[[0-9;]*m/g, '');
+    // BENCH_SERVER_LOG=file keeps every line (with node flags like --trace-gc in BENCH_NODE_ARGS).
+    if (process.env.BENCH_SERVER_LOG) fs.appendFileSync(process.env.BENCH_SERVER_LOG, `${clean}\n`);
+    this.logLines.push(clean);
     this.lineCount++;
     if (this.logLines.length > LOG_LINES_KEPT) this.logLines.shift();
   }

@@ -11,9 +11,7 @@ import { USER_COLUMNS, UserRow, userFromRow } from '../users/users.repository';
 import { UserEntity } from '../users/user.entity';
 import { directKey } from './conversation-id';
 import { ConversationProgress, GROUP_SQL, effectiveMemberState } from './member-state';
-import type { NamingGroup, NamingPeer } from './conversation-describer.service';
-import { MESSAGE_COLUMNS, messageFromRow } from './messages.repository';
-import { MessageEntity } from './message.entity';
+import { HOME_COLUMNS, HOME_JOINS, HomeEntry, HomePosition, HomeViewer, UnreadTotals, homeEntryFromRow, homeKeysSql, homeOrder, unreadTotalsSql } from './home-list';
 
 const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 const MEMBER_COLUMNS =
@@ -71,6 +69,8 @@ const aliased = (alias: string, columns: string): string =>
     .map((column) => `${alias}.${column} AS ${alias}_${column}`)
     .join(', ');
 
+const totalsOf = (row: Row | undefined): UnreadTotals => ({ total: Number(row?.total ?? 0), unmuted: Number(row?.unmuted ?? 0) });
+
 /** A member row (unprefixed) with its conversation (c_ prefixed), read from MEMBER_FROM. */
 const MEMBER_WITH_CONVERSATION = `${MEMBER_COLUMNS.split(', ')
   .map((column) => `m.${column}`)
@@ -80,14 +80,6 @@ const MEMBER_FROM = 'FROM conversation_members m JOIN conversations c ON c.id = 
 /** A MEMBER_WITH_CONVERSATION row as the member sees it (group state derived). */
 function toMemberWithProgress(row: Row): ConversationMemberEntity {
   return toMember(row, toConversation(row, 'c_'));
-}
-
-/** Home-list order: pinned first, then last activity, then conversation ID, all descending. */
-function homeOrder(a: ConversationMemberEntity, b: ConversationMemberEntity): number {
-  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
-  if (a.lastActivityAt !== b.lastActivityAt) return b.lastActivityAt - a.lastActivityAt;
-  const [x, y] = [BigInt(a.conversationId), BigInt(b.conversationId)];
-  return x === y ? 0 : x > y ? -1 : 1;
 }
 
 
@@ -109,22 +101,6 @@ export interface GroupRoleRow {
   role: string;
   status: string;
   mutedUntil: number;
-}
-
-/** A home-list row: the member's state, the conversation, what names it, and its last message for a current member. */
-export interface HomeEntry {
-  member: ConversationMemberEntity;
-  conversation: ConversationEntity;
-  peer: NamingPeer | null;
-  group: NamingGroup | null;
-  lastMessage: { message: MessageEntity; senderExternalId: string } | null;
-}
-
-/** Where a home-list page ended: pinned flag (0/1), last activity, conversation ID. */
-export interface HomePosition {
-  pinned: number;
-  activity: number;
-  conversationId: string;
 }
 
 /**
@@ -411,81 +387,34 @@ export class ConversationsRepository {
   }
 
   /**
-   * One page of the home list: visible conversations, pinned first, then by last activity,
-   * then by conversation ID, continuing after `after`; each with its conversation, what names
-   * it (the peer or the group) and, for current members, its last message and that message's
-   * sender. One statement: the page is chosen first, from two parts (one-to-one rows are an
-   * index range of IDX_conversation_members_home read in order; group rows are joined to
-   * their conversations and sorted, so that part costs what the number of a user's groups
-   * costs, not their traffic), and only the chosen rows are joined to the users, groups and
-   * messages tables, which this read borrows from their modules for the one round trip.
+   * One page of the home list (home-list.ts) and the unread aggregate, in one statement: the
+   * aggregate is a one-row derived table the page's rows are joined to, so an empty page still
+   * answers it.
    */
-  async homePage(userId: string, after: HomePosition | null, count: number): Promise<HomeEntry[]> {
-    // Flags are bound as 0/1: better-sqlite3 cannot bind booleans.
-    const keyset = (activity: string): { sql: string; params: Array<string | number> } =>
-      after
-        ? {
-            sql: ` AND (m.pinned < ? OR (m.pinned = ? AND ${activity} < ?) OR (m.pinned = ? AND ${activity} = ? AND m.conversation_id < ?))`,
-            params: [after.pinned, after.pinned, after.activity, after.pinned, after.activity, after.conversationId],
-          }
-        : { sql: '', params: [] };
-    const direct = keyset('m.last_activity_at');
-    const group = keyset(`(${GROUP_SQL.activity})`);
-    const page =
-      `SELECT * FROM (SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.user_id = ? AND m.is_group = 0 AND m.hidden = 0${direct.sql} ` +
-      `ORDER BY m.pinned DESC, m.last_activity_at DESC, m.conversation_id DESC LIMIT ?) d UNION ALL ` +
-      `SELECT * FROM (SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.user_id = ? AND m.is_group = 1 AND ${GROUP_SQL.shown}${group.sql} ` +
-      `ORDER BY m.pinned DESC, ${GROUP_SQL.activity} DESC, m.conversation_id DESC LIMIT ?) g`;
-    const entries = await this.entries(page, [userId, ...direct.params, count, userId, ...group.params, count]);
-    return entries
-      .sort((a, b) => homeOrder(a.member, b.member))
-      .slice(0, count);
+  async homePage(viewer: HomeViewer, after: HomePosition | null, count: number): Promise<{ entries: HomeEntry[]; totals: UnreadTotals }> {
+    const keys = homeKeysSql(after);
+    const rows = (await this.members.query(
+      `SELECT t.total, t.unmuted, ${HOME_COLUMNS} FROM (${unreadTotalsSql()}) t LEFT JOIN (${keys.sql}) page ON 1 = 1 ${HOME_JOINS}`,
+      [viewer.id, viewer.id, ...keys.params(viewer.id, count)],
+    )) as Row[];
+    const entries = rows.flatMap((row) => homeEntryFromRow(row, viewer) ?? []);
+    entries.sort((a, b) => homeOrder(a.member, b.member));
+    return { entries, totals: totalsOf(rows[0]) };
   }
 
   /** The home-list row of one conversation, as homePage would list it (hidden or not). */
-  async homeEntry(userId: string, conversationId: string): Promise<HomeEntry | null> {
-    const [entry] = await this.entries(`SELECT ${MEMBER_WITH_CONVERSATION} ${MEMBER_FROM} WHERE m.conversation_id = ? AND m.user_id = ?`, [conversationId, userId]);
-    return entry ?? null;
-  }
-
-  /** Joins the chosen member rows (`page`) to what names them and to their last messages. */
-  private async entries(page: string, params: Array<string | number>): Promise<HomeEntry[]> {
+  async homeEntry(viewer: HomeViewer, conversationId: string): Promise<HomeEntry | null> {
     const rows = (await this.members.query(
-      'SELECT page.*, p.external_id AS p_external_id, p.nickname AS p_nickname, p.avatar AS p_avatar, ' +
-        `gr.public_id AS g_public_id, gr.name AS g_name, gr.avatar AS g_avatar, ${aliased('lm', MESSAGE_COLUMNS)}, s.external_id AS s_external_id ` +
-        `FROM (${page}) page ` +
-        "LEFT JOIN conversation_members o ON page.c_type = 'direct' AND o.conversation_id = page.conversation_id AND o.user_id <> page.user_id " +
-        'LEFT JOIN users p ON p.id = o.user_id ' +
-        'LEFT JOIN `groups` gr ON gr.id = page.c_group_id ' +
-        'LEFT JOIN messages lm ON page.visible_to_seq IS NULL AND lm.conversation_id = page.conversation_id AND lm.seq = page.c_last_seq AND lm.seq > page.visible_from_seq ' +
-        'LEFT JOIN users s ON s.id = lm.sender_id',
-      params,
+      `SELECT ${HOME_COLUMNS} FROM (SELECT m.id AS k FROM conversation_members m WHERE m.conversation_id = ? AND m.user_id = ?) page ${HOME_JOINS}`,
+      [conversationId, viewer.id],
     )) as Row[];
-    return rows.map((row): HomeEntry => {
-      const conversation = toConversation(row, 'c_');
-      return {
-        member: toMember(row, conversation),
-        conversation,
-        peer: row.p_external_id === null ? null : { externalId: str(row.p_external_id), nickname: str(row.p_nickname), avatar: str(row.p_avatar) },
-        group: row.g_public_id === null ? null : { publicId: str(row.g_public_id), name: str(row.g_name), avatar: str(row.g_avatar) },
-        lastMessage: row.lm_id === null ? null : { message: messageFromRow(row, 'lm_'), senderExternalId: str(row.s_external_id) },
-      };
-    });
+    return rows[0] ? homeEntryFromRow(rows[0], viewer) : null;
   }
 
-  /**
-   * The absolute unread aggregate: everything, and what is not muted (the badge). One round
-   * trip of two sums: one-to-one rows from the covering IDX_conversation_members_unread, group
-   * rows derived from their conversations.
-   */
-  async unreadTotals(userId: string): Promise<{ total: number; unmuted: number }> {
-    const rows = (await this.members.query(
-      'SELECT SUM(unread_count) AS total, SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END) AS unmuted FROM conversation_members WHERE user_id = ? AND is_group = 0 AND unread_count > 0 ' +
-        `UNION ALL SELECT SUM(${GROUP_SQL.unreadClamped}), SUM(CASE WHEN m.muted = 0 THEN ${GROUP_SQL.unreadClamped} ELSE 0 END) ` +
-        'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1',
-      [userId, userId],
-    )) as Array<{ total: string | number | null; unmuted: string | number | null }>;
-    return { total: rows.reduce((sum, row) => sum + Number(row.total ?? 0), 0), unmuted: rows.reduce((sum, row) => sum + Number(row.unmuted ?? 0), 0) };
+  /** The absolute unread aggregate (see unreadTotalsSql). */
+  async unreadTotals(userId: string): Promise<UnreadTotals> {
+    const rows = (await this.members.query(unreadTotalsSql(), [userId, userId])) as Row[];
+    return totalsOf(rows[0]);
   }
 
   /** Conversations with unread messages, most recently active first. */

@@ -15,7 +15,8 @@ export interface MessageReply {
 }
 
 /** `conversationId` is the viewer's ID of the conversation; `senderId` the sender's external ID. */
-export function toMessageReply(message: MessageEntity, conversationId: string, senderId: string): MessageReply {
+export function toMessageReply(
+  message: Pick<MessageEntity, 'id' | 'seq' | 'clientMessageId' | 'type' | 'content' | 'status' | 'createdAt' | 'updatedAt'>, conversationId: string, senderId: string): MessageReply {
   return {
     mid: String(message.id),
     conversation_id: conversationId,

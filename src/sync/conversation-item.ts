@@ -26,7 +26,12 @@ export interface ConversationItem {
   is_member: boolean;
 }
 
-export function toConversationItem(view: ConversationView, conversation: ConversationEntity, member: ConversationMemberEntity, lastMessage: MessageReply | null): ConversationItem {
+export function toConversationItem(
+  view: ConversationView,
+  conversation: Pick<ConversationEntity, 'lastSeq' | 'contentUpdatedAt' | 'deletionRevision'>,
+  member: Pick<ConversationMemberEntity, 'visibleToSeq' | 'readSeq' | 'unreadCount' | 'pinned' | 'muted' | 'hidden' | 'lastActivityAt'>,
+  lastMessage: MessageReply | null,
+): ConversationItem {
   return {
     conversation_id: view.conversationId,
     type: view.type,

@@ -6,8 +6,8 @@ import { Capabilities } from '../config/messaging-config';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
 import { ConversationDescriber } from '../conversations/conversation-describer.service';
 import { ConversationMemberEntity } from '../conversations/conversation-member.entity';
-import { ConversationsRepository, HomeEntry, HomePosition } from '../conversations/conversations.repository';
-import { MessageEntity } from '../conversations/message.entity';
+import { ConversationsRepository } from '../conversations/conversations.repository';
+import { HomeEntry, HomeMessage, HomePosition, HomeViewer } from '../conversations/home-list';
 import { MessagesRepository } from '../conversations/messages.repository';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../im-token/auth-user';
@@ -44,6 +44,8 @@ export interface SettingsReply {
   event_id: string | null;
 }
 
+const viewerOf = (auth: AuthUser): HomeViewer => ({ id: auth.id, externalId: auth.userId });
+
 /** The home list (spec 4.6 sync), the unread badge, and a member's own conversation settings. */
 @Injectable()
 export class SyncService {
@@ -62,7 +64,7 @@ export class SyncService {
 
   async sync(auth: AuthUser, dto: SyncDto): Promise<SyncReply> {
     const after = dto.cursor !== undefined ? this.cursors.decode<HomePosition>(dto.cursor, auth.id, 'sync.conversations', {}) : null;
-    const [rows, totals] = await Promise.all([this.conversations.homePage(auth.id, after, HOME_PAGE_SIZE + 1), this.conversations.unreadTotals(auth.id)]);
+    const { entries: rows, totals } = await this.conversations.homePage(viewerOf(auth), after, HOME_PAGE_SIZE + 1);
     const page = rows.slice(0, HOME_PAGE_SIZE);
     const hasMore = rows.length > HOME_PAGE_SIZE;
     const last = page[page.length - 1]?.member;
@@ -114,7 +116,7 @@ export class SyncService {
         return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
       });
     }
-    const [item] = await this.items(auth, [(await this.conversations.homeEntry(auth.id, view.conversation.id))!]);
+    const [item] = await this.items(auth, [(await this.conversations.homeEntry(viewerOf(auth), view.conversation.id))!]);
     return { conversation: item, event_id: eventId };
   }
 
@@ -123,7 +125,7 @@ export class SyncService {
    * member's last message (the last one of their time in the conversation) is read here.
    */
   private async items(auth: AuthUser, entries: HomeEntry[]): Promise<ConversationItem[]> {
-    const formerLast = new Map<string, MessageEntity>();
+    const formerLast = new Map<string, HomeMessage>();
     for (const { member } of entries.filter((e) => e.member.visibleToSeq !== null)) {
       const [latest] = await this.messages.window(member.conversationId, { from: member.visibleFromSeq, to: member.visibleToSeq as string }, 1, true);
       if (latest) formerLast.set(member.conversationId, latest);
