@@ -3,12 +3,11 @@
 // while one-to-one rows store them, so the list is merged from two sources: these tests pin
 // that the merged order, paging, hiding, muting, leaving and reading agree with one model.
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ConversationsRepository } from '../src/conversations/conversations.repository';
 import { TransactionRunner } from '../src/database/transaction-runner';
 import { Seed } from './helpers/seed';
-import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, startTestApp } from './helpers/test-app';
+import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, okData, randomGroupId, startTestApp } from './helpers/test-app';
 
 interface Item {
   conversation_id: string;
@@ -28,10 +27,7 @@ interface SyncData {
   unread: { total: number; total_unmuted: number };
 }
 
-function data<T>(response: Response): T {
-  expect({ status: response.status, code: response.body?.code, msg: response.body?.msg }).toEqual({ status: 200, code: 0, msg: 'ok' });
-  return response.body.data as T;
-}
+const data = okData;
 
 describe('home list and unread over one-to-one and group conversations', () => {
   let t: TestApp;
@@ -42,7 +38,7 @@ describe('home list and unread over one-to-one and group conversations', () => {
   });
   afterAll(() => t.close());
 
-  const friendCid = (peer: IssuedUser): string => `friend_${Buffer.from(peer.userId).toString('base64url')}`;
+  const friendCid = friendConversationId;
 
   async function send(u: IssuedUser, conversationId: string, text = 'hi'): Promise<void> {
     data(await t.http.post('/app/sdk/messages/send').set(...bearer(u.token)).send({ conversation_id: conversationId, client_message_id: randomBytes(8).toString('hex'), type: 'text', content: { text } }));

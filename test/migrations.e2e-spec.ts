@@ -70,7 +70,7 @@ describe('migration 1732400000000 (group state derived on read)', () => {
       await before.destroy();
     }
 
-    const after = new DataSource(options);
+    const after = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 3) } as DataSourceOptions);
     await after.initialize();
     try {
       await after.runMigrations();
@@ -110,6 +110,61 @@ describe('migration 1732400000000 (group state derived on read)', () => {
         ['e-group', 2, null],
       ]);
       await after.runMigrations();
+    } finally {
+      await after.destroy();
+      await cleanup();
+    }
+  });
+});
+
+describe('migration 1732500000000 (one-to-one unread totals per user)', () => {
+  it('fills each user\'s totals from their one-to-one rows, and drops them on down', async () => {
+    const { options, cleanup } = await scratchOptions();
+    const source = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 3) } as DataSourceOptions);
+    await source.initialize();
+    try {
+      await source.runMigrations();
+      const q = (sql: string, params: unknown[] = []): Promise<Row[]> => source.query(sql, params);
+      for (const [id, ext] of [[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd']] as const) {
+        await q('INSERT INTO users (id, external_id, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', 0, 0, 0, 0, 0)', [id, ext, ext]);
+      }
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (11, 'direct', '1:2', NULL, 4, 0, 0, 0)");
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (12, 'direct', '1:3', NULL, 3, 0, 0, 0)");
+      await q("INSERT INTO `groups` (id, public_id, name, avatar, introduction, owner_id, disabled, created_at, updated_at) VALUES (1, 'g', 'G', '', '', 4, 0, 0, 0)");
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (13, 'group', NULL, 1, 9, 0, 0, 0)");
+      // [conversation, user, is_group, unread_count, muted]
+      const members = [
+        [11, 1, 0, 3, 0],
+        [11, 2, 0, 1, 0],
+        [12, 1, 0, 2, 1],
+        [12, 3, 0, 0, 0],
+        [13, 4, 1, 0, 0],
+      ];
+      for (const [conversation, user, isGroup, unread, muted] of members) {
+        await q(
+          'INSERT INTO conversation_members (conversation_id, user_id, is_group, read_seq, visible_from_seq, unread_count, muted, pinned, hidden, uncounted, last_activity_at, created_at, updated_at) VALUES (?, ?, ?, 0, 0, ?, ?, 0, 0, 0, 0, 0, 0)',
+          [conversation, user, isGroup, unread, muted],
+        );
+      }
+    } finally {
+      await source.destroy();
+    }
+
+    const after = new DataSource(options);
+    await after.initialize();
+    try {
+      await after.runMigrations();
+      const totals: Row[] = await after.query('SELECT user_id, direct_unread, direct_unread_unmuted FROM user_unread_totals ORDER BY user_id');
+      // Users 1-3 have one-to-one rows (user 3 at 0, still with a row); the group-only user 4 has none.
+      expect(totals.map((r) => [r.user_id, r.direct_unread, r.direct_unread_unmuted].map(Number))).toEqual([
+        [1, 5, 3],
+        [2, 1, 1],
+        [3, 0, 0],
+      ]);
+      await after.undoLastMigration();
+      await expect(after.query('SELECT COUNT(*) FROM user_unread_totals')).rejects.toThrow();
+      await after.runMigrations();
+      expect(await after.query('SELECT COUNT(*) AS n FROM user_unread_totals')).toEqual([{ n: expect.anything() }]);
     } finally {
       await after.destroy();
       await cleanup();

@@ -294,6 +294,18 @@ async function seedHistory(db, a, b) {
   return { conversationId, messages: HISTORY_MESSAGES, updatedAt };
 }
 
+/**
+ * The seeds above write one-to-one unread counts directly; the server keeps each user's sum in
+ * user_unread_totals with every change, so it is recomputed here the way the migration fills it.
+ */
+async function refreshUnreadTotals(db) {
+  await db.run('DELETE FROM user_unread_totals');
+  await db.run(
+    'INSERT INTO user_unread_totals (user_id, direct_unread, direct_unread_unmuted) ' +
+      'SELECT user_id, SUM(unread_count), SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END) FROM conversation_members WHERE is_group = 0 GROUP BY user_id',
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
@@ -357,6 +369,7 @@ async function prepareMessaging({ baseUrl, driver, dbTarget, runId, sdkSecret, p
     lap('seedHubMs');
     historySeed = await db.transaction(() => seedHistory(db, historyA, historyB));
     lap('seedHistoryMs');
+    await db.transaction(() => refreshUnreadTotals(db));
   } finally {
     await db.close();
   }

@@ -9,10 +9,11 @@ import { ConversationEntity } from './conversation.entity';
 import { ConversationsRepository } from './conversations.repository';
 import { MessageEntity } from './message.entity';
 import { MessagesRepository } from './messages.repository';
+import { UserUnreadTotalsEntity } from './user-unread-totals.entity';
 
 /** Owns conversations, their members and their messages; the endpoints arrive with the messaging core. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, MessageEntity]), UsersModule, GroupsModule],
+  imports: [TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, MessageEntity, UserUnreadTotalsEntity]), UsersModule, GroupsModule],
   providers: [ConversationsRepository, MessagesRepository, ConversationAccessService, ConversationDescriber],
   exports: [ConversationsRepository, MessagesRepository, ConversationAccessService, ConversationDescriber, UsersModule, GroupsModule],
 })

@@ -69,6 +69,10 @@ const aliased = (alias: string, columns: string): string =>
     .map((column) => `${alias}.${column} AS ${alias}_${column}`)
     .join(', ');
 
+const isMysql = (manager: EntityManager): boolean => manager.connection.options.type === 'mysql';
+/** 1 for a member row `m` that is not muted, else 0 (its share of the unmuted total). */
+const UNMUTED_ONE = 'CASE WHEN m.muted = 0 THEN 1 ELSE 0 END';
+
 const totalsOf = (row: Row | undefined): UnreadTotals => ({ total: Number(row?.total ?? 0), unmuted: Number(row?.unmuted ?? 0) });
 
 /** A member row (unprefixed) with its conversation (c_ prefixed), read from MEMBER_FROM. */
@@ -326,6 +330,18 @@ export class ConversationsRepository {
       );
       return changed === 1;
     }
+    if (isMysql(manager)) {
+      // One statement: both member rows and the recipient's totals (the sender's row is not joined, so not locked).
+      await manager.query(
+        'UPDATE conversation_members m LEFT JOIN user_unread_totals t ON t.user_id = m.user_id AND m.user_id <> ? ' +
+          'SET m.unread_count = m.unread_count + CASE WHEN m.user_id = ? THEN 0 ELSE 1 END, m.last_activity_at = ?, m.hidden = 0, m.updated_at = ?, ' +
+          `t.direct_unread = t.direct_unread + 1, t.direct_unread_unmuted = t.direct_unread_unmuted + ${UNMUTED_ONE} ` +
+          'WHERE m.conversation_id = ? AND m.visible_to_seq IS NULL',
+        [senderId, senderId, now, now, conversation.id],
+      );
+      return true;
+    }
+    await this.adjustDirectTotals(manager, conversation.id, 'user_id <> ? AND visible_to_seq IS NULL', [senderId], 1);
     await manager.query(
       'UPDATE conversation_members SET unread_count = unread_count + CASE WHEN user_id = ? THEN 0 ELSE 1 END, last_activity_at = ?, hidden = 0, updated_at = ? ' +
         'WHERE conversation_id = ? AND visible_to_seq IS NULL',
@@ -335,14 +351,45 @@ export class ConversationsRepository {
   }
 
   /**
+   * SQLite's half of keeping user_unread_totals (MySQL folds it into the member update): adds
+   * `delta` to the totals of the members of `conversationId` matching `where` (run before the
+   * member rows change, so `where` still selects them), and to the unmuted total of those not muted.
+   */
+  private async adjustDirectTotals(manager: EntityManager, conversationId: string, where: string, params: unknown[], delta: number): Promise<void> {
+    await manager.query(
+      'UPDATE user_unread_totals SET direct_unread = direct_unread + ?, direct_unread_unmuted = direct_unread_unmuted + ? * ' +
+        '(SELECT CASE WHEN m.muted = 0 THEN 1 ELSE 0 END FROM conversation_members m WHERE m.conversation_id = ? AND m.user_id = user_unread_totals.user_id) ' +
+        `WHERE user_id IN (SELECT user_id FROM conversation_members WHERE conversation_id = ? AND ${where})`,
+      [delta, delta, conversationId, conversationId, ...params],
+    );
+  }
+
+  /** Adds to one user's one-to-one totals: everything, and what is not muted. */
+  private async addToTotals(manager: EntityManager, userId: string, delta: number, unmutedDelta: number): Promise<void> {
+    if (delta === 0 && unmutedDelta === 0) return;
+    await manager.query('UPDATE user_unread_totals SET direct_unread = direct_unread + ?, direct_unread_unmuted = direct_unread_unmuted + ? WHERE user_id = ?', [delta, unmutedDelta, userId]);
+  }
+
+  /**
    * A message at `seq` by `senderId` became a tombstone: it no longer counts as unread for
    * anyone who had it unread (for the sender it never did).
    */
   async recordTombstone(manager: EntityManager, conversation: Pick<ConversationEntity, 'id' | 'type'>, senderId: string, seq: string, now: number): Promise<void> {
     const range = 'conversation_id = ? AND user_id <> ? AND read_seq < ? AND visible_from_seq < ? AND (visible_to_seq IS NULL OR visible_to_seq >= ?)';
     const params = [now, conversation.id, senderId, seq, seq, seq];
-    if (conversation.type === 'group') await manager.query(`UPDATE conversation_members SET uncounted = uncounted + 1, updated_at = ? WHERE ${range}`, params);
-    else await manager.query(`UPDATE conversation_members SET unread_count = unread_count - 1, updated_at = ? WHERE ${range} AND unread_count > 0`, params);
+    if (conversation.type === 'group') {
+      await manager.query(`UPDATE conversation_members SET uncounted = uncounted + 1, updated_at = ? WHERE ${range}`, params);
+    } else if (isMysql(manager)) {
+      await manager.query(
+        'UPDATE conversation_members m LEFT JOIN user_unread_totals t ON t.user_id = m.user_id ' +
+          `SET m.unread_count = m.unread_count - 1, m.updated_at = ?, t.direct_unread = t.direct_unread - 1, t.direct_unread_unmuted = t.direct_unread_unmuted - ${UNMUTED_ONE} ` +
+          `WHERE ${range.replace(/\b(conversation_id|user_id|read_seq|visible_from_seq|visible_to_seq)\b/g, 'm.$1')} AND m.unread_count > 0`,
+        params,
+      );
+    } else {
+      await this.adjustDirectTotals(manager, conversation.id, 'user_id <> ? AND read_seq < ? AND visible_from_seq < ? AND (visible_to_seq IS NULL OR visible_to_seq >= ?) AND unread_count > 0', [senderId, seq, seq, seq], -1);
+      await manager.query(`UPDATE conversation_members SET unread_count = unread_count - 1, updated_at = ? WHERE ${range} AND unread_count > 0`, params);
+    }
   }
 
   /** Raises the content version (strictly, even within one millisecond) and, for deletes, the deletion revision. */
@@ -367,7 +414,15 @@ export class ConversationsRepository {
   }
 
   /** One-to-one rows store the unread count; group rows store what does not count (member-state.ts). */
-  async setRead(manager: EntityManager, member: Pick<ConversationMemberEntity, 'id' | 'isGroup'>, readSeq: string, counts: { unread: number; uncounted: number }, now: number): Promise<void> {
+  async setRead(
+    manager: EntityManager,
+    member: Pick<ConversationMemberEntity, 'id' | 'isGroup' | 'userId' | 'unreadCount' | 'muted'>,
+    readSeq: string,
+    counts: { unread: number; uncounted: number },
+    now: number,
+  ): Promise<void> {
+    // `member` was read under its lock (lockMember): its stored unread is what the totals hold.
+    if (!member.isGroup) await this.addToTotals(manager, member.userId, counts.unread - member.unreadCount, member.muted ? 0 : counts.unread - member.unreadCount);
     const column = member.isGroup ? 'uncounted' : 'unread_count';
     await manager.query(`UPDATE conversation_members SET read_seq = ?, ${column} = ?, updated_at = ? WHERE id = ?`, [
       readSeq,
@@ -377,13 +432,14 @@ export class ConversationsRepository {
     ]);
   }
 
-  async updateSettings(
-    memberId: string,
-    changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden' | 'hiddenSeq'>>,
-    now: number,
-    manager?: EntityManager,
-  ): Promise<void> {
-    await (manager ?? this.members.manager).update(ConversationMemberEntity, { id: memberId }, { ...changes, updatedAt: now });
+  async updateSettings(manager: EntityManager, memberId: string, changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden' | 'hiddenSeq'>>, now: number): Promise<void> {
+    if (changes.muted !== undefined) {
+      // Muting moves a one-to-one row's unread out of (or back into) the unmuted total; the
+      // row's lock keeps a concurrent send from changing that unread in between.
+      const member = await this.lockMember(manager, memberId);
+      if (!member.isGroup && member.muted !== changes.muted) await this.addToTotals(manager, member.userId, 0, changes.muted ? -member.unreadCount : member.unreadCount);
+    }
+    await manager.update(ConversationMemberEntity, { id: memberId }, { ...changes, updatedAt: now });
   }
 
   /**
@@ -435,6 +491,7 @@ export class ConversationsRepository {
   }
 
   private async addMember(manager: EntityManager, conversation: ConversationEntity, userId: string, now: number, visibleFromSeq: string): Promise<void> {
+    if (conversation.type === 'direct') await this.ensureTotals(manager, userId);
     await manager.insert(ConversationMemberEntity, {
       conversationId: conversation.id,
       userId,
@@ -452,5 +509,17 @@ export class ConversationsRepository {
       createdAt: now,
       updatedAt: now,
     });
+  }
+
+  /**
+   * A user's totals row, created with their first one-to-one conversation (sends only update
+   * it). Read first without a lock: the row usually exists, and an insert that found it would
+   * lock it for the rest of this transaction.
+   */
+  private async ensureTotals(manager: EntityManager, userId: string): Promise<void> {
+    const existing = (await manager.query('SELECT user_id FROM user_unread_totals WHERE user_id = ?', [userId])) as Row[];
+    if (existing.length) return;
+    const ignore = isMysql(manager) ? 'ON DUPLICATE KEY UPDATE user_id = user_id' : 'ON CONFLICT (user_id) DO NOTHING';
+    await manager.query(`INSERT INTO user_unread_totals (user_id, direct_unread, direct_unread_unmuted) VALUES (?, 0, 0) ${ignore}`, [userId]);
   }
 }

@@ -50,14 +50,14 @@ interface HomeRow {
 }
 
 /**
- * One-to-one rows from the covering IDX_conversation_members_unread, group rows derived from
- * their conversations (member-state.ts); one row of two sums.
+ * One-to-one unread from the user's user_unread_totals row (kept with every change of a
+ * one-to-one row's unread or mute), group unread derived from each group's conversation
+ * (member-state.ts); one row of two sums.
  */
 export function unreadTotalsSql(): string {
   return (
     'SELECT SUM(t) AS total, SUM(um) AS unmuted FROM (' +
-    'SELECT SUM(unread_count) AS t, SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END) AS um FROM conversation_members ' +
-    'WHERE user_id = ? AND is_group = 0 AND unread_count > 0 ' +
+    'SELECT direct_unread AS t, direct_unread_unmuted AS um FROM user_unread_totals WHERE user_id = ? ' +
     `UNION ALL SELECT SUM(${GROUP_SQL.unreadClamped}), SUM(CASE WHEN m.muted = 0 THEN ${GROUP_SQL.unreadClamped} ELSE 0 END) ` +
     'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1) x'
   );

@@ -110,7 +110,7 @@ export class SyncService {
         // last sequence is read here, so a message that arrived since the view was read counts.
         const current = changes.hidden ? await this.conversations.findById(view.conversation.id, manager) : null;
         const hiddenSeq = changes.hidden === undefined ? {} : { hiddenSeq: changes.hidden ? (view.member.visibleToSeq ?? current?.lastSeq ?? view.conversation.lastSeq) : null };
-        await this.conversations.updateSettings(view.member.id, { ...changes, ...hiddenSeq }, now, manager);
+        await this.conversations.updateSettings(manager, view.member.id, { ...changes, ...hiddenSeq }, now);
         const member = (await this.conversations.findMember(view.conversation.id, auth.id, manager))!;
         const state = { conversation_id: conversationId, pinned: member.pinned, muted: member.muted, hidden: member.hidden };
         return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);

@@ -119,3 +119,13 @@ export async function issueUser(t: TestApp, fields: Record<string, unknown> = {}
 }
 
 export const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
+
+/** The `data` of a successful envelope (HTTP 200, code 0), failing the test with the code and msg otherwise. */
+export function okData<T>(response: { status: number; body?: { code?: number; msg?: string; data?: unknown } }): T {
+  expect({ status: response.status, code: response.body?.code, msg: response.body?.msg }).toEqual({ status: 200, code: 0, msg: 'ok' });
+  return response.body?.data as T;
+}
+
+/** The one-to-one conversation ID with `peer`, as the other member sees it. */
+export const friendConversationId = (peer: { userId: string }): string => `friend_${Buffer.from(peer.userId).toString('base64url')}`;
+

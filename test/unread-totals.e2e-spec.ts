@@ -1,0 +1,107 @@
+// The one-to-one unread aggregate is kept per user in user_unread_totals instead of summed on
+// each sync. It must always equal the sum over the user's one-to-one member rows, whatever
+// changes them (sends, reads, recalls, deletes, mute and unmute), also when they run at once.
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Seed } from './helpers/seed';
+import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, okData, startTestApp } from './helpers/test-app';
+
+const data = okData;
+
+describe('one-to-one unread totals', () => {
+  let t: TestApp;
+  let seed: Seed;
+  beforeAll(async () => {
+    t = await startTestApp();
+    seed = new Seed(t);
+  });
+  afterAll(() => t.close());
+
+  const cid = friendConversationId;
+  const post = (u: IssuedUser, path: string, body: object) => t.http.post(path).set(...bearer(u.token)).send(body);
+  const send = async (from: IssuedUser, to: IssuedUser): Promise<string> =>
+    data<{ message: { mid: string } }>(await post(from, '/app/sdk/messages/send', { conversation_id: cid(to), client_message_id: randomBytes(8).toString('hex'), type: 'text', content: { text: 'x' } })).message.mid;
+
+  /** Stored totals and the sums they stand for, plus what /unread and /sync answer. */
+  async function check(u: IssuedUser, expected: { total: number; unmuted: number }): Promise<void> {
+    const db = t.app.get(DataSource);
+    const [stored] = (await db.query('SELECT direct_unread, direct_unread_unmuted FROM user_unread_totals WHERE user_id = ?', [u.id])) as Array<Record<string, string | number>>;
+    const [sums] = (await db.query(
+      'SELECT COALESCE(SUM(unread_count), 0) AS total, COALESCE(SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END), 0) AS unmuted FROM conversation_members WHERE user_id = ? AND is_group = 0',
+      [u.id],
+    )) as Array<Record<string, string | number>>;
+    expect({ total: Number(stored.direct_unread), unmuted: Number(stored.direct_unread_unmuted) }).toEqual({ total: Number(sums.total), unmuted: Number(sums.unmuted) });
+    expect({ total: Number(sums.total), unmuted: Number(sums.unmuted) }).toEqual(expected);
+    const unread = data<{ total: number; total_unmuted: number }>(await t.http.get('/app/sdk/unread').set(...bearer(u.token)));
+    expect({ total: unread.total, unmuted: unread.total_unmuted }).toEqual(expected);
+    const synced = data<{ unread: { total: number; total_unmuted: number } }>(await post(u, '/app/sdk/sync', {}));
+    expect({ total: synced.unread.total, unmuted: synced.unread.total_unmuted }).toEqual(expected);
+  }
+
+  it('follows sends, reads, recalls, deletes, mute and unmute', async () => {
+    const me = await issueUser(t);
+    const [a, b] = [await issueUser(t), await issueUser(t)];
+    await seed.friends(me.id, a.id);
+    await seed.friends(me.id, b.id);
+    await check(me, { total: 0, unmuted: 0 });
+
+    const fromA = [await send(a, me), await send(a, me), await send(a, me)];
+    await send(b, me);
+    await send(me, a); // my own message never counts for me
+    await check(me, { total: 4, unmuted: 4 });
+
+    data(await post(me, '/app/sdk/conversations/mute', { conversation_id: cid(a), muted: true }));
+    await check(me, { total: 4, unmuted: 1 });
+    await send(a, me);
+    await check(me, { total: 5, unmuted: 1 });
+    data(await post(a, '/app/sdk/messages/recall', { conversation_id: cid(me), mid: fromA[0] }));
+    await check(me, { total: 4, unmuted: 1 });
+    // Muting again changes nothing.
+    data(await post(me, '/app/sdk/conversations/mute', { conversation_id: cid(a), muted: true }));
+    await check(me, { total: 4, unmuted: 1 });
+
+    data(await post(me, '/app/sdk/messages/read', { conversation_id: cid(a), read_seq: '2' }));
+    await check(me, { total: 3, unmuted: 1 });
+    data(await post(me, '/app/sdk/conversations/mute', { conversation_id: cid(a), muted: false }));
+    await check(me, { total: 3, unmuted: 3 });
+    data(await post(a, '/app/sdk/messages/delete', { conversation_id: cid(me), mid: fromA[2] }));
+    await check(me, { total: 2, unmuted: 2 });
+    // A message already read no longer counts, so recalling it changes nothing.
+    data(await post(a, '/app/sdk/messages/recall', { conversation_id: cid(me), mid: fromA[1] }));
+    await check(me, { total: 2, unmuted: 2 });
+
+    data(await post(me, '/app/sdk/messages/read', { conversation_id: cid(b), read_seq: '1' }));
+    data(await post(me, '/app/sdk/messages/read', { conversation_id: cid(a), read_seq: '5' }));
+    await check(me, { total: 0, unmuted: 0 });
+    // The peers' own totals followed too: each has my one unread message, or none.
+    await check(a, { total: 1, unmuted: 1 });
+    await check(b, { total: 0, unmuted: 0 });
+  });
+
+  it('stays exact under concurrent sends, reads and mute changes to one user', async () => {
+    const hub = await issueUser(t);
+    const peers = await Promise.all(Array.from({ length: 6 }, () => issueUser(t)));
+    for (const peer of peers) await seed.friends(hub.id, peer.id);
+    const work: Array<Promise<unknown>> = [];
+    for (const peer of peers) {
+      for (let i = 0; i < 8; i += 1) work.push(send(peer, hub));
+      work.push(send(hub, peer));
+    }
+    for (let i = 0; i < 6; i += 1) {
+      work.push(post(hub, '/app/sdk/conversations/mute', { conversation_id: cid(peers[i % 3]), muted: i % 2 === 0 }));
+      work.push(post(hub, '/app/sdk/messages/read', { conversation_id: cid(peers[3 + (i % 3)]), read_seq: String(1 + i) }));
+    }
+    const settled = await Promise.all(work.map((p) => p.then(() => null)));
+    expect(settled.every((x) => x === null)).toBe(true);
+    // Whatever the interleaving, the stored totals equal the sums (check compares them first).
+    const db = t.app.get(DataSource);
+    const [sums] = (await db.query(
+      'SELECT COALESCE(SUM(unread_count), 0) AS total, COALESCE(SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END), 0) AS unmuted FROM conversation_members WHERE user_id = ? AND is_group = 0',
+      [hub.id],
+    )) as Array<Record<string, string | number>>;
+    const total = Number(sums.total);
+    expect(total).toBeGreaterThan(0);
+    await check(hub, { total, unmuted: Number(sums.unmuted) });
+    for (const peer of peers) await check(peer, { total: 1, unmuted: 1 });
+  });
+});
