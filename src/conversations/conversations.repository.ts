@@ -258,6 +258,8 @@ export class ConversationsRepository {
    */
   async openMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
     const conversation = await this.lockConversation(manager, conversationId);
+    // Reopening resets unread without user_unread_totals: one-to-one rows are never closed.
+    if (conversation.type !== 'group') throw new Error(`openMember on ${conversation.type} conversation ${conversationId}`);
     const existing = await this.findMember(conversationId, userId, manager);
     if (!existing) return this.addMember(manager, conversation, userId, now, conversation.lastSeq);
     if (existing.visibleToSeq === null) return;
@@ -331,9 +333,10 @@ export class ConversationsRepository {
       return changed === 1;
     }
     if (isMysql(manager)) {
-      // One statement: both member rows and the recipient's totals (the sender's row is not joined, so not locked).
+      // One statement: both member rows and the recipient's totals. The sender's row joins a NULL
+      // key, so its totals row is not even looked up (a lookup would lock it until commit).
       await manager.query(
-        'UPDATE conversation_members m LEFT JOIN user_unread_totals t ON t.user_id = m.user_id AND m.user_id <> ? ' +
+        'UPDATE conversation_members m LEFT JOIN user_unread_totals t ON t.user_id = CASE WHEN m.user_id <> ? THEN m.user_id END ' +
           'SET m.unread_count = m.unread_count + CASE WHEN m.user_id = ? THEN 0 ELSE 1 END, m.last_activity_at = ?, m.hidden = 0, m.updated_at = ?, ' +
           `t.direct_unread = t.direct_unread + 1, t.direct_unread_unmuted = t.direct_unread_unmuted + ${UNMUTED_ONE} ` +
           'WHERE m.conversation_id = ? AND m.visible_to_seq IS NULL',
@@ -407,7 +410,16 @@ export class ConversationsRepository {
    */
   async lockMember(manager: EntityManager, memberId: string): Promise<ConversationMemberEntity> {
     const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
-    const rows = (await manager.query(`SELECT ${MEMBER_COLUMNS} FROM conversation_members WHERE id = ?${lock}`, [memberId])) as Row[];
+    // A one-to-one row's totals row is locked with it, before the caller's plain reads open the
+    // transaction's snapshot: updating it later could otherwise meet a send committed in between
+    // (error 1020 under MariaDB's snapshot isolation). Group rows join no totals row (NULL key).
+    const rows = (await manager.query(
+      `SELECT ${MEMBER_COLUMNS.split(', ')
+        .map((column) => `m.${column}`)
+        .join(', ')}, t.user_id AS t_user_id FROM conversation_members m ` +
+        `LEFT JOIN user_unread_totals t ON t.user_id = CASE WHEN m.is_group = 0 THEN m.user_id END WHERE m.id = ?${lock}`,
+      [memberId],
+    )) as Row[];
     if (!rows[0]) throw new Error('conversation member vanished');
     // Stored values: the caller reads the conversation next and derives or recounts itself.
     return toMember(rows[0], null);
