@@ -11,7 +11,7 @@ import { USER_COLUMNS, UserRow, userFromRow } from '../users/users.repository';
 import { UserEntity } from '../users/user.entity';
 import { directKey } from './conversation-id';
 import { ConversationProgress, GROUP_SQL, effectiveMemberState } from './member-state';
-import { HOME_COLUMNS, HOME_JOINS, HomeEntry, HomePosition, HomeViewer, UnreadTotals, homeEntryFromRow, homeKeysSql, homeOrder, unreadTotalsSql } from './home-list';
+import { HOME_COLUMNS, HOME_JOINS, UNREAD_TOTALS_SQL, HomeEntry, HomePosition, HomeViewer, UnreadTotals, homeEntryFromRow, homeKeysSql, homeOrder } from './home-list';
 
 const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 const MEMBER_COLUMNS =
@@ -75,17 +75,18 @@ const UNMUTED_ONE = 'CASE WHEN m.muted = 0 THEN 1 ELSE 0 END';
 
 const totalsOf = (row: Row | undefined): UnreadTotals => ({ total: Number(row?.total ?? 0), unmuted: Number(row?.unmuted ?? 0) });
 
-/** A member row (unprefixed) with its conversation (c_ prefixed), read from MEMBER_FROM. */
-const MEMBER_WITH_CONVERSATION = `${MEMBER_COLUMNS.split(', ')
+/** MEMBER_COLUMNS of a member row aliased `m`, unprefixed in the result. */
+const MEMBER_COLUMNS_OF_M = MEMBER_COLUMNS.split(', ')
   .map((column) => `m.${column}`)
-  .join(', ')}, ${aliased('c', CONVERSATION_COLUMNS)}`;
+  .join(', ');
+/** A member row (unprefixed) with its conversation (c_ prefixed), read from MEMBER_FROM. */
+const MEMBER_WITH_CONVERSATION = `${MEMBER_COLUMNS_OF_M}, ${aliased('c', CONVERSATION_COLUMNS)}`;
 const MEMBER_FROM = 'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id';
 
 /** A MEMBER_WITH_CONVERSATION row as the member sees it (group state derived). */
 function toMemberWithProgress(row: Row): ConversationMemberEntity {
   return toMember(row, toConversation(row, 'c_'));
 }
-
 
 /** A conversation as resolved for one viewer: what exists of peer/group, conversation and membership. */
 export interface Resolved<T> {
@@ -129,7 +130,7 @@ export class ConversationsRepository {
    * table, which the users module owns, for that reason only.
    */
   async resolveDirect(viewerId: string, peerExternalId: string, withRelationship = false): Promise<Resolved<UserEntity> & { relationship: Relationship | null }> {
-    const mysql = this.conversations.manager.connection.options.type === 'mysql';
+    const mysql = isMysql(this.conversations.manager);
     const key = mysql
       ? "CASE WHEN p.id < ? THEN CONCAT(p.id, ':', ?) ELSE CONCAT(?, ':', p.id) END"
       : "CASE WHEN p.id < CAST(? AS INTEGER) THEN p.id || ':' || ? ELSE ? || ':' || p.id END";
@@ -240,7 +241,7 @@ export class ConversationsRepository {
         // A locking read sees the winner's committed row; a plain read would use this
         // transaction's older MySQL snapshot and miss it.
         const query = manager.createQueryBuilder(ConversationEntity, 'c').where('c.direct_key = :key', { key });
-        if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_read');
+        if (isMysql(manager)) query.setLock('pessimistic_read');
         const winner = await query.getOne();
         if (!winner) throw error;
         conversation = winner;
@@ -291,7 +292,7 @@ export class ConversationsRepository {
     // highest one now is the last the member receives (see OutboxRepository.listForUser). A
     // locking read: this transaction's MySQL snapshot may predate events committed before it
     // got the lock, and the member's visible_to_seq (read under the lock) counts their messages.
-    const share = manager.connection.options.type === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+    const share = isMysql(manager) ? ' LOCK IN SHARE MODE' : '';
     const [last] = (await manager.query(`SELECT MAX(id) AS position FROM outbox_events WHERE conversation_id = ?${share}`, [conversationId])) as Array<{
       position: string | number | null;
     }>;
@@ -310,7 +311,7 @@ export class ConversationsRepository {
    */
   private async lockConversation(manager: EntityManager, conversationId: string): Promise<ConversationEntity> {
     const query = manager.createQueryBuilder(ConversationEntity, 'c').where('c.id = :conversationId', { conversationId });
-    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    if (isMysql(manager)) query.setLock('pessimistic_write');
     const conversation = await query.getOne();
     if (!conversation) throw new Error(`conversation ${conversationId} vanished`);
     return conversation;
@@ -409,14 +410,13 @@ export class ConversationsRepository {
    * adds its one (see recordSend). SQLite runs transactions one at a time.
    */
   async lockMember(manager: EntityManager, memberId: string): Promise<ConversationMemberEntity> {
-    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    const lock = isMysql(manager) ? ' FOR UPDATE' : '';
     // A one-to-one row's totals row is locked with it, before the caller's plain reads open the
     // transaction's snapshot: updating it later could otherwise meet a send committed in between
     // (error 1020 under MariaDB's snapshot isolation). Group rows join no totals row (NULL key).
+    // t.user_id is selected so the optimizer cannot eliminate the unused outer join (and its lock).
     const rows = (await manager.query(
-      `SELECT ${MEMBER_COLUMNS.split(', ')
-        .map((column) => `m.${column}`)
-        .join(', ')}, t.user_id AS t_user_id FROM conversation_members m ` +
+      `SELECT ${MEMBER_COLUMNS_OF_M}, t.user_id AS t_user_id FROM conversation_members m ` +
         `LEFT JOIN user_unread_totals t ON t.user_id = CASE WHEN m.is_group = 0 THEN m.user_id END WHERE m.id = ?${lock}`,
       [memberId],
     )) as Row[];
@@ -462,7 +462,7 @@ export class ConversationsRepository {
   async homePage(viewer: HomeViewer, after: HomePosition | null, count: number): Promise<{ entries: HomeEntry[]; totals: UnreadTotals }> {
     const keys = homeKeysSql(after);
     const rows = (await this.members.query(
-      `SELECT t.total, t.unmuted, ${HOME_COLUMNS} FROM (${unreadTotalsSql()}) t LEFT JOIN (${keys.sql}) page ON 1 = 1 ${HOME_JOINS}`,
+      `SELECT t.total, t.unmuted, ${HOME_COLUMNS} FROM (${UNREAD_TOTALS_SQL}) t LEFT JOIN (${keys.sql}) page ON 1 = 1 ${HOME_JOINS}`,
       [viewer.id, viewer.id, ...keys.params(viewer.id, count)],
     )) as Row[];
     const entries = rows.flatMap((row) => homeEntryFromRow(row, viewer) ?? []);
@@ -479,9 +479,9 @@ export class ConversationsRepository {
     return rows[0] ? homeEntryFromRow(rows[0], viewer) : null;
   }
 
-  /** The absolute unread aggregate (see unreadTotalsSql). */
+  /** The absolute unread aggregate (see UNREAD_TOTALS_SQL). */
   async unreadTotals(userId: string): Promise<UnreadTotals> {
-    const rows = (await this.members.query(unreadTotalsSql(), [userId, userId])) as Row[];
+    const rows = (await this.members.query(UNREAD_TOTALS_SQL, [userId, userId])) as Row[];
     return totalsOf(rows[0]);
   }
 

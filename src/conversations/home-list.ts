@@ -54,14 +54,11 @@ interface HomeRow {
  * one-to-one row's unread or mute), group unread derived from each group's conversation
  * (member-state.ts); one row of two sums.
  */
-export function unreadTotalsSql(): string {
-  return (
-    'SELECT SUM(t) AS total, SUM(um) AS unmuted FROM (' +
-    'SELECT direct_unread AS t, direct_unread_unmuted AS um FROM user_unread_totals WHERE user_id = ? ' +
-    `UNION ALL SELECT SUM(${GROUP_SQL.unreadClamped}), SUM(CASE WHEN m.muted = 0 THEN ${GROUP_SQL.unreadClamped} ELSE 0 END) ` +
-    'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1) x'
-  );
-}
+export const UNREAD_TOTALS_SQL =
+  'SELECT SUM(t) AS total, SUM(um) AS unmuted FROM (' +
+  'SELECT direct_unread AS t, direct_unread_unmuted AS um FROM user_unread_totals WHERE user_id = ? ' +
+  `UNION ALL SELECT SUM(${GROUP_SQL.unreadClamped}), SUM(CASE WHEN m.muted = 0 THEN ${GROUP_SQL.unreadClamped} ELSE 0 END) ` +
+  'FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id WHERE m.user_id = ? AND m.is_group = 1) x';
 
 /**
  * The member-row IDs (`k`) of one page, with their order keys. One-to-one rows are an index
