@@ -150,7 +150,7 @@ describe('migration 1732500000000 (one-to-one unread totals per user)', () => {
       await source.destroy();
     }
 
-    const after = new DataSource(options);
+    const after = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 4) } as DataSourceOptions);
     await after.initialize();
     try {
       await after.runMigrations();
@@ -177,6 +177,74 @@ describe('migration 1732500000000 (one-to-one unread totals per user)', () => {
         [2, 1, 1],
         [3, 0, 0],
       ]);
+    } finally {
+      await after.destroy();
+      await cleanup();
+    }
+  });
+});
+
+describe('migration 1732600000000 (one-to-one member rows name their peer)', () => {
+  it('fills peer_id from the other member row, leaves group rows NULL, and drops the column on down', async () => {
+    const { options, cleanup } = await scratchOptions();
+    const source = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 4) } as DataSourceOptions);
+    await source.initialize();
+    try {
+      await source.runMigrations();
+      const q = (sql: string, params: unknown[] = []): Promise<Row[]> => source.query(sql, params);
+      for (const [id, ext] of [[1, 'a'], [2, 'b'], [3, 'c']] as const) {
+        await q('INSERT INTO users (id, external_id, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', 0, 0, 0, 0, 0)', [id, ext, ext]);
+      }
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (11, 'direct', '1:2', NULL, 0, 0, 0, 0)");
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (12, 'direct', '1:3', NULL, 0, 0, 0, 0)");
+      await q("INSERT INTO `groups` (id, public_id, name, avatar, introduction, owner_id, disabled, created_at, updated_at) VALUES (1, 'g', 'G', '', '', 1, 0, 0, 0)");
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (13, 'group', NULL, 1, 0, 0, 0, 0)");
+      // [conversation, user, is_group]: the group has two members too, and must stay without a peer.
+      for (const [conversation, user, isGroup] of [
+        [11, 1, 0],
+        [11, 2, 0],
+        [12, 1, 0],
+        [12, 3, 0],
+        [13, 1, 1],
+        [13, 2, 1],
+      ]) {
+        await q(
+          'INSERT INTO conversation_members (conversation_id, user_id, is_group, read_seq, visible_from_seq, unread_count, muted, pinned, hidden, uncounted, last_activity_at, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)',
+          [conversation, user, isGroup],
+        );
+      }
+    } finally {
+      await source.destroy();
+    }
+
+    const after = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 5) } as DataSourceOptions);
+    await after.initialize();
+    const peers = async (): Promise<Array<Array<number | null>>> =>
+      ((await after.query('SELECT conversation_id, user_id, peer_id FROM conversation_members ORDER BY conversation_id, user_id')) as Row[]).map((r) => [
+        Number(r.conversation_id),
+        Number(r.user_id),
+        r.peer_id === null ? null : Number(r.peer_id),
+      ]);
+    const expected = [
+      [11, 1, 2],
+      [11, 2, 1],
+      [12, 1, 3],
+      [12, 3, 1],
+      [13, 1, null],
+      [13, 2, null],
+    ];
+    try {
+      await after.runMigrations();
+      expect(await peers()).toEqual(expected);
+      await after.undoLastMigration();
+      const runner = after.createQueryRunner();
+      try {
+        expect((await runner.getTable('conversation_members'))?.findColumnByName('peer_id')).toBeUndefined();
+      } finally {
+        await runner.release();
+      }
+      await after.runMigrations();
+      expect(await peers()).toEqual(expected);
     } finally {
       await after.destroy();
       await cleanup();

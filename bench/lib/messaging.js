@@ -186,7 +186,7 @@ function messageRow(conversationId, seq, senderId, clientMessageId, text, at) {
   return [conversationId, seq, senderId, clientMessageId, 'text', JSON.stringify(content), hash, text.toLowerCase(), '', 'normal', at, at];
 }
 
-const MEMBER_COLUMNS = ['conversation_id', 'user_id', 'read_seq', 'visible_from_seq', 'visible_to_seq', 'pinned', 'muted', 'hidden', 'unread_count', 'last_activity_at', 'created_at', 'updated_at'];
+const MEMBER_COLUMNS = ['conversation_id', 'user_id', 'peer_id', 'read_seq', 'visible_from_seq', 'visible_to_seq', 'pinned', 'muted', 'hidden', 'unread_count', 'last_activity_at', 'created_at', 'updated_at'];
 
 /**
  * The sync user's 1,000 one-to-one conversations: 1,000 peers, friendships both ways, one
@@ -240,9 +240,9 @@ async function seedHub(db, hub, runId) {
       unreadTotal += 1;
       if (!muted) unreadUnmuted += 1;
     }
-    members.push([conversationId, hubId, hubRead ? 2 : 0, 0, null, pinned ? 1 : 0, muted ? 1 : 0, 0, hubRead ? 0 : 1, activity(i), activity(i) - 500, activity(i)]);
+    members.push([conversationId, hubId, peers[i], hubRead ? 2 : 0, 0, null, pinned ? 1 : 0, muted ? 1 : 0, 0, hubRead ? 0 : 1, activity(i), activity(i) - 500, activity(i)]);
     // The peer has not read the hub's message (seq 1); its own message (seq 2) is not unread.
-    members.push([conversationId, peers[i], 0, 0, null, 0, 0, 0, 1, activity(i), activity(i) - 500, activity(i)]);
+    members.push([conversationId, peers[i], hubId, 0, 0, null, 0, 0, 0, 1, activity(i), activity(i) - 500, activity(i)]);
   });
   await db.insertMany('conversation_members', MEMBER_COLUMNS, members);
   return { hubId, conversations: conversations.length, unreadTotal, unreadUnmuted, pinned: HUB_PINNED };

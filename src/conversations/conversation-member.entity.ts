@@ -24,6 +24,10 @@ export class ConversationMemberEntity {
   @Column({ name: 'user_id', type: 'bigint', transformer: bigintId })
   userId: string;
 
+  /** One-to-one rows: the other member (fixed for the conversation's life); NULL on group rows. */
+  @Column({ name: 'peer_id', type: 'bigint', nullable: true, transformer: bigintId })
+  peerId: string | null;
+
   @Column({ name: 'read_seq', type: 'bigint', default: 0, transformer: bigintId })
   readSeq: string;
 

@@ -15,7 +15,7 @@ import { HOME_COLUMNS, HOME_JOINS, UNREAD_TOTALS_SQL, HomeEntry, HomePosition, H
 
 const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 const MEMBER_COLUMNS =
-  'id, conversation_id, user_id, is_group, read_seq, visible_from_seq, visible_to_seq, visible_to_position, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
+  'id, conversation_id, user_id, peer_id, is_group, read_seq, visible_from_seq, visible_to_seq, visible_to_position, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
 type Row = Record<string, string | number | null>;
 const str = (value: string | number | null): string => String(value);
 const strOrNull = (value: string | number | null): string | null => (value === null ? null : String(value));
@@ -45,6 +45,7 @@ function toMember(row: Row, progress: ConversationProgress | null, p = ''): Conv
     id: str(row[`${p}id`]),
     conversationId: str(row[`${p}conversation_id`]),
     userId: str(row[`${p}user_id`]),
+    peerId: strOrNull(row[`${p}peer_id`]),
     isGroup: Boolean(Number(row[`${p}is_group`])),
     readSeq: str(row[`${p}read_seq`]),
     visibleFromSeq: str(row[`${p}visible_from_seq`]),
@@ -247,8 +248,11 @@ export class ConversationsRepository {
         conversation = winner;
       }
     }
-    for (const userId of [userA, userB]) {
-      if (!(await this.findMember(conversation.id, userId, manager))) await this.addMember(manager, conversation, userId, now, '0');
+    for (const [userId, peerId] of [
+      [userA, userB],
+      [userB, userA],
+    ]) {
+      if (!(await this.findMember(conversation.id, userId, manager))) await this.addMember(manager, conversation, userId, now, '0', peerId);
     }
     return conversation;
   }
@@ -262,7 +266,7 @@ export class ConversationsRepository {
     // Reopening resets unread without user_unread_totals: one-to-one rows are never closed.
     if (conversation.type !== 'group') throw new Error(`openMember on ${conversation.type} conversation ${conversationId}`);
     const existing = await this.findMember(conversationId, userId, manager);
-    if (!existing) return this.addMember(manager, conversation, userId, now, conversation.lastSeq);
+    if (!existing) return this.addMember(manager, conversation, userId, now, conversation.lastSeq, null);
     if (existing.visibleToSeq === null) return;
     await manager.update(
       ConversationMemberEntity,
@@ -502,11 +506,14 @@ export class ConversationsRepository {
     return [...directRows.map((row) => toMember(row, null)), ...groupRows.map(toMemberWithProgress)].sort(byActivity).slice(0, count);
   }
 
-  private async addMember(manager: EntityManager, conversation: ConversationEntity, userId: string, now: number, visibleFromSeq: string): Promise<void> {
+  /** `peerId`: the other member of a one-to-one conversation, null for a group. */
+  private async addMember(manager: EntityManager, conversation: ConversationEntity, userId: string, now: number, visibleFromSeq: string, peerId: string | null): Promise<void> {
+    if ((conversation.type === 'direct') !== (peerId !== null)) throw new Error(`member of ${conversation.type} conversation ${conversation.id} with peer ${peerId}`);
     if (conversation.type === 'direct') await this.ensureTotals(manager, userId);
     await manager.insert(ConversationMemberEntity, {
       conversationId: conversation.id,
       userId,
+      peerId,
       isGroup: conversation.type === 'group',
       readSeq: visibleFromSeq,
       visibleFromSeq,

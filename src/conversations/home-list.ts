@@ -90,7 +90,7 @@ export function homeKeysSql(after: HomePosition | null): { sql: string; params: 
 
 /**
  * Joins chosen member rows (`page`, a derived table with column `k`) to their conversation,
- * what names it (the peer through the other member row, or the group), the last message for a
+ * what names it (the peer, stored on a one-to-one member row, or the group), the last message for a
  * current member, and that message's sender when it is neither the viewer nor the peer (whose
  * external IDs are already known). Reads the users, groups and messages tables, which their
  * modules own, for the one round trip.
@@ -98,17 +98,16 @@ export function homeKeysSql(after: HomePosition | null): { sql: string; params: 
 export const HOME_COLUMNS =
   'm.conversation_id, m.is_group, m.read_seq, m.visible_from_seq, m.visible_to_seq, m.uncounted, m.unread_count, m.last_activity_at, m.pinned, m.muted, m.hidden, m.hidden_seq, ' +
   'c.type, c.last_seq, c.content_updated_at, c.last_message_at, c.deletion_revision, ' +
-  'p.external_id AS p_external_id, p.nickname AS p_nickname, p.avatar AS p_avatar, o.user_id AS peer_id, ' +
+  'p.external_id AS p_external_id, p.nickname AS p_nickname, p.avatar AS p_avatar, m.peer_id, ' +
   'gr.public_id AS g_public_id, gr.name AS g_name, gr.avatar AS g_avatar, ' +
   'lm.id AS lm_id, lm.seq AS lm_seq, lm.sender_id AS lm_sender_id, lm.client_message_id AS lm_client_message_id, lm.type AS lm_type, lm.content AS lm_content, ' +
   'lm.status AS lm_status, lm.created_at AS lm_created_at, lm.updated_at AS lm_updated_at, s.external_id AS s_external_id';
 export const HOME_JOINS =
   'LEFT JOIN conversation_members m ON m.id = page.k LEFT JOIN conversations c ON c.id = m.conversation_id ' +
-  "LEFT JOIN conversation_members o ON c.type = 'direct' AND o.conversation_id = m.conversation_id AND o.user_id <> m.user_id " +
-  'LEFT JOIN users p ON p.id = o.user_id ' +
+  'LEFT JOIN users p ON p.id = m.peer_id ' +
   'LEFT JOIN `groups` gr ON gr.id = c.group_id ' +
   'LEFT JOIN messages lm ON m.visible_to_seq IS NULL AND lm.conversation_id = m.conversation_id AND lm.seq = c.last_seq AND lm.seq > m.visible_from_seq ' +
-  'LEFT JOIN users s ON s.id = lm.sender_id AND lm.sender_id <> m.user_id AND (o.user_id IS NULL OR lm.sender_id <> o.user_id)';
+  'LEFT JOIN users s ON s.id = lm.sender_id AND lm.sender_id <> m.user_id AND (m.peer_id IS NULL OR lm.sender_id <> m.peer_id)';
 
 const str = (value: Value): string => String(value);
 const flag = (value: Value): boolean => Number(value) === 1;

@@ -2,6 +2,7 @@ import { InitialSchema1732200000000 } from './1732200000000-initial-schema';
 import { MessagingCore1732300000000 } from './1732300000000-messaging-core';
 import { GroupReadSideState1732400000000 } from './1732400000000-group-read-side-state';
 import { UserUnreadTotals1732500000000 } from './1732500000000-user-unread-totals';
+import { MemberPeer1732600000000 } from './1732600000000-member-peer';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
-export const MIGRATIONS = [InitialSchema1732200000000, MessagingCore1732300000000, GroupReadSideState1732400000000, UserUnreadTotals1732500000000];
+export const MIGRATIONS = [InitialSchema1732200000000, MessagingCore1732300000000, GroupReadSideState1732400000000, UserUnreadTotals1732500000000, MemberPeer1732600000000];
