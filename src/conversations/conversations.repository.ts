@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors';
 import { executeCounted } from '../database/execute-counted';
+import { queryPrepared } from '../database/prepared-query';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { GroupEntity } from '../groups/group.entity';
@@ -465,10 +466,11 @@ export class ConversationsRepository {
    */
   async homePage(viewer: HomeViewer, after: HomePosition | null, count: number): Promise<{ entries: HomeEntry[]; totals: UnreadTotals }> {
     const keys = homeKeysSql(after);
-    const rows = (await this.members.query(
-      `SELECT t.total, t.unmuted, ${HOME_COLUMNS} FROM (${UNREAD_TOTALS_SQL}) t LEFT JOIN (${keys.sql}) page ON 1 = 1 ${HOME_JOINS}`,
-      [viewer.id, viewer.id, ...keys.params(viewer.id, count)],
-    )) as Row[];
+    const rows = await queryPrepared<Row>(this.members.manager, `SELECT t.total, t.unmuted, ${HOME_COLUMNS} FROM (${UNREAD_TOTALS_SQL}) t LEFT JOIN (${keys.sql}) page ON 1 = 1 ${HOME_JOINS}`, [
+      viewer.id,
+      viewer.id,
+      ...keys.params(viewer.id, count),
+    ]);
     const entries = rows.flatMap((row) => homeEntryFromRow(row, viewer) ?? []);
     entries.sort((a, b) => homeOrder(a.member, b.member));
     return { entries, totals: totalsOf(rows[0]) };

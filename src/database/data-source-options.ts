@@ -35,8 +35,12 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: DataS
     database: database.database,
     charset: 'utf8mb4_bin',
     timezone: 'Z',
+    // BIGINT values come back as numbers while exact (as SQLite returns them) and as decimal
+    // strings beyond 2^53, never rounded; every reader converts (columns.ts, the row mappers).
+    // Always-strings made mysql2 build each binary-protocol (prepared statement) BIGINT through
+    // a 64-bit integer library: a few percent of sync's server CPU.
     supportBigNumbers: true,
-    bigNumberStrings: true,
+    bigNumberStrings: false,
     extra: { connectionLimit: 20, waitForConnections: true },
   };
 }
