@@ -376,6 +376,10 @@ async function benchDriver(driver) {
     report.rssSamples = sampler.samples;
     if (driver === 'mysql') {
       try {
+        // MariaDB fills a prepared statement's parameters into the general log only when the log
+        // was on as the statement was prepared: the probes run on a restarted server, whose new
+        // connections prepare sync's statement again while the log is on.
+        await server.restart();
         report.explain = await explainMessaging({ baseUrl: server.baseUrl, mysqlUrl: settings.mysqlUrl, messaging, runId });
       } catch (error) {
         report.explain = { error: error.message };

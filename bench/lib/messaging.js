@@ -495,7 +495,8 @@ async function explainMessaging({ baseUrl, mysqlUrl, messaging, runId }) {
       const [[{ until }]] = await connection.query('SELECT NOW(6) AS until');
       if (ids.length) {
         const [rows] = await connection.query(
-          "SELECT event_time, argument FROM mysql.general_log WHERE event_time >= ? AND event_time <= ? AND command_type = 'Query' AND thread_id IN (?) ORDER BY event_time",
+          // Prepared statements (sync's) are logged as 'Execute', with their parameters filled in.
+          "SELECT event_time, argument FROM mysql.general_log WHERE event_time >= ? AND event_time <= ? AND command_type IN ('Query', 'Execute') AND thread_id IN (?) ORDER BY event_time",
           [cursor, until, ids],
         );
         for (const row of rows) captured.push({ path: name, sql: Buffer.isBuffer(row.argument) ? row.argument.toString('utf8') : String(row.argument) });
@@ -520,7 +521,9 @@ async function explainMessaging({ baseUrl, mysqlUrl, messaging, runId }) {
       const key = `${path}\u0000${sql}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const [plan] = await connection.query(`EXPLAIN ${sql}`);
+      const [plan] = await connection.query(`EXPLAIN ${sql}`).catch((error) => {
+        throw new Error(`${error.message} (EXPLAIN of ${path}: ${sql.slice(0, 200)}…)`);
+      });
       const rows = plan.map((r) => ({ id: r.id, selectType: r.select_type, table: r.table, type: r.type, possibleKeys: r.possible_keys, key: r.key, rows: r.rows === null ? null : Number(r.rows), extra: r.Extra }));
       if (kind.toUpperCase() === 'SELECT') {
         // MariaDB's ANALYZE runs the SELECT and adds the rows really read (r_rows) per table.

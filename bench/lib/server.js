@@ -119,6 +119,14 @@ class Server {
     return result;
   }
 
+  /** Stops the process and starts it again (same port and environment); resolves when healthy. */
+  async restart() {
+    await this.stop();
+    this.exit = null;
+    this.start();
+    await this.waitHealthy();
+  }
+
   /** Last-resort synchronous kill (process 'exit' handler). */
   killNow() {
     if (this.child && !this.exit) {
