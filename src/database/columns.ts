@@ -1,13 +1,13 @@
 import { PrimaryGeneratedColumn, ValueTransformer } from 'typeorm';
 import type { PrimaryGeneratedColumnNumericOptions } from 'typeorm/decorator/options/PrimaryGeneratedColumnNumericOptions';
 
-/** BIGINT millisecond times come back as strings from mysql2 and as numbers from SQLite. */
+/** BIGINT millisecond times come back as numbers or (mysql2, beyond 2^53) strings. */
 export const msTime: ValueTransformer = {
   to: (value: number | null | undefined) => value,
   from: (value: string | number | null) => (value === null || value === undefined ? value : Number(value)),
 };
 
-/** BIGINT IDs are kept as decimal strings in the service, whatever the driver returns. */
+/** BIGINT IDs are kept as decimal strings in the service, whatever the driver returns (number or string). */
 export const bigintId: ValueTransformer = {
   to: (value: string | null | undefined) => value,
   from: (value: string | number | null) => (value === null || value === undefined ? value : String(value)),

@@ -19,10 +19,20 @@ const MAX_ATTEMPTS = 4;
  * that the pool's other transactions queue on, and under load the pool stalls until the lock
  * timeout. Such a query is refused in tests and logged in development.
  */
+/** Set inside TransactionRunner.run while the guard is on (not in production). */
+const inTransaction = new AsyncLocalStorage<true>();
+
+/**
+ * Whether the caller runs inside a guarded transaction: for pooled reads that bypass
+ * createQueryRunner (queryPrepared). Always false in production, where the guard is off.
+ */
+export function insideGuardedTransaction(): boolean {
+  return inTransaction.getStore() === true;
+}
+
 @Injectable()
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly inTransaction = new AsyncLocalStorage<true>();
   private readonly logger = new Logger('TransactionRunner');
   private readonly guarded: boolean;
 
@@ -37,7 +47,7 @@ export class TransactionRunner {
     const create = dataSource.createQueryRunner.bind(dataSource);
     const strict = config.nodeEnv === 'test';
     dataSource.createQueryRunner = (mode?: ReplicationMode): QueryRunner => {
-      if (this.inTransaction.getStore()) {
+      if (insideGuardedTransaction()) {
         const problem = new Error('a pooled query was started inside a transaction; pass the transaction manager');
         if (strict) throw problem;
         this.logger.error(problem.message, problem.stack);
@@ -56,7 +66,7 @@ export class TransactionRunner {
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const unit = (): Promise<T> =>
-      this.dataSource.transaction((manager) => (this.guarded ? this.inTransaction.run(true, () => work(manager)) : work(manager)));
+      this.dataSource.transaction((manager) => (this.guarded ? inTransaction.run(true, () => work(manager)) : work(manager)));
     if (this.driver === 'sqlite') {
       const result = this.queue.then(unit);
       this.queue = result.catch(() => undefined);
