@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ConversationsRepairService } from '../src/conversations/conversations-repair.service';
 import { Seed } from './helpers/seed';
+import { directTotals } from './helpers/unread-totals';
 import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, okData, startTestApp } from './helpers/test-app';
 
 type Row = Record<string, string | number | null>;
@@ -35,18 +36,7 @@ describe('repair of derived one-to-one state', () => {
   };
   const sync = async (u: IssuedUser): Promise<SyncReply> => okData<SyncReply>(await post(u, '/app/sdk/sync', {}));
 
-  /** The stored totals row (null when missing) and the sums over the member rows. */
-  async function totals(u: IssuedUser): Promise<{ stored: { total: number; unmuted: number } | null; sums: { total: number; unmuted: number } }> {
-    const [stored] = (await db.query('SELECT direct_unread, direct_unread_unmuted FROM user_unread_totals WHERE user_id = ?', [u.id])) as Row[];
-    const [sums] = (await db.query(
-      'SELECT COALESCE(SUM(unread_count), 0) AS total, COALESCE(SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END), 0) AS unmuted FROM conversation_members WHERE user_id = ? AND is_group = 0',
-      [u.id],
-    )) as Row[];
-    return {
-      stored: stored ? { total: Number(stored.direct_unread), unmuted: Number(stored.direct_unread_unmuted) } : null,
-      sums: { total: Number(sums.total), unmuted: Number(sums.unmuted) },
-    };
-  }
+  const totals = (u: IssuedUser) => directTotals(db, u.id);
 
   const peers = async (u: IssuedUser): Promise<Array<string | null>> =>
     ((await db.query('SELECT peer_id FROM conversation_members WHERE user_id = ? AND is_group = 0 ORDER BY conversation_id', [u.id])) as Row[]).map((r) =>

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Seed } from './helpers/seed';
+import { directTotals } from './helpers/unread-totals';
 import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, okData, startTestApp } from './helpers/test-app';
 
 const data = okData;
@@ -24,14 +25,9 @@ describe('one-to-one unread totals', () => {
 
   /** Stored totals and the sums they stand for, plus what /unread and /sync answer. */
   async function check(u: IssuedUser, expected: { total: number; unmuted: number }): Promise<void> {
-    const db = t.app.get(DataSource);
-    const [stored] = (await db.query('SELECT direct_unread, direct_unread_unmuted FROM user_unread_totals WHERE user_id = ?', [u.id])) as Array<Record<string, string | number>>;
-    const [sums] = (await db.query(
-      'SELECT COALESCE(SUM(unread_count), 0) AS total, COALESCE(SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END), 0) AS unmuted FROM conversation_members WHERE user_id = ? AND is_group = 0',
-      [u.id],
-    )) as Array<Record<string, string | number>>;
-    expect({ total: Number(stored.direct_unread), unmuted: Number(stored.direct_unread_unmuted) }).toEqual({ total: Number(sums.total), unmuted: Number(sums.unmuted) });
-    expect({ total: Number(sums.total), unmuted: Number(sums.unmuted) }).toEqual(expected);
+    const { stored, sums } = await directTotals(t.app.get(DataSource), u.id);
+    expect(stored).toEqual(sums);
+    expect(sums).toEqual(expected);
     const unread = data<{ total: number; total_unmuted: number }>(await t.http.get('/app/sdk/unread').set(...bearer(u.token)));
     expect({ total: unread.total, unmuted: unread.total_unmuted }).toEqual(expected);
     const synced = data<{ unread: { total: number; total_unmuted: number } }>(await post(u, '/app/sdk/sync', {}));
@@ -100,14 +96,9 @@ describe('one-to-one unread totals', () => {
     const reads = await Promise.all(peers.slice(3).map((peer) => post(hub, '/app/sdk/messages/read', { conversation_id: cid(peer), read_seq: '5' })));
     expect(reads.map((r) => r.body.code)).toEqual([0, 0, 0]);
     // Whatever the interleaving, the stored totals equal the sums (check compares them first).
-    const db = t.app.get(DataSource);
-    const [sums] = (await db.query(
-      'SELECT COALESCE(SUM(unread_count), 0) AS total, COALESCE(SUM(CASE WHEN muted = 0 THEN unread_count ELSE 0 END), 0) AS unmuted FROM conversation_members WHERE user_id = ? AND is_group = 0',
-      [hub.id],
-    )) as Array<Record<string, string | number>>;
-    const total = Number(sums.total);
-    expect(total).toBeGreaterThan(0);
-    await check(hub, { total, unmuted: Number(sums.unmuted) });
+    const { sums } = await directTotals(t.app.get(DataSource), hub.id);
+    expect(sums.total).toBeGreaterThan(0);
+    await check(hub, sums);
     for (const peer of peers) await check(peer, { total: 1, unmuted: 1 });
     // Concurrency only means something on MySQL: SQLite runs transactions one at a time.
   });
