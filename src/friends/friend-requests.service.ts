@@ -136,6 +136,9 @@ export class FriendRequestsService {
   }
 
   private async create(manager: EntityManager, auth: AuthUser, target: UserEntity, requestId: string, message: string): Promise<SendFriendRequestReply> {
+    // Two users asking each other at once must meet: each waits here for the other's request to
+    // commit, and then finds it pending and accepts it (the pending key is per direction).
+    await this.users.lockPair(manager, auth.id, target.id);
     const now = this.clock.now();
     if (await this.friends.areFriends(auth.id, target.id, manager)) throw new AppError(ErrorCode.ALREADY_FRIENDS, 'user_id: you are already friends');
     if (await this.friends.isBlockedEitherWay(auth.id, target.id, manager)) throw new AppError(ErrorCode.RELATIONSHIP_RESTRICTED, 'user_id: relationship restricted');

@@ -79,6 +79,18 @@ export class UsersRepository {
   }
 
   /**
+   * Locks both users' rows until commit, lowest ID first (so two callers naming the same pair
+   * cannot deadlock): the serialisation point of a change between two users that no unique key
+   * can guard, such as two friend requests crossing. It must be the transaction's first read:
+   * InnoDB takes a transaction's snapshot at its first plain read, and reads after the lock then
+   * see what the previous holder committed. SQLite runs one writer at a time, so it needs none.
+   */
+  async lockPair(manager: EntityManager, userA: string, userB: string): Promise<void> {
+    if (manager.connection.options.type !== 'mysql') return;
+    await manager.query('SELECT id FROM users WHERE id IN (?, ?) ORDER BY id FOR UPDATE', [userA, userB]);
+  }
+
+  /**
    * Exact lookup. MySQL's PAD SPACE collations would match "alice " to "alice"; no stored ID
    * or username has edge whitespace (creation refuses it), so such a value matches nobody.
    */
