@@ -9,7 +9,7 @@ import { TransactionRunner } from '../src/database/transaction-runner';
 import { MediaRepository } from '../src/media/media.repository';
 import { mediaLimits } from '../src/media/media-limits';
 import { Seed } from './helpers/seed';
-import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, startTestApp } from './helpers/test-app';
+import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, okData, randomGroupId, startTestApp, uuidV4 } from './helpers/test-app';
 
 const MAX_IMAGE = 2048;
 const MAX_FILE = 4096;
@@ -78,9 +78,17 @@ describe('Media (POST /app/sdk/media/upload, GET /app/sdk/media/:media_id)', () 
     return { status: response.status, headers: response.headers as Record<string, string>, bytes, body: json ? JSON.parse(bytes.toString('utf8')) : null };
   }
 
-  async function link(mediaId: string, conversationId: string): Promise<void> {
-    const media = t.app.get(MediaRepository);
-    await t.app.get(TransactionRunner).run((manager) => media.linkToConversation(manager, mediaId, conversationId, t.clock.now()));
+  /** Sends the media as an image message through the API; answers the message's mid. */
+  async function sendImage(sender: IssuedUser, conversationId: string, mediaId: string): Promise<string> {
+    const response = await t.http
+      .post('/app/sdk/messages/send')
+      .set(...bearer(sender.token))
+      .send({ conversation_id: conversationId, client_message_id: uuidV4(), type: 'image', content: { media_id: mediaId } });
+    return okData<{ message: { mid: string } }>(response).message.mid;
+  }
+
+  async function sendText(sender: IssuedUser, conversationId: string): Promise<void> {
+    okData(await t.http.post('/app/sdk/messages/send').set(...bearer(sender.token)).send({ conversation_id: conversationId, client_message_id: uuidV4(), type: 'text', content: { text: 'hi' } }));
   }
 
   describe('upload', () => {
@@ -281,9 +289,9 @@ describe('Media (POST /app/sdk/media/upload, GET /app/sdk/media/:media_id)', () 
       const before = await download(bob, id);
       expectFailure(before, 1207, 'media_id: media absent or not accessible');
 
-      const conversationId = await seed.direct(alice.id, bob.id);
-      await link(id, conversationId);
-      await link(id, conversationId); // idempotent
+      await seed.friends(alice.id, bob.id);
+      await sendImage(alice, friendConversationId(bob), id);
+      await sendImage(alice, friendConversationId(bob), id); // the same media twice
 
       const reply = await download(bob, id);
       expect(reply.status).toBe(200);
@@ -293,13 +301,43 @@ describe('Media (POST /app/sdk/media/upload, GET /app/sdk/media/:media_id)', () 
       expectFailure(stranger, 1207, 'media_id: media absent or not accessible');
     });
 
-    it('serves a former member of a group conversation', async () => {
+    it('serves whoever may see a message that carries it: a former member what was sent before they left, not after; a newcomer nothing sent before they joined', async () => {
       const dave = await issueUser(t);
-      const media = await uploaded(alice, PNG, { kind: 'image' });
-      const { groupId, conversationId } = await seed.group(randomGroupId(), alice.id, [dave.id]);
-      await link(media.media_id as string, conversationId);
+      const erin = await issueUser(t);
+      const early = await uploaded(alice, PNG, { kind: 'image' });
+      const late = await uploaded(alice, PNG, { kind: 'image' });
+      const pub = randomGroupId();
+      const { groupId, conversationId } = await seed.group(pub, alice.id, [dave.id]);
+      await sendImage(alice, `group_${pub}`, early.media_id as string);
       await seed.leaveGroup(groupId, conversationId, dave.id);
-      expect((await download(dave, media.media_id as string)).status).toBe(200);
+      await seed.joinGroup(groupId, conversationId, erin.id);
+      await sendImage(alice, `group_${pub}`, late.media_id as string);
+      await sendText(alice, `group_${pub}`);
+
+      expect((await download(dave, early.media_id as string)).status).toBe(200);
+      expectFailure(await download(dave, late.media_id as string), 1207, 'media_id: media absent or not accessible');
+      expectFailure(await download(erin, early.media_id as string), 1207, 'media_id: media absent or not accessible');
+      expect((await download(erin, late.media_id as string)).status).toBe(200);
+    });
+
+    it('stops serving the media through a message once that message is recalled or deleted (the uploader keeps it)', async () => {
+      const bob = await issueUser(t);
+      await seed.friends(alice.id, bob.id);
+      const cid = friendConversationId(bob);
+      const recalled = await uploaded(alice, PNG, { kind: 'image' });
+      const deleted = await uploaded(alice, PNG, { kind: 'image' });
+      const twice = await uploaded(alice, PNG, { kind: 'image' });
+      const recalledMid = await sendImage(alice, cid, recalled.media_id as string);
+      const deletedMid = await sendImage(alice, cid, deleted.media_id as string);
+      const firstOfTwo = await sendImage(alice, cid, twice.media_id as string);
+      await sendImage(alice, cid, twice.media_id as string);
+      for (const [path, mid] of [['recall', recalledMid], ['delete', deletedMid], ['recall', firstOfTwo]]) {
+        okData(await t.http.post(`/app/sdk/messages/${path}`).set(...bearer(alice.token)).send({ conversation_id: cid, mid }));
+      }
+      expectFailure(await download(bob, recalled.media_id as string), 1207, 'media_id: media absent or not accessible');
+      expectFailure(await download(bob, deleted.media_id as string), 1207, 'media_id: media absent or not accessible');
+      expect((await download(bob, twice.media_id as string)).status).toBe(200); // its second message still carries it
+      expect((await download(alice, recalled.media_id as string)).status).toBe(200);
     });
 
     it('answers an unknown ID exactly like an inaccessible one', async () => {

@@ -251,3 +251,70 @@ describe('migration 1732600000000 (one-to-one member rows name their peer)', () 
     }
   });
 });
+
+describe('migration 1732700000000 (media links name the message that carries the media)', () => {
+  it('finds the messages that carry each linked media item, drops links of recalled ones, and folds them back on down', async () => {
+    const { options, cleanup } = await scratchOptions();
+    const source = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 5) } as DataSourceOptions);
+    await source.initialize();
+    try {
+      await source.runMigrations();
+      const q = (sql: string, params: unknown[] = []): Promise<Row[]> => source.query(sql, params);
+      for (const [id, ext] of [[1, 'a'], [2, 'b']] as const) {
+        await q('INSERT INTO users (id, external_id, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', 0, 0, 0, 0, 0)', [id, ext, ext]);
+      }
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (11, 'direct', '1:2', NULL, 6, 0, 0, 0)");
+      // [seq, type, content, status]: media 7 sent twice, 8 recalled, 70 (whose ID starts with 7) once.
+      const messages: Array<[number, string, string, string]> = [
+        [1, 'image', '{"media_id":"7","width":10,"mime_type":"image/png","size":3,"file_name":"a.png","url":"/app/sdk/media/7"}', 'normal'],
+        [2, 'text', '{"text":"\\"media_id\\":\\"7\\""}', 'normal'],
+        [3, 'image', '{"media_id":"7","mime_type":"image/png","size":3,"file_name":"a.png","url":"/app/sdk/media/7"}', 'normal'],
+        [4, 'file', '', 'recalled'],
+        [5, 'file', '{"media_id":"70","mime_type":"application/pdf","size":3,"file_name":"b.pdf","url":"/app/sdk/media/70"}', 'normal'],
+        [6, 'image', '{"media_id":"9","mime_type":"image/png","size":3,"file_name":"c.png","url":"/app/sdk/media/9"}', 'deleted'],
+      ];
+      for (const [seq, type, content, status] of messages) {
+        await q('INSERT INTO messages (conversation_id, seq, sender_id, client_message_id, type, content, status, created_at, updated_at) VALUES (11, ?, 1, ?, ?, ?, ?, ?, ?)', [
+          seq,
+          `m${seq}`,
+          type,
+          content,
+          status,
+          seq * 100,
+          seq * 100,
+        ]);
+      }
+      for (const [id, media] of [[1, 7], [2, 8], [3, 70], [4, 9]]) {
+        await q('INSERT INTO media_links (id, media_id, conversation_id, created_at) VALUES (?, ?, 11, ?)', [id, media, id * 1000]);
+      }
+    } finally {
+      await source.destroy();
+    }
+
+    const after = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 6) } as DataSourceOptions);
+    await after.initialize();
+    const links = async (columns: string): Promise<Array<Array<number>>> =>
+      ((await after.query(`SELECT ${columns} FROM media_links ORDER BY ${columns}`)) as Row[]).map((r) => Object.values(r).map(Number));
+    const expected = [
+      [7, 11, 1, 100],
+      [7, 11, 3, 300],
+      [70, 11, 5, 500],
+    ];
+    try {
+      await after.runMigrations();
+      expect(await links('media_id, conversation_id, seq, created_at')).toEqual(expected);
+      await after.undoLastMigration();
+      expect(await links('media_id, conversation_id, created_at')).toEqual([
+        [7, 11, 100],
+        [70, 11, 500],
+      ]);
+      await after.runMigrations();
+      expect(await links('media_id, conversation_id, seq, created_at')).toEqual(expected);
+      // One link per message: the unique key holds.
+      await expect(after.query('INSERT INTO media_links (media_id, conversation_id, seq, created_at) VALUES (7, 11, 1, 0)')).rejects.toThrow();
+    } finally {
+      await after.destroy();
+      await cleanup();
+    }
+  });
+});

@@ -1,9 +1,9 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, bigintId, msTime } from '../database/columns';
 
-/** A media item was sent into a conversation: its members may download it. */
+/** A message carries a media item: whoever may see that message may download it. */
 @Entity('media_links')
-@Index('UQ_media_links_media_conversation', ['mediaId', 'conversationId'], { unique: true })
+@Index('UQ_media_links_media_message', ['mediaId', 'conversationId', 'seq'], { unique: true })
 export class MediaLinkEntity {
   @IdColumn()
   id: string;
@@ -13,6 +13,10 @@ export class MediaLinkEntity {
 
   @Column({ name: 'conversation_id', type: 'bigint', transformer: bigintId })
   conversationId: string;
+
+  /** The message's sequence in the conversation. */
+  @Column({ type: 'bigint', transformer: bigintId })
+  seq: string;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;

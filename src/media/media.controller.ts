@@ -69,7 +69,7 @@ export class MediaController {
   @Header('X-Content-Type-Options', 'nosniff')
   @Header('Content-Security-Policy', 'sandbox')
   @ApiOperation({
-    summary: 'Download media: for the uploader and for present or past members of a conversation it was sent to.',
+    summary: 'Download media: for the uploader and for whoever may see a message that carries it (recalled and deleted messages carry nothing).',
     description:
       'Success streams the bytes with the sniffed Content-Type, Content-Length, X-Content-Type-Options: nosniff, Content-Disposition (inline for images, attachment otherwise, name in filename*) ' +
       `and Cache-Control: ${MEDIA_CACHE_CONTROL}. A failure is the JSON envelope with no-store: 1004 for a malformed ID, 1207 for media that is absent or not accessible (the same answer).`,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { isDecimalId } from '../common/ids';
+import { insertRow } from '../database/insert-row';
 import { MediaLinkEntity } from './media-link.entity';
 import { MediaEntity, MediaKind } from './media.entity';
 
@@ -18,8 +19,8 @@ export interface OwnedMedia {
 
 /**
  * The `media` and `media_links` tables. Exported for the messaging core: a message that
- * carries an upload checks it with {@link findOwned} and grants its conversation access with
- * {@link linkToConversation}, in the message's transaction.
+ * carries an upload checks it with {@link findOwned} and records itself with {@link linkToMessage}
+ * in its transaction; a recall or delete takes that back with {@link unlinkMessage}.
  */
 @Injectable()
 export class MediaRepository {
@@ -48,13 +49,19 @@ export class MediaRepository {
     return { id: media.id, kind: media.kind, mimeType: media.mimeType, size: media.size, fileName: media.fileName };
   }
 
-  /** Members (present and past) of the conversation may download the media. Idempotent. */
-  async linkToConversation(manager: EntityManager, mediaId: string, conversationId: string, now: number): Promise<void> {
-    await manager.createQueryBuilder().insert().into(MediaLinkEntity).values({ mediaId, conversationId, createdAt: now }).orIgnore().execute();
+  /** The message at `seq` of the conversation carries the media: who may see it may download it. */
+  async linkToMessage(manager: EntityManager, mediaId: string, conversationId: string, seq: string, now: number): Promise<void> {
+    await insertRow(manager, MediaLinkEntity, { mediaId, conversationId, seq, createdAt: now });
   }
 
-  async findLinkedConversationIds(mediaId: string): Promise<string[]> {
-    const links = await this.links.find({ select: { conversationId: true }, where: { mediaId }, order: { id: 'ASC' } });
-    return links.map((link) => link.conversationId);
+  /** The message became a tombstone: its content, the media reference included, is gone. */
+  async unlinkMessage(manager: EntityManager, conversationId: string, seq: string): Promise<void> {
+    await manager.delete(MediaLinkEntity, { conversationId, seq });
+  }
+
+  /** The messages that carry the media, oldest link first. */
+  async findLinks(mediaId: string): Promise<Array<{ conversationId: string; seq: string }>> {
+    const links = await this.links.find({ select: { conversationId: true, seq: true }, where: { mediaId }, order: { id: 'ASC' } });
+    return links.map((link) => ({ conversationId: link.conversationId, seq: link.seq }));
   }
 }

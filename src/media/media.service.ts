@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { isDecimalId } from '../common/ids';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isSeqVisible } from '../conversations/conversation-access.service';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { AuthUser } from '../im-token/auth-user';
 import { UploadMediaDto } from './dto/upload-media.dto';
@@ -74,8 +75,9 @@ export class MediaService {
   }
 
   /**
-   * The bytes, for the uploader or anyone who is or was a member of a conversation the media
-   * was sent to. Any other case, an unknown ID included, gets the same 1207.
+   * The bytes, for the uploader or anyone who may see a message that carries the media (the
+   * window of a member who joined later or left starts or ends there). Any other case, an
+   * unknown ID included, gets the same 1207.
    */
   async download(user: AuthUser, mediaId: string): Promise<StreamableFile> {
     if (!isDecimalId(mediaId)) throw AppError.invalid('media_id', 'must be a positive decimal string of at most 19 digits');
@@ -86,8 +88,9 @@ export class MediaService {
 
   private async mayRead(userId: string, media: MediaEntity): Promise<boolean> {
     if (media.ownerId === userId) return true;
-    for (const conversationId of await this.media.findLinkedConversationIds(media.id)) {
-      if (await this.conversations.findMember(conversationId, userId)) return true;
+    for (const link of await this.media.findLinks(media.id)) {
+      const member = await this.conversations.findMember(link.conversationId, userId);
+      if (member && isSeqVisible(member, link.seq)) return true;
     }
     return false;
   }

@@ -111,7 +111,7 @@ export class MessagingService {
           searchText: parsed.searchText,
           now,
         });
-        if (parsed.mediaId) await this.media.linkToConversation(manager, parsed.mediaId, view.conversation.id, now);
+        if (parsed.mediaId) await this.media.linkToMessage(manager, parsed.mediaId, view.conversation.id, message.seq, now);
         await this.emit(manager, 'message.new', view.conversation, idFor, auth, auth.userId, message, now, {}, eventId, privateParts);
         return message;
       });
@@ -204,6 +204,7 @@ export class MessagingService {
       if (await this.messages.tombstone(manager, message.id, to, 'normal', now)) counted = true;
       else if (!(to === 'deleted' && (await this.messages.tombstone(manager, message.id, to, 'recalled', now)))) return null;
       if (counted) await this.conversations.recordTombstone(manager, view.conversation, message.senderId, message.seq, now);
+      if (message.type === 'image' || message.type === 'file') await this.media.unlinkMessage(manager, view.conversation.id, message.seq);
       const conversation = await this.conversations.bumpContentVersion(manager, view.conversation.id, now, to === 'deleted');
       const changed = await this.messages.findById(message.id, manager);
       return this.emit(manager, to === 'recalled' ? 'message.recalled' : 'message.deleted', conversation, idFor, auth, senderId, changed!, now, {
