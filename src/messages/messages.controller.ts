@@ -31,7 +31,7 @@ export class MessagesController {
     description:
       'Tail calibration: known_last_seq + known_updated_at + known_deletion_revision together; outcome "unchanged" (no messages) when all three match, else "reset" with the latest 50. ' +
       'History: before_seq or after_seq (50, outcome "page"). Locate: around_mid (25 before, the message and 24 after). Mixing modes or part of the trio: 1004. ' +
-      'A removed member reads only what was sent while a member.',
+      'A removed member reads only what was sent while a member. page, offset and limit are refused (1004).',
   })
   @ApiEnvelope(MessageWindowDoc, [...TOKEN_CODES, 1004, 1201, 1207])
   list(@CurrentUser() user: AuthUser, @Query() query: MessagesQueryDto): Promise<MessageWindowReply> {

@@ -188,6 +188,8 @@ export class MessagingService {
       message: toMessageReply(m, dto.conversation_id, await this.externalId(m.senderId)),
       event_id: eventId,
     });
+    // Someone who left or was removed keeps reading their old window but changes nothing in it.
+    if (view.member.visibleToSeq !== null) throw new AppError(ErrorCode.RECALL_FORBIDDEN, 'mid: you are no longer a member of this conversation');
     // Permission is checked first, so "already done" is only said to someone allowed to do it.
     if (message.status === to) {
       await authorize(view, message, true);

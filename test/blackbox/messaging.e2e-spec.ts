@@ -843,6 +843,23 @@ describe('Messaging core (black box)', () => {
       await expectUnread(owner, { [groupCid(pub)]: 1 });
     });
 
+    it('a removed member cannot recall or delete even his own message (1208), and nothing changes', async () => {
+      const owner = await issueUser(t);
+      const member = await issueUser(t);
+      const pub = randomGroupId();
+      const g = await seed.group(pub, owner.id, [member.id]);
+      const mine = await send(member, groupCid(pub), 'said before leaving');
+      await seed.leaveGroup(g.groupId, g.conversationId, member.id, 'removed');
+      const before = (await latest(owner, groupCid(pub))).messages[0];
+      for (const response of [await recallRaw(member, groupCid(pub), mine.message.mid), await deleteRaw(member, groupCid(pub), mine.message.mid)]) {
+        expect(response.body).toMatchObject({ code: 1208, data: null });
+        expect(response.body.msg).toMatch(/^mid: .*no longer a member/);
+      }
+      expect((await latest(owner, groupCid(pub))).messages[0]).toEqual(before);
+      expect((await latest(member, groupCid(pub))).messages[0]).toMatchObject({ mid: mine.message.mid, status: 'normal' });
+      await expectUnread(owner, { [groupCid(pub)]: 1 });
+    });
+
     it('a late member cannot open a window around an earlier message', async () => {
       const owner = await issueUser(t);
       const late = await issueUser(t);
