@@ -33,6 +33,28 @@ async function scratchOptions(): Promise<{ options: DataSourceOptions; cleanup: 
   return { options: buildDataSourceOptions({ type: 'sqlite', path: join(dir, 'm.sqlite') }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
+
+/** A scratch database at the schema of the first `count` migrations, filled by `fill`. */
+async function schemaBefore(count: number, fill: (q: Query) => Promise<void>): Promise<{ options: DataSourceOptions; cleanup: () => Promise<void> }> {
+  const scratch = await scratchOptions();
+  const source = new DataSource({ ...scratch.options, migrations: MIGRATIONS.slice(0, count) } as DataSourceOptions);
+  await source.initialize();
+  try {
+    await source.runMigrations();
+    await fill((sql, params = []) => source.query(sql, params));
+  } finally {
+    await source.destroy();
+  }
+  return scratch;
+}
+
+async function insertUsers(q: Query, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    await q('INSERT INTO users (id, external_id, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', 0, 0, 0, 0, 0)', [id, `u${id}`, `u${id}`]);
+  }
+}
+
 describe('migration 1732400000000 (group state derived on read)', () => {
   it('keeps unread, activity, hidden and event delivery across up and down', async () => {
     const { options, cleanup } = await scratchOptions();
@@ -254,15 +276,8 @@ describe('migration 1732600000000 (one-to-one member rows name their peer)', () 
 
 describe('migration 1732700000000 (media links name the message that carries the media)', () => {
   it('finds the messages that carry each linked media item, drops links of recalled ones, and folds them back on down', async () => {
-    const { options, cleanup } = await scratchOptions();
-    const source = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 5) } as DataSourceOptions);
-    await source.initialize();
-    try {
-      await source.runMigrations();
-      const q = (sql: string, params: unknown[] = []): Promise<Row[]> => source.query(sql, params);
-      for (const [id, ext] of [[1, 'a'], [2, 'b']] as const) {
-        await q('INSERT INTO users (id, external_id, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', 0, 0, 0, 0, 0)', [id, ext, ext]);
-      }
+    const { options, cleanup } = await schemaBefore(5, async (q) => {
+      await insertUsers(q, [1, 2]);
       await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (11, 'direct', '1:2', NULL, 6, 0, 0, 0)");
       // [seq, type, content, status]: media 7 sent twice, 8 recalled, 70 (whose ID starts with 7) once.
       const messages: Array<[number, string, string, string]> = [
@@ -287,9 +302,7 @@ describe('migration 1732700000000 (media links name the message that carries the
       for (const [id, media] of [[1, 7], [2, 8], [3, 70], [4, 9]]) {
         await q('INSERT INTO media_links (id, media_id, conversation_id, created_at) VALUES (?, ?, 11, ?)', [id, media, id * 1000]);
       }
-    } finally {
-      await source.destroy();
-    }
+    });
 
     const after = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 6) } as DataSourceOptions);
     await after.initialize();
@@ -312,6 +325,49 @@ describe('migration 1732700000000 (media links name the message that carries the
       expect(await links('media_id, conversation_id, seq, created_at')).toEqual(expected);
       // One link per message: the unique key holds.
       await expect(after.query('INSERT INTO media_links (media_id, conversation_id, seq, created_at) VALUES (7, 11, 1, 0)')).rejects.toThrow();
+    } finally {
+      await after.destroy();
+      await cleanup();
+    }
+  });
+});
+
+describe('migration 1732800000000 (former members keep their own calibration versions)', () => {
+  it('starts former members at their conversation\'s versions, leaves current members NULL, and drops both columns on down', async () => {
+    const { options, cleanup } = await schemaBefore(6, async (q) => {
+      await insertUsers(q, [1, 2]);
+      await q("INSERT INTO `groups` (id, public_id, name, avatar, introduction, owner_id, disabled, created_at, updated_at) VALUES (1, 'g', 'G', '', '', 1, 0, 0, 0)");
+      await q("INSERT INTO conversations (id, type, direct_key, group_id, last_seq, content_updated_at, deletion_revision, created_at) VALUES (10, 'group', NULL, 1, 9, 4567, 3, 0)");
+      const member =
+        'INSERT INTO conversation_members (conversation_id, user_id, is_group, read_seq, visible_from_seq, visible_to_seq, unread_count, muted, pinned, hidden, uncounted, last_activity_at, created_at, updated_at) VALUES (10, ?, 1, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0)';
+      await q(member, [1, null]);
+      await q(member, [2, 5]);
+    });
+
+    const after = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, 7) } as DataSourceOptions);
+    await after.initialize();
+    const versions = async (): Promise<Array<Array<number | null>>> =>
+      ((await after.query('SELECT user_id, visible_updated_at, visible_deletion_revision FROM conversation_members ORDER BY user_id')) as Row[]).map((r) =>
+        [r.user_id, r.visible_updated_at, r.visible_deletion_revision].map((v) => (v === null ? null : Number(v))),
+      );
+    const expected = [
+      [1, null, null],
+      [2, 4567, 3],
+    ];
+    try {
+      await after.runMigrations();
+      expect(await versions()).toEqual(expected);
+      await after.undoLastMigration();
+      const runner = after.createQueryRunner();
+      try {
+        const table = await runner.getTable('conversation_members');
+        expect(table?.findColumnByName('visible_updated_at')).toBeUndefined();
+        expect(table?.findColumnByName('visible_deletion_revision')).toBeUndefined();
+      } finally {
+        await runner.release();
+      }
+      await after.runMigrations();
+      expect(await versions()).toEqual(expected);
     } finally {
       await after.destroy();
       await cleanup();

@@ -41,6 +41,18 @@ export class ConversationMemberEntity {
   @Column({ name: 'visible_to_position', type: 'bigint', nullable: true, transformer: bigintId })
   visibleToPosition: string | null;
 
+  /**
+   * Set with visible_to_seq: the content version (updated_at) and deletion revision of the window
+   * a former member sees. They start at the conversation's when the member leaves and move only
+   * with a recall or delete inside that window, so the group's later changes neither reach them
+   * nor reset their client's window (spec 4.7 calibration).
+   */
+  @Column({ name: 'visible_updated_at', type: 'bigint', nullable: true, transformer: msTime })
+  visibleUpdatedAt: number | null;
+
+  @Column({ name: 'visible_deletion_revision', type: 'bigint', nullable: true, transformer: bigintId })
+  visibleDeletionRevision: string | null;
+
   /** Whether the conversation is a group one (its state is derived on read). */
   @Column({ name: 'is_group', type: 'boolean', default: false })
   isGroup: boolean;

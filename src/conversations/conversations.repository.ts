@@ -16,7 +16,7 @@ import { HOME_COLUMNS, HOME_JOINS, UNREAD_TOTALS_SQL, HomeEntry, HomePosition, H
 
 const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 const MEMBER_COLUMNS =
-  'id, conversation_id, user_id, peer_id, is_group, read_seq, visible_from_seq, visible_to_seq, visible_to_position, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
+  'id, conversation_id, user_id, peer_id, is_group, read_seq, visible_from_seq, visible_to_seq, visible_to_position, visible_updated_at, visible_deletion_revision, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
 type Row = Record<string, string | number | null>;
 const str = (value: string | number | null): string => String(value);
 const strOrNull = (value: string | number | null): string | null => (value === null ? null : String(value));
@@ -52,6 +52,8 @@ function toMember(row: Row, progress: ConversationProgress | null, p = ''): Conv
     visibleFromSeq: str(row[`${p}visible_from_seq`]),
     visibleToSeq: strOrNull(row[`${p}visible_to_seq`]),
     visibleToPosition: strOrNull(row[`${p}visible_to_position`]),
+    visibleUpdatedAt: row[`${p}visible_updated_at`] === null ? null : Number(row[`${p}visible_updated_at`]),
+    visibleDeletionRevision: strOrNull(row[`${p}visible_deletion_revision`]),
     uncounted: Number(row[`${p}uncounted`]),
     unreadCount: Number(row[`${p}unread_count`]),
     lastActivityAt: Number(row[`${p}last_activity_at`]),
@@ -276,6 +278,8 @@ export class ConversationsRepository {
         visibleFromSeq: conversation.lastSeq,
         visibleToSeq: null,
         visibleToPosition: null,
+        visibleUpdatedAt: null,
+        visibleDeletionRevision: null,
         readSeq: conversation.lastSeq,
         unreadCount: 0,
         uncounted: 0,
@@ -302,10 +306,20 @@ export class ConversationsRepository {
       position: string | number | null;
     }>;
     await manager.query(
-      'UPDATE conversation_members SET visible_to_seq = ?, visible_to_position = ?, updated_at = ?, ' +
+      'UPDATE conversation_members SET visible_to_seq = ?, visible_to_position = ?, visible_updated_at = ?, visible_deletion_revision = ?, updated_at = ?, ' +
         'last_activity_at = CASE WHEN is_group = 1 AND last_activity_at < ? THEN ? ELSE last_activity_at END ' +
         'WHERE conversation_id = ? AND user_id = ? AND visible_to_seq IS NULL',
-      [conversation.lastSeq, last?.position ?? 0, now, conversation.lastMessageAt, conversation.lastMessageAt, conversationId, userId],
+      [
+        conversation.lastSeq,
+        last?.position ?? 0,
+        conversation.contentUpdatedAt,
+        conversation.deletionRevision,
+        now,
+        conversation.lastMessageAt,
+        conversation.lastMessageAt,
+        conversationId,
+        userId,
+      ],
     );
   }
 
@@ -401,12 +415,25 @@ export class ConversationsRepository {
     }
   }
 
-  /** Raises the content version (strictly, even within one millisecond) and, for deletes, the deletion revision. */
-  async bumpContentVersion(manager: EntityManager, conversationId: string, now: number, deletion: boolean): Promise<ConversationEntity> {
+  /**
+   * Raises the content version (strictly, even within one millisecond) and, for deletes, the
+   * deletion revision, after a change of the message at `seq`; in a group, also those of the former
+   * members whose window holds that message.
+   */
+  async bumpContentVersion(manager: EntityManager, target: Pick<ConversationEntity, 'id' | 'type'>, seq: string, now: number, deletion: boolean): Promise<ConversationEntity> {
+    const conversationId = target.id;
     const set: Record<string, () => string> = { contentUpdatedAt: () => 'CASE WHEN content_updated_at >= :now THEN content_updated_at + 1 ELSE :now END' };
     if (deletion) set.deletionRevision = () => 'deletion_revision + 1';
     await manager.createQueryBuilder().update(ConversationEntity).set(set).where('id = :id', { id: conversationId, now }).execute();
-    return manager.findOneByOrFail(ConversationEntity, { id: conversationId });
+    const conversation = await manager.findOneByOrFail(ConversationEntity, { id: conversationId });
+    if (target.type !== 'group') return conversation;
+    // Former members whose window holds the message see the change too; the others see none.
+    const revision = deletion ? ', visible_deletion_revision = ?' : '';
+    await manager.query(
+      `UPDATE conversation_members SET visible_updated_at = ?${revision} WHERE conversation_id = ? AND visible_to_seq IS NOT NULL AND visible_from_seq < ? AND visible_to_seq >= ?`,
+      [conversation.contentUpdatedAt, ...(deletion ? [conversation.deletionRevision] : []), conversationId, seq, seq],
+    );
+    return conversation;
   }
 
   /**

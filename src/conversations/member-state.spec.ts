@@ -1,4 +1,4 @@
-import { StoredMemberState, effectiveMemberState } from './member-state';
+import { StoredMemberState, effectiveMemberState, versionsSeenBy } from './member-state';
 
 const stored = (over: Partial<StoredMemberState> = {}): StoredMemberState => ({
   isGroup: true,
@@ -42,5 +42,17 @@ describe('effectiveMemberState', () => {
 
   it('never reports negative unread', () => {
     expect(effectiveMemberState(stored({ uncounted: 5 }), { lastSeq: '12', lastMessageAt: 1 }).unreadCount).toBe(0);
+  });
+});
+
+describe('versionsSeenBy', () => {
+  const conversation = { contentUpdatedAt: 9000, deletionRevision: '7' };
+
+  it('gives a current member the conversation\'s versions', () => {
+    expect(versionsSeenBy({ visibleUpdatedAt: null, visibleDeletionRevision: null }, conversation)).toEqual({ updatedAt: 9000, deletionRevision: '7' });
+  });
+
+  it('gives a former member the versions of his window', () => {
+    expect(versionsSeenBy({ visibleUpdatedAt: 1234, visibleDeletionRevision: '2' }, conversation)).toEqual({ updatedAt: 1234, deletionRevision: '2' });
   });
 });

@@ -39,6 +39,20 @@ export function effectiveMemberState(member: StoredMemberState, conversation: Co
   };
 }
 
+/**
+ * The calibration versions (spec 4.7) a member sees: the conversation's, or for a former member
+ * those of their window, which only a recall or delete inside it moves.
+ */
+export function versionsSeenBy(
+  member: { visibleUpdatedAt: number | null; visibleDeletionRevision: string | null },
+  conversation: { contentUpdatedAt: number; deletionRevision: string },
+): { updatedAt: number; deletionRevision: string } {
+  return {
+    updatedAt: member.visibleUpdatedAt ?? conversation.contentUpdatedAt,
+    deletionRevision: String(member.visibleDeletionRevision ?? conversation.deletionRevision),
+  };
+}
+
 /** The same rules in SQL, for a member row `m` joined to its conversation `c`. */
 export const GROUP_SQL = {
   upper: 'COALESCE(m.visible_to_seq, c.last_seq)',

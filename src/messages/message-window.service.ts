@@ -5,6 +5,7 @@ import { ErrorCode } from '../common/error-code';
 import { ConversationAccessService, ViewerConversation, isSeqVisible } from '../conversations/conversation-access.service';
 import { MessageEntity } from '../conversations/message.entity';
 import { MessagesRepository, SeqRange } from '../conversations/messages.repository';
+import { versionsSeenBy } from '../conversations/member-state';
 import { AuthUser } from '../im-token/auth-user';
 import { UsersRepository } from '../users/users.repository';
 import { MessagesQueryDto } from './dto/messages-query.dto';
@@ -57,7 +58,8 @@ export class MessageWindowService {
 
     const view = await this.access.resolveForViewer(auth.id, query.conversation_id);
     const visible: SeqRange = { from: view.member.visibleFromSeq, to: view.member.visibleToSeq ?? view.conversation.lastSeq };
-    const current = { last_seq: visible.to, updated_at: view.conversation.contentUpdatedAt, deletion_revision: String(view.conversation.deletionRevision) };
+    const versions = versionsSeenBy(view.member, view.conversation);
+    const current = { last_seq: visible.to, updated_at: versions.updatedAt, deletion_revision: versions.deletionRevision };
     const base = { conversation_id: query.conversation_id, ...current, read_seq: view.member.readSeq, unread: view.member.unreadCount };
 
     if (trioSent === 3) {

@@ -207,7 +207,7 @@ export class MessagingService {
       else if (!(to === 'deleted' && (await this.messages.tombstone(manager, message.id, to, 'recalled', now)))) return null;
       if (counted) await this.conversations.recordTombstone(manager, view.conversation, message.senderId, message.seq, now);
       if (message.type === 'image' || message.type === 'file') await this.media.unlinkMessage(manager, view.conversation.id, message.seq);
-      const conversation = await this.conversations.bumpContentVersion(manager, view.conversation.id, now, to === 'deleted');
+      const conversation = await this.conversations.bumpContentVersion(manager, view.conversation, message.seq, now, to === 'deleted');
       const changed = await this.messages.findById(message.id, manager);
       return this.emit(manager, to === 'recalled' ? 'message.recalled' : 'message.deleted', conversation, idFor, auth, senderId, changed!, now, {
         updated_at: conversation.contentUpdatedAt,

@@ -843,6 +843,60 @@ describe('Messaging core (black box)', () => {
       await expectUnread(owner, { [groupCid(pub)]: 1 });
     });
 
+    it('a former member\'s versions move only with changes inside his window, the same in sync and messages; rejoining gives the group\'s', async () => {
+      const owner = await issueUser(t);
+      const gone = await issueUser(t);
+      const pub = randomGroupId();
+      const cid = groupCid(pub);
+      const g = await seed.group(pub, owner.id, [gone.id]);
+      const seen = await sendMany(owner, cid, 3, 'seen');
+      await seed.leaveGroup(g.groupId, g.conversationId, gone.id, 'left');
+      const later = await sendMany(owner, cid, 3, 'later');
+      const versions = async (): Promise<{ window: Window; item: SyncItem | undefined }> => ({
+        window: await latest(gone, cid),
+        item: (await syncAll(gone)).items.find((i) => i.conversation_id === cid),
+      });
+      const agree = ({ window, item }: { window: Window; item: SyncItem | undefined }) => {
+        expect(item).toMatchObject({ last_seq: window.last_seq, updated_at: window.updated_at, deletion_revision: window.deletion_revision, is_member: false });
+      };
+
+      const atLeave = await versions();
+      agree(atLeave);
+      expect(atLeave.window.last_seq).toBe('3');
+      // The group's later recall and delete: nothing changes for him.
+      await recall(owner, cid, later[0].mid);
+      await remove(owner, cid, later[1].mid);
+      const untouched = await versions();
+      expect(untouched.window).toMatchObject({ updated_at: atLeave.window.updated_at, deletion_revision: atLeave.window.deletion_revision });
+      agree(untouched);
+      expect((await windowOf(gone, cid, trioOf(atLeave.window))).outcome).toBe('unchanged');
+      const groupNow = await latest(owner, cid);
+      expect(groupNow.deletion_revision).not.toBe(atLeave.window.deletion_revision);
+
+      // A recall inside his window moves his content version; a delete also his deletion revision.
+      t.clock.advance(1000);
+      await recall(owner, cid, seen[2].mid);
+      const recalled = await versions();
+      expect(Number(recalled.window.updated_at)).toBeGreaterThan(Number(atLeave.window.updated_at));
+      expect(recalled.window.deletion_revision).toBe(atLeave.window.deletion_revision);
+      agree(recalled);
+      const reset = await windowOf(gone, cid, trioOf(atLeave.window));
+      expect(reset.outcome).toBe('reset');
+      expect(reset.messages.find((m) => m.mid === seen[2].mid)).toMatchObject({ status: 'recalled', content: null });
+      await remove(owner, cid, seen[0].mid);
+      const deleted = await versions();
+      expect(Number(deleted.window.updated_at)).toBeGreaterThan(Number(recalled.window.updated_at));
+      expect(BigInt(deleted.window.deletion_revision)).toBeGreaterThan(BigInt(recalled.window.deletion_revision));
+      agree(deleted);
+
+      // Back in the group, he follows the group's versions again.
+      ok(await t.http.post('/app/sdk/groups/members/add').set(...bearer(owner.token)).send({ group_id: pub, user_ids: [gone.userId] }));
+      const rejoined = await versions();
+      const group = await latest(owner, cid);
+      expect(rejoined.window).toMatchObject({ updated_at: group.updated_at, deletion_revision: group.deletion_revision, last_seq: group.last_seq });
+      expect(rejoined.item).toMatchObject({ updated_at: group.updated_at, deletion_revision: group.deletion_revision, is_member: true });
+    });
+
     it('a removed member cannot recall or delete even his own message (1208), and nothing changes', async () => {
       const owner = await issueUser(t);
       const member = await issueUser(t);
@@ -889,16 +943,12 @@ describe('Messaging core (black box)', () => {
       t.clock.advance(1000);
       await send(owner, cid, 'while away secret');
       t.clock.advance(1000);
-      let rejoined = true;
-      try {
-        await seed.joinGroup(g.groupId, g.conversationId, back.id);
-      } catch {
-        rejoined = false; // the fixture cannot re-add a member; nothing to check
-      }
-      if (!rejoined) return;
+      ok(await t.http.post('/app/sdk/groups/members/add').set(...bearer(owner.token)).send({ group_id: pub, user_ids: [back.userId] }));
       await send(owner, cid, 'after return');
       const w = await latest(back, cid);
-      expect(w.messages.map((m) => (m.content as { text: string } | null)?.text)).not.toContain('while away secret');
+      const texts = w.messages.map((m) => (m.content as { text: string } | null)?.text);
+      expect(texts).toContain('after return');
+      expect(texts).not.toContain('while away secret');
       const found = ok<{ items: Msg[] }>(await searchRaw(back, { conversation_id: cid, keyword: 'secret' }));
       expect(found.items).toEqual([]);
     });
