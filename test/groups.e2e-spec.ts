@@ -5,7 +5,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { GroupsRepository } from '../src/groups/groups.repository';
 import { Seed } from './helpers/seed';
-import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, randomUserId, startTestApp } from './helpers/test-app';
+import { IssuedUser, TestApp, bearer, hostAuth, issueUser, randomGroupId, randomUserId, startTestApp } from './helpers/test-app';
 
 type Body = Record<string, unknown>;
 type Method = 'get' | 'post';
@@ -409,6 +409,24 @@ describe('Groups', () => {
         expectFailure(await post(f.owner, path, { group_id: f.publicId, user_ids: Array.from({ length: 101 }, (_, i) => `u${i}`) }), 1004, 'user_ids');
         expectFailure(await post(f.owner, path, { group_id: f.publicId, user_ids: f.member.userId }), 1004, 'user_ids');
       }
+    });
+
+    it('refuses a disabled user as a new member or owner (1204, as unknown), and still removes a member whose account was disabled', async () => {
+      const f = await fixture();
+      const [off] = await users(1);
+      const disable = async (u: IssuedUser) => expectOk(await t.http.post('/app/sdk/users/status').set(...hostAuth()).send({ user_id: u.userId, disabled: true }));
+      await disable(off);
+      const groupsBefore = Number((await row<{ n: string | number }>('SELECT COUNT(*) AS n FROM `groups`', []))!.n);
+      expectFailure(await post(f.owner, '/create', { group_id: randomGroupId(), name: 'With a disabled member', member_ids: [f.member.userId, off.userId] }), 1204, `member_ids: no such user "${off.userId}"`);
+      expect(Number((await row<{ n: string | number }>('SELECT COUNT(*) AS n FROM `groups`', []))!.n)).toBe(groupsBefore);
+      expectFailure(await post(f.owner, '/members/add', { group_id: f.publicId, user_ids: [f.outsider.userId, off.userId] }), 1204, `user_ids: no such user "${off.userId}"`);
+      expect(await membership(f.publicId, f.outsider)).toBeUndefined();
+
+      // A member whose account is disabled later: not a new owner, but still removable.
+      await disable(f.target);
+      expectFailure(await post(f.owner, '/transfer', { group_id: f.publicId, user_id: f.target.userId }), 1204, 'user_id: no such user');
+      expect(String((await groupRow(f.publicId))!.owner_id)).toBe(f.owner.id);
+      expect(expectOk(await post(f.owner, '/members/remove', { group_id: f.publicId, user_ids: [f.target.userId] }))).toMatchObject({ removed: [f.target.userId] });
     });
 
     it('a former member rejoins and sees only later messages; leaving closes the conversation window', async () => {

@@ -80,16 +80,21 @@ export class GroupAccess {
     return { group, me: membership };
   }
 
-  /** Users named by external ID, in the given order; 1204 naming the first unknown one. */
-  async resolveUsers(externalIds: readonly string[], field: string): Promise<UserEntity[]> {
+  /**
+   * Users named by external ID, in the given order; 1204 naming the first unknown one. With
+   * `active`, a disabled user counts as unknown too (as for profiles and friend requests): nobody
+   * is made a member or owner of a group on a disabled account. Existing members stay reachable
+   * without it, so they can still be removed, muted or demoted.
+   */
+  async resolveUsers(externalIds: readonly string[], field: string, active = false): Promise<UserEntity[]> {
     const users = await Promise.all(externalIds.map((id) => this.users.findByExternalId(id)));
-    const missing = users.findIndex((user) => !user);
+    const missing = users.findIndex((user) => !user || (active && user.disabled));
     if (missing >= 0) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: no such user "${externalIds[missing]}"`);
     return users as UserEntity[];
   }
 
-  async resolveUser(externalId: string, field: string): Promise<UserEntity> {
-    return (await this.resolveUsers([externalId], field))[0];
+  async resolveUser(externalId: string, field: string, active = false): Promise<UserEntity> {
+    return (await this.resolveUsers([externalId], field, active))[0];
   }
 
   /** Users by internal ID, in one query. */

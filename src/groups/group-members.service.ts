@@ -71,7 +71,7 @@ export class GroupMembersService {
    * as plain members and see only messages sent from now on. Nothing added answers event_id null.
    */
   async add(user: AuthUser, dto: GroupMembersChangeDto): Promise<MembersAddedReply> {
-    const targets = await this.access.resolveUsers(dto.user_ids, 'user_ids');
+    const targets = await this.access.resolveUsers(dto.user_ids, 'user_ids', true);
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return convergeOnMembershipRace(() =>
       this.tx.run(async (manager) => {

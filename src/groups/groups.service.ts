@@ -51,7 +51,7 @@ export class GroupsService {
   async create(user: AuthUser, dto: CreateGroupDto): Promise<GroupChangeReply> {
     const memberExternalIds = dto.member_ids ?? [];
     if (memberExternalIds.includes(user.userId)) throw AppError.invalid('member_ids', 'must not include yourself (the creator becomes the owner)');
-    const members = await this.access.resolveUsers(memberExternalIds, 'member_ids');
+    const members = await this.access.resolveUsers(memberExternalIds, 'member_ids', true);
     const memberIds = members.map((m) => String(m.id));
     for (let attempt = 1; ; attempt++) {
       const publicId = dto.group_id ?? generateGroupId();
@@ -114,7 +114,7 @@ export class GroupsService {
 
   /** Owner only; the target must be a current member. The old owner becomes an admin. */
   async transfer(user: AuthUser, dto: TransferGroupDto): Promise<GroupChangeReply> {
-    const target = await this.access.resolveUser(dto.user_id, 'user_id');
+    const target = await this.access.resolveUser(dto.user_id, 'user_id', true);
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
       const { group } = await this.access.lockForMember(manager, groupId, user.id, OWNER_ONLY('transfer the group'));
