@@ -1,7 +1,7 @@
 import type { ConversationEntity } from './conversation.entity';
 import type { ConversationMemberEntity } from './conversation-member.entity';
 import type { MessageEntity, MessageStatus } from './message.entity';
-import { GROUP_SQL, effectiveMemberState } from './member-state';
+import { GROUP_SQL, VERSIONS_SQL, effectiveMemberState } from './member-state';
 
 /**
  * The home list's one statement (POST /app/sdk/sync) and its rows. Sync is the read every
@@ -97,8 +97,7 @@ export function homeKeysSql(after: HomePosition | null): { sql: string; params: 
  */
 export const HOME_COLUMNS =
   'm.conversation_id, m.is_group, m.read_seq, m.visible_from_seq, m.visible_to_seq, m.uncounted, m.unread_count, m.last_activity_at, m.pinned, m.muted, m.hidden, m.hidden_seq, ' +
-  'c.type, c.last_seq, COALESCE(m.visible_updated_at, c.content_updated_at) AS content_updated_at, c.last_message_at, ' +
-  'COALESCE(m.visible_deletion_revision, c.deletion_revision) AS deletion_revision, ' +
+  `c.type, c.last_seq, ${VERSIONS_SQL.updatedAt} AS content_updated_at, c.last_message_at, ${VERSIONS_SQL.deletionRevision} AS deletion_revision, ` +
   'p.external_id AS p_external_id, p.nickname AS p_nickname, p.avatar AS p_avatar, m.peer_id, ' +
   'gr.public_id AS g_public_id, gr.name AS g_name, gr.avatar AS g_avatar, ' +
   'lm.id AS lm_id, lm.seq AS lm_seq, lm.sender_id AS lm_sender_id, lm.client_message_id AS lm_client_message_id, lm.type AS lm_type, lm.content AS lm_content, ' +

@@ -53,6 +53,12 @@ export function versionsSeenBy(
   };
 }
 
+/** versionsSeenBy in SQL, for a member row `m` joined to its conversation `c`. */
+export const VERSIONS_SQL = {
+  updatedAt: 'COALESCE(m.visible_updated_at, c.content_updated_at)',
+  deletionRevision: 'COALESCE(m.visible_deletion_revision, c.deletion_revision)',
+} as const;
+
 /** The same rules in SQL, for a member row `m` joined to its conversation `c`. */
 export const GROUP_SQL = {
   upper: 'COALESCE(m.visible_to_seq, c.last_seq)',

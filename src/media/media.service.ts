@@ -88,8 +88,11 @@ export class MediaService {
 
   private async mayRead(userId: string, media: MediaEntity): Promise<boolean> {
     if (media.ownerId === userId) return true;
+    // One membership read per conversation, however often the media was sent into it.
+    const members = new Map<string, Awaited<ReturnType<ConversationsRepository['findMember']>>>();
     for (const link of await this.media.findLinks(media.id)) {
-      const member = await this.conversations.findMember(link.conversationId, userId);
+      if (!members.has(link.conversationId)) members.set(link.conversationId, await this.conversations.findMember(link.conversationId, userId));
+      const member = members.get(link.conversationId);
       if (member && isSeqVisible(member, link.seq)) return true;
     }
     return false;
