@@ -1,29 +1,40 @@
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import { join } from 'node:path';
+import { Logger } from 'nestjs-pino';
+import type { Logger as PinoRoot } from 'pino';
 import { bodyParserErrors } from './common/http/body-parser-errors';
+import { corsFor } from './common/http/cors';
+import { answerMalformedRequests } from './common/http/malformed-request';
+import { createRootLogger } from './common/logging/root-logger';
+import { requestContext } from './common/logging/request-context';
 import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, markRoomCallback } from './common/http/paths';
 import { AppConfig } from './config/app-config';
 import { AppModule, AppOverrides } from './app.module';
+import { Lifecycle } from './health/lifecycle';
+import { MetricsService } from './metrics/metrics.service';
 
-/** Builds the application exactly as production runs it; tests use it too. */
-export async function createApp(config: AppConfig, overrides: AppOverrides = {}, logger: LogLevel[] | false = ['log', 'warn', 'error']): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, overrides), { bodyParser: false, logger });
+/**
+ * Builds the application exactly as production runs it; tests use it too. Shutdown on signals
+ * is main.ts's (it drains requests first), so no shutdown hooks are enabled here.
+ */
+export async function createApp(config: AppConfig, overrides: AppOverrides = {}, root: PinoRoot = createRootLogger(config.operations.log)): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, overrides, root), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  // Every reply is `no-store` (below), so an ETag could never be revalidated; hashing each JSON
-  // body for one cost about 2 % of the sync path's CPU.
+  // Every reply is `no-store` (requestContext), so an ETag could never be revalidated; hashing
+  // each JSON body for one cost about 2 % of the sync path's CPU.
   app.set('etag', false);
-  app.enableShutdownHooks();
+  answerMalformedRequests(app.getHttpServer());
 
-  app.use((_request: Request, response: Response, next: NextFunction) => {
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  });
+  const secrets = [config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret, config.operations.metricsToken ?? ''];
+  const lifecycle = app.get(Lifecycle);
+  app.use(...requestContext(root, app.get(MetricsService), secrets, () => lifecycle.shuttingDown));
+  const cors = corsFor(config.operations.corsOrigins);
+  if (cors) app.enableCors(cors);
   // The callback signature covers the exact received bytes, so that route keeps them raw and
   // refuses anything over 64 KiB before reading further.
   // Express matches this mount case-insensitively and with a trailing slash, like the route

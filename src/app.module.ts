@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import type { Logger as PinoRoot } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { ClientErrorsModule } from './client-errors/client-errors.module';
 import { CapabilityGuard } from './common/capability.guard';
@@ -18,6 +20,7 @@ import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ProfileModule } from './profile/profile.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ReportsModule } from './reports/reports.module';
@@ -30,10 +33,16 @@ export interface AppOverrides {
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
+  static forRoot(config: AppConfig, overrides: AppOverrides, root: PinoRoot): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, overrides.clock), DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
+      imports: [
+        // requestContext (app.factory.ts) runs pino-http first for every request, also those the
+        // body parser refuses; Nest's logger then writes through that request's child logger.
+        LoggerModule.forRoot({ pinoHttp: { logger: root }, useExisting: true }),
+        MetricsModule,
+        CoreModule.forRoot(config, overrides.clock),
+        DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -1,12 +1,56 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
+import type { Logger as PinoRoot } from 'pino';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/app-config';
+import { startStandbyServer, stopStandbyServer } from './common/http/standby-server';
+import { createRootLogger } from './common/logging/root-logger';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { applyDevSecrets } from './config/dev-secrets';
+import { waitForDatabase } from './database/wait-for-database';
+import { Lifecycle } from './health/lifecycle';
+
+function describeDatabase(config: AppConfig): string {
+  return config.database.type === 'sqlite' ? `sqlite ${config.database.path}` : `mysql ${config.database.host}:${config.database.port}/${config.database.database}`;
+}
+
+/**
+ * SIGTERM / SIGINT: readiness fails at once, the listener closes, idle keep-alive connections
+ * close, requests in flight get SHUTDOWN_TIMEOUT_MS to finish, then the pools and Redis close.
+ */
+function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: PinoRoot): void {
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: draining requests in flight');
+    app.get(Lifecycle).beginShutdown();
+    const server = app.getHttpServer() as Server;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => {
+      log.warn({ timeoutMs: config.operations.shutdownTimeoutMs }, 'requests still in flight at the shutdown deadline; closing their connections');
+      server.closeAllConnections();
+    }, config.operations.shutdownTimeoutMs);
+    await closed;
+    clearTimeout(deadline);
+    await app.close();
+    log.info('stopped');
+    log.flush();
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stop(signal).catch((error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+    });
+  }
+}
 
 async function bootstrap(): Promise<void> {
-  const logger = new Logger('Bootstrap');
-  let config;
+  let config: AppConfig;
   let secretsFile: string | null;
   try {
     secretsFile = applyDevSecrets(process.env);
@@ -16,11 +60,21 @@ async function bootstrap(): Promise<void> {
     process.stderr.write(`Refusing to start. ${error instanceof ConfigError ? error.message : (error as Error).message}\n`);
     process.exit(1);
   }
-  const app = await createApp(config);
+  const log = createRootLogger(config.operations.log);
+  let standby: Server | null = null;
+  await waitForDatabase(config.database, config.operations.database, log, async () => {
+    standby = await startStandbyServer(config.port, 'waiting for the database');
+  });
+  const app = await createApp(config, {}, log);
+  await app.init();
+  if (standby) await stopStandbyServer(standby);
   await app.listen(config.port);
-  const database = config.database.type === 'sqlite' ? `sqlite ${config.database.path}` : `mysql ${config.database.host}:${config.database.port}/${config.database.database}`;
-  logger.log(`IM SDK service listening on http://localhost:${config.port} (${config.nodeEnv}, database: ${database})`);
-  if (secretsFile) logger.log(`Development secrets (SDK_SECRET, JWT_SECRET, RTC_*) were read from ${secretsFile}; set them in the environment for production.`);
+  drainOnSignals(app, config, log);
+  log.info(`IM SDK service listening on http://localhost:${config.port} (${config.nodeEnv}, database: ${describeDatabase(config)})`);
+  if (secretsFile) log.info(`Development secrets (SDK_SECRET, JWT_SECRET, RTC_*) were read from ${secretsFile}; set them in the environment for production.`);
 }
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
+import { createRootLogger } from '../common/logging/root-logger';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { applyDevSecrets } from '../config/dev-secrets';
 import { ConversationsRepairService } from '../conversations/conversations-repair.service';
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Refusing to start. ${error instanceof ConfigError ? error.message : (error as Error).message}\n`);
     process.exit(1);
   }
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, {}, createRootLogger({ ...config.operations.log, level: 'warn' })), { logger: ['warn', 'error'] });
   try {
     const summary = await app.get(ConversationsRepairService).repairAll();
     process.stdout.write(`${JSON.stringify({ repaired: summary })}\n`);

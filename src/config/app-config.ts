@@ -1,4 +1,6 @@
+import { readInteger } from './env-values';
 import { MessagingConfig, loadMessagingConfig } from './messaging-config';
+import { OperationsConfig, loadOperationsConfig } from './operations-config';
 import { PushRule, parsePushRules } from './push-rules';
 
 export type DatabaseConfig =
@@ -24,6 +26,7 @@ export interface AppConfig {
   /** How long a user's token version and disabled flag may be served from memory (0: never). */
   authCacheMs: number;
   messaging: MessagingConfig;
+  operations: OperationsConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -44,16 +47,6 @@ export type SecretName = keyof typeof SECRET_MINIMUMS | 'RTC_SDK_APP_ID';
 export const SECRET_NAMES: readonly SecretName[] = ['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET'];
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-    return fallback;
-  }
-  return Number(raw);
-}
 
 export function parseDatabaseUrl(url: string): DatabaseConfig {
   if (url.startsWith('sqlite:')) {
@@ -91,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const nodeEnv = (env.NODE_ENV || 'development') as NodeEnv;
   if (!['development', 'production', 'test'].includes(nodeEnv)) problems.push(`NODE_ENV must be development, production or test (got "${env.NODE_ENV}")`);
 
-  const port = integer(env, 'PORT', 3000, 0, 65535, problems);
+  const port = readInteger(env, 'PORT', 3000, 0, 65535, problems);
   let database: DatabaseConfig = { type: 'sqlite', path: './data/im.sqlite' };
   try {
     database = parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/im.sqlite');
@@ -116,9 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     problems.push('SDK_SECRET and JWT_SECRET must differ (the host secret must never verify an IM token)');
   }
 
-  const tokenTtlSeconds = integer(env, 'TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600, problems);
-  const bodyLimitBytes = integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 65536, 16 * 1024 * 1024, problems);
-  const authCacheMs = integer(env, 'AUTH_CACHE_MS', 1000, 0, 10_000, problems);
+  const tokenTtlSeconds = readInteger(env, 'TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600, problems);
+  const bodyLimitBytes = readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 65536, 16 * 1024 * 1024, problems);
+  const authCacheMs = readInteger(env, 'AUTH_CACHE_MS', 1000, 0, 10_000, problems);
 
   const migrationsRaw = env.MIGRATIONS_RUN ?? 'true';
   if (!['true', 'false'].includes(migrationsRaw)) problems.push('MIGRATIONS_RUN must be true or false');
@@ -136,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   }
 
   const messaging = loadMessagingConfig(env, problems);
+  const operations = loadOperationsConfig(env, nodeEnv, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -153,5 +147,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     bodyLimitBytes,
     authCacheMs,
     messaging,
+    operations,
   };
 }

@@ -1,3 +1,5 @@
+import { readInteger } from './env-values';
+
 /** Settings of the messaging core, parsed and checked with the rest of the configuration. */
 export const CAPABILITY_NAMES = ['friends', 'groups', 'calls', 'search', 'media'] as const;
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
@@ -28,16 +30,6 @@ const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   client_error: { limit: 120, windowMs: 60_000 },
   media_upload: { limit: 30, windowMs: 60_000 },
 };
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    problems.push(`${name} must be an integer from ${min} to ${max}`);
-    return fallback;
-  }
-  return Number(raw);
-}
 
 /** "send=20/1s,report=10/60s": per-user limits behind code 1005. */
 export function parseRateLimits(raw: string | undefined): Record<RateLimitName, RateLimitRule> {
@@ -72,13 +64,13 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv, problems: string[]):
 
   return {
     capabilities,
-    recallWindowSeconds: integer(env, 'RECALL_WINDOW_SECONDS', 120, 0, 7 * 24 * 3600, problems),
+    recallWindowSeconds: readInteger(env, 'RECALL_WINDOW_SECONDS', 120, 0, 7 * 24 * 3600, problems),
     blockedKeywords: (env.BLOCKED_KEYWORDS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean),
-    invitationTtlSeconds: integer(env, 'INVITATION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
+    invitationTtlSeconds: readInteger(env, 'INVITATION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
     media: {
       dir: env.MEDIA_DIR || './data/media',
-      maxImageBytes: integer(env, 'MEDIA_MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
-      maxFileBytes: integer(env, 'MEDIA_MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024, problems),
+      maxImageBytes: readInteger(env, 'MEDIA_MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
+      maxFileBytes: readInteger(env, 'MEDIA_MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024, problems),
     },
     rateLimits,
     redisUrl,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
+import type { OperationsConfig } from '../config/operations-config';
 import { MIGRATIONS } from './migrations';
 
 /**
@@ -9,7 +10,11 @@ import { MIGRATIONS } from './migrations';
  * Entities are registered by their modules (autoLoadEntities) in the app, and listed by
  * `entities` for the CLI.
  */
-export function buildDataSourceOptions(database: DatabaseConfig, entities: DataSourceOptions['entities'] = []): DataSourceOptions {
+export function buildDataSourceOptions(
+  database: DatabaseConfig,
+  entities: DataSourceOptions['entities'] = [],
+  timeouts: Pick<OperationsConfig['database'], 'connectTimeoutMs'> = { connectTimeoutMs: 10_000 },
+): DataSourceOptions {
   const common = { entities, migrations: MIGRATIONS, migrationsTableName: 'schema_migrations', synchronize: false, logging: false } as const;
   if (database.type === 'sqlite') {
     const inMemory = database.path === ':memory:';
@@ -41,6 +46,8 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: DataS
     // a 64-bit integer library: a few percent of sync's server CPU.
     supportBigNumbers: true,
     bigNumberStrings: false,
+    // Statement and pool-wait limits are added once the pool exists (pool-guard.ts).
+    connectTimeout: timeouts.connectTimeoutMs,
     extra: { connectionLimit: 20, waitForConnections: true },
   };
 }

@@ -42,3 +42,35 @@ export function isTransientConflict(error: unknown): boolean {
   // a row changed since the transaction's snapshot; running the unit again is the remedy.
   return e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1213 || e.errno === 1205 || e.errno === 1020 || e.code === 'SQLITE_BUSY';
 }
+
+/** Driver and socket codes that say the database is out of reach, not that the request is wrong. */
+const UNREACHABLE_CODES = new Set([
+  'DB_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_QUERY_INTERRUPTED',
+  'ER_CLIENT_INTERACTION_TIMEOUT',
+]);
+const UNREACHABLE_MESSAGES = /^(Pool is closed\.|Can't add new command when connection is in closed state|Connection lost: The server closed the connection\.)$/;
+
+/**
+ * True when the database did not answer (timed out, unreachable, restarting) or a transient
+ * conflict outlived its retries: the request may succeed later and answers 503 / 1500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = driverError(error) ?? (error instanceof Error ? (error as DriverError) : null);
+  if (!e) return false;
+  if (e.code !== undefined && UNREACHABLE_CODES.has(e.code)) return true;
+  if (e.message !== undefined && UNREACHABLE_MESSAGES.test(e.message)) return true;
+  return isTransientConflict(error);
+}

@@ -1,11 +1,16 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope } from '../common/openapi';
-import { HealthReply, HealthService } from './health.service';
+import { HealthService, LivenessReply, ReadinessReply } from './health.service';
 
-class HealthDoc {
+class LivenessDoc {
   @ApiProperty({ example: 'ok' }) status: string;
+}
+
+class ReadinessDoc {
+  @ApiProperty({ example: 'ready' }) status: string;
   @ApiProperty({ example: 'up' }) database: string;
+  @ApiProperty({ example: 'disabled', enum: ['up', 'disabled'], description: '`disabled` without REDIS_URL' }) redis: string;
 }
 
 @ApiTags('operations')
@@ -14,9 +19,19 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness and database reachability (HTTP 500, code 1500, when the database does not answer).' })
-  @ApiEnvelope(HealthDoc, [1500])
-  check(): Promise<HealthReply> {
-    return this.health.check();
+  @ApiOperation({ summary: 'Liveness: the process answers (no dependency is asked). For a liveness probe or Docker HEALTHCHECK.' })
+  @ApiEnvelope(LivenessDoc, [])
+  live(): LivenessReply {
+    return this.health.live();
+  }
+
+  @Get('ready')
+  @ApiOperation({
+    summary:
+      'Readiness: the database and, with REDIS_URL, Redis answer within READY_TIMEOUT_MS. Otherwise, and while shutting down, HTTP 503 with code 1500 and a msg naming what is down.',
+  })
+  @ApiEnvelope(ReadinessDoc, [1500])
+  ready(): Promise<ReadinessReply> {
+    return this.health.ready();
   }
 }

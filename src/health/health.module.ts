@@ -1,6 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
+import { Lifecycle } from './lifecycle';
 
-@Module({ controllers: [HealthController], providers: [HealthService] })
+@Global()
+@Module({ controllers: [HealthController], providers: [HealthService, Lifecycle], exports: [Lifecycle] })
 export class HealthModule {}

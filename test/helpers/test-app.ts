@@ -70,7 +70,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new TestClock();
-  const app = await createApp(config, { clock }, ['error']);
+  const app = await createApp(config, { clock });
   await app.init();
   return {
     app,

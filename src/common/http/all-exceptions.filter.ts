@@ -1,18 +1,24 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../../database/db-errors';
+import { MetricsService } from '../../metrics/metrics.service';
 import { AppError, CallbackRejectedError } from '../app-error';
 import { failure } from '../envelope';
 import { ErrorCode } from '../error-code';
 import { isRoomCallback } from './paths';
+import { setReplyCode } from './reply-code';
 
 /**
  * The one place where failures become replies: `{code, msg, data: null}` with HTTP 200 for
- * business errors, 404 for unknown routes, 500 with code 1500 and no internals for faults,
- * and HTTP 403 `{"code":1}` for anything refused on the room callback.
+ * business errors, 404 for unknown routes, 503 with code 1500 when the database did not answer
+ * in time, 500 with code 1500 and no internals for faults, and HTTP 403 `{"code":1}` for
+ * anything refused on the room callback.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
+
+  constructor(private readonly metrics: MetricsService) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
@@ -23,25 +29,38 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
     const callback = isRoomCallback(request);
     if (callback && (exception instanceof CallbackRejectedError || exception instanceof AppError)) {
+      setReplyCode(response, 1);
       response.status(HttpStatus.FORBIDDEN).json({ code: 1 });
       return;
     }
+    if (!(exception instanceof AppError) && isDatabaseUnavailable(exception)) {
+      this.metrics.databaseUnavailable.inc();
+      this.logger.warn(`${request.method} ${request.path}: database unavailable (${exception instanceof Error ? exception.message : String(exception)})`);
+      // The provider retries a callback that was not answered 200; it needs no Retry-After.
+      if (!callback) response.setHeader('Retry-After', '1');
+      exception = AppError.unavailable('the database did not answer in time');
+    }
     if (exception instanceof AppError) {
-      response.status(HttpStatus.OK).json(failure(exception.code, exception.message));
+      setReplyCode(response, exception.code);
+      if (callback) response.status(exception.status).json({ code: exception.code });
+      else response.status(exception.status).json(failure(exception.code, exception.message));
       return;
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === HttpStatus.NOT_FOUND) {
+        setReplyCode(response, ErrorCode.INVALID_PARAMETER);
         response.status(HttpStatus.NOT_FOUND).json(failure(ErrorCode.INVALID_PARAMETER, `no such endpoint: ${request.method} ${request.path}`));
         return;
       }
       if (status < 500) {
+        setReplyCode(response, ErrorCode.INVALID_PARAMETER);
         response.status(HttpStatus.OK).json(failure(ErrorCode.INVALID_PARAMETER, exception.message));
         return;
       }
     }
     this.logger.error(`${request.method} ${request.path} failed`, exception instanceof Error ? exception.stack : String(exception));
+    setReplyCode(response, ErrorCode.INTERNAL);
     if (callback) {
       response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: ErrorCode.INTERNAL });
       return;

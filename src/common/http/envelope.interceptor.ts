@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { Observable, map } from 'rxjs';
 import { success } from '../envelope';
 import { RAW_REPLY } from './raw-reply.decorator';
+import { setReplyCode } from './reply-code';
 
 /** Wraps every handler's result in the success envelope and answers HTTP 200 (also for POST). */
 @Injectable()
@@ -12,7 +13,9 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    context.switchToHttp().getResponse<Response>().status(200);
+    const response = context.switchToHttp().getResponse<Response>();
+    response.status(200);
+    setReplyCode(response, 0);
     const raw = this.reflector.getAllAndOverride<boolean>(RAW_REPLY, [context.getHandler(), context.getClass()]);
     return raw ? next.handle() : next.handle().pipe(map((data: unknown) => success(data ?? null)));
   }

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RateLimitName } from '../../config/messaging-config';
 import { AuthenticatedRequest } from '../../im-token/auth-user';
+import { MetricsService } from '../../metrics/metrics.service';
 import { AppError } from '../app-error';
 import { ErrorCode } from '../error-code';
 import { RateLimiter } from './rate-limiter';
@@ -18,6 +19,7 @@ export class RateLimitGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -26,6 +28,7 @@ export class RateLimitGuard implements CanActivate {
     const user = context.switchToHttp().getRequest<AuthenticatedRequest>().authUser;
     if (!user) throw new Error('RateLimitGuard must run after ImTokenGuard');
     if (!(await this.limiter.hit(`${name}:${user.id}`, this.config.messaging.rateLimits[name]))) {
+      this.metrics.rateLimitRefusals.inc({ limit: name });
       throw new AppError(ErrorCode.TOO_FAST, `too many ${name.replace('_', ' ')} requests; retry later with backoff`);
     }
     return true;

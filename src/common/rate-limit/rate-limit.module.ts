@@ -1,6 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { MetricsService } from '../../metrics/metrics.service';
 import { MemoryRateLimiter, RateLimiter } from './rate-limiter';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { RateLimitGuard } from './rate-limit.guard';
@@ -11,9 +12,14 @@ import { RateLimitGuard } from './rate-limit.guard';
   providers: [
     {
       provide: RateLimiter,
-      inject: [APP_CONFIG, Clock],
-      useFactory: (config: AppConfig, clock: Clock): RateLimiter =>
-        config.messaging.redisUrl ? new RedisRateLimiter(config.messaging.redisUrl, () => clock.now()) : new MemoryRateLimiter(() => clock.now()),
+      inject: [APP_CONFIG, Clock, MetricsService],
+      useFactory: (config: AppConfig, clock: Clock, metrics: MetricsService): RateLimiter =>
+        config.messaging.redisUrl
+          ? new RedisRateLimiter(config.messaging.redisUrl, () => clock.now(), config.operations.redisTimeoutMs, {
+              onState: (up) => metrics.redisUp.set(up ? 1 : 0),
+              onFallback: () => metrics.redisFallbacks.inc(),
+            })
+          : new MemoryRateLimiter(() => clock.now()),
     },
     RateLimitGuard,
   ],

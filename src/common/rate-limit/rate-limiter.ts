@@ -3,6 +3,10 @@ import type { RateLimitRule } from '../../config/messaging-config';
 /** Counts one request against a per-key fixed window; false when the limit is exceeded. */
 export abstract class RateLimiter {
   abstract hit(key: string, rule: RateLimitRule): Promise<boolean>;
+  /** Whether the shared store answers within `timeoutMs` (readiness); null when there is none. */
+  storeUp(_timeoutMs: number): Promise<boolean | null> {
+    return Promise.resolve(null);
+  }
   async close(): Promise<void> {}
 }
 

@@ -1,27 +1,107 @@
+import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import type { RateLimitRule } from '../../config/messaging-config';
-import { RateLimiter } from './rate-limiter';
+import { MemoryRateLimiter, RateLimiter } from './rate-limiter';
 
 // INCR and PEXPIRE in one atomic step, so a crash between them cannot leave an eternal key.
 const HIT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n`;
 
-/** Several instances: counters shared in Redis. */
+const RETRY_AFTER_FAILURE_MS = 1000;
+
+export interface RedisLimiterHooks {
+  /** Called with true when Redis answers again, false when an outage starts. */
+  onState(up: boolean): void;
+  /** One check answered from memory during an outage. */
+  onFallback(): void;
+}
+
+/**
+ * Several instances: counters shared in Redis. Rate limiting must never take messaging down,
+ * so a Redis that is unreachable or slower than `timeoutMs` is bypassed: each instance counts
+ * in memory (limits then hold per instance, not across them) until Redis answers again. The
+ * outage is logged once when it starts and once when it ends.
+ */
 export class RedisRateLimiter extends RateLimiter {
   private readonly redis: Redis;
+  private readonly fallback: MemoryRateLimiter;
+  private readonly logger = new Logger('RateLimit');
+  private up: boolean | null = null;
+  /** After a slow or failed command, Redis is left alone until then (so requests do not each wait). */
+  private retryAt = 0;
 
-  constructor(url: string, private readonly now: () => number) {
+  constructor(
+    url: string,
+    private readonly now: () => number,
+    private readonly timeoutMs: number,
+    private readonly hooks: RedisLimiterHooks,
+  ) {
     super();
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    this.fallback = new MemoryRateLimiter(now);
+    this.redis = new Redis(url, {
+      lazyConnect: false,
+      // Fail at once while disconnected instead of queueing behind the reconnect.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: timeoutMs,
+      connectTimeout: Math.max(timeoutMs, 1000),
+      retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000),
+    });
+    // Without a listener ioredis reports every failed reconnect as an unhandled error event.
+    this.redis.on('error', () => this.setUp(false));
+    this.redis.on('close', () => this.setUp(false));
+    this.redis.on('ready', () => {
+      this.retryAt = 0;
+      this.setUp(true);
+    });
   }
 
   async hit(key: string, rule: RateLimitRule): Promise<boolean> {
-    const now = this.now();
-    const windowKey = `im:rl:${key}:${Math.floor(now / rule.windowMs)}`;
-    const count = Number(await this.redis.eval(HIT, 1, windowKey, String(rule.windowMs)));
-    return count <= rule.limit;
+    if (this.redis.status === 'ready' && Date.now() >= this.retryAt) {
+      try {
+        const windowKey = `im:rl:${key}:${Math.floor(this.now() / rule.windowMs)}`;
+        const count = Number(await this.redis.eval(HIT, 1, windowKey, String(rule.windowMs)));
+        this.setUp(true);
+        return count <= rule.limit;
+      } catch {
+        this.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+        this.setUp(false);
+      }
+    }
+    this.hooks.onFallback();
+    return this.fallback.hit(key, rule);
+  }
+
+  /** Whether Redis answers a PING within `timeoutMs`; for readiness. */
+  override async storeUp(timeoutMs: number): Promise<boolean> {
+    if (this.redis.status !== 'ready') return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([this.redis.ping().then((reply) => reply === 'PONG'), late]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   override async close(): Promise<void> {
-    await this.redis.quit();
+    this.redis.removeAllListeners('close');
+    // QUIT only reaches a connected server; otherwise stop the reconnect loop at once.
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+
+  private setUp(up: boolean): void {
+    if (this.up === up) return;
+    const first = this.up === null;
+    this.up = up;
+    this.hooks.onState(up);
+    if (!up) this.logger.warn(`Redis (REDIS_URL) does not answer within ${this.timeoutMs} ms: rate limits are counted per instance in memory until it is back`);
+    else if (!first) this.logger.log('Redis (REDIS_URL) answers again: rate limits are shared again');
   }
 }

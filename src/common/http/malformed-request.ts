@@ -1,0 +1,35 @@
+import type { Server } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { failure } from '../envelope';
+import { ErrorCode } from '../error-code';
+
+/** Node's default limit of the request line and headers together (`--max-http-header-size`). */
+export const HEADER_LIMIT_BYTES = 16 * 1024;
+
+const PROBLEMS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, `request headers: larger than ${HEADER_LIMIT_BYTES / 1024} KiB together (request line, token and query string included)`],
+  HPE_URI_TOO_LONG: [414, 'request line: URL too long'],
+};
+
+/**
+ * Requests Node refuses before any middleware sees them (headers too large, malformed HTTP)
+ * still get the envelope: Node's own reply is a bare status line. The rest of the request is
+ * read and dropped before the socket closes, so the client sees the reply rather than a reset.
+ */
+export function answerMalformedRequests(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, msg] = PROBLEMS[error.code ?? ''] ?? [400, 'request: malformed HTTP'];
+    const body = JSON.stringify(failure(ErrorCode.INVALID_PARAMETER, msg));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    socket.resume();
+    setTimeout(() => socket.destroy(), 2000).unref();
+  });
+}

@@ -1,0 +1,55 @@
+import { loadOperationsConfig } from './operations-config';
+
+function load(env: Record<string, string>, nodeEnv = 'production'): { config: ReturnType<typeof loadOperationsConfig>; problems: string[] } {
+  const problems: string[] = [];
+  return { config: loadOperationsConfig(env, nodeEnv, problems), problems };
+}
+
+describe('loadOperationsConfig', () => {
+  it('has documented defaults', () => {
+    const { config, problems } = load({});
+    expect(problems).toEqual([]);
+    expect(config).toEqual({
+      database: { connectTimeoutMs: 5000, acquireTimeoutMs: 5000, queryTimeoutMs: 10000, connectRetryMs: 500, connectRetryMaxMs: 10000, connectRetries: 0 },
+      redisTimeoutMs: 250,
+      readyTimeoutMs: 2000,
+      shutdownTimeoutMs: 10000,
+      log: { level: 'info', format: 'json' },
+      metricsToken: null,
+      corsOrigins: [],
+    });
+    expect(load({}, 'development').config.log).toEqual({ level: 'info', format: 'pretty' });
+    expect(load({}, 'test').config.log.level).toBe('error');
+  });
+
+  it('reads CORS origins, and * alone', () => {
+    expect(load({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(load({ CORS_ORIGINS: '*' }).config.corsOrigins).toEqual(['*']);
+  });
+
+  it.each([
+    ['CORS_ORIGINS', 'https://app.example.com/path'],
+    ['CORS_ORIGINS', '*,https://a.example.com'],
+    ['CORS_ORIGINS', 'app.example.com'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has white space in it, long enough'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_FORMAT', 'xml'],
+    ['DB_QUERY_TIMEOUT_MS', '0'],
+    ['DB_ACQUIRE_TIMEOUT_MS', '1e4'],
+    ['REDIS_TIMEOUT_MS', '-1'],
+  ])('refuses %s=%s with a message naming it', (name, value) => {
+    const { problems } = load({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(name);
+  });
+
+  it('refuses a retry cap below the first delay', () => {
+    expect(load({ DB_CONNECT_RETRY_MS: '5000', DB_CONNECT_RETRY_MAX_MS: '1000' }).problems).toEqual(['DB_CONNECT_RETRY_MAX_MS must not be below DB_CONNECT_RETRY_MS']);
+  });
+
+  it('never repeats the metrics token in a message', () => {
+    const { problems } = load({ METRICS_TOKEN: 'tiny' });
+    expect(problems.join()).not.toContain('tiny');
+  });
+});

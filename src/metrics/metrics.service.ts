@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface PoolUse {
+  used: number;
+  free: number;
+  waiting: number;
+}
+
+/**
+ * The service's Prometheus metrics, in a registry of its own per application instance (tests
+ * boot many applications in one process; the global registry would refuse the second).
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'im_http_requests_total',
+    help: 'HTTP requests answered, by route template, HTTP status and envelope code',
+    labelNames: ['method', 'route', 'status', 'code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'im_http_request_duration_seconds',
+    help: 'Time from the request to the end of its reply, by route template and HTTP status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly rateLimitRefusals = new Counter({
+    name: 'im_rate_limit_refusals_total',
+    help: 'Requests refused with code 1005, by limit name',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
+  readonly redisUp = new Gauge({
+    name: 'im_redis_up',
+    help: '1 while the shared rate-limit store (REDIS_URL) answers, 0 during an outage; absent without REDIS_URL',
+    registers: [this.registry],
+  });
+
+  readonly redisFallbacks = new Counter({
+    name: 'im_redis_fallbacks_total',
+    help: 'Rate-limit checks answered by the in-memory limiter because Redis did not answer in time',
+    registers: [this.registry],
+  });
+
+  readonly databaseTimeouts = new Counter({
+    name: 'im_db_timeouts_total',
+    help: 'Database waits given up: acquire (no free pooled connection in time) or query (statement too slow)',
+    labelNames: ['phase'] as const,
+    registers: [this.registry],
+  });
+
+  readonly databaseUnavailable = new Counter({
+    name: 'im_db_unavailable_replies_total',
+    help: 'Requests answered 503 / 1500 because the database did not answer',
+    registers: [this.registry],
+  });
+
+  private poolUse: (() => PoolUse | null) | null = null;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'im_' });
+    const poolUse = (): PoolUse | null => this.poolUse?.() ?? null;
+    new Gauge({
+      name: 'im_db_pool_connections',
+      help: 'Pooled database connections by state (MySQL only): used, free, and requests waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const use = poolUse();
+        if (!use) return;
+        this.set({ state: 'used' }, use.used);
+        this.set({ state: 'free' }, use.free);
+        this.set({ state: 'waiting' }, use.waiting);
+      },
+    });
+  }
+
+  /** Read at every scrape. */
+  watchPool(read: () => PoolUse | null): void {
+    this.poolUse = read;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
