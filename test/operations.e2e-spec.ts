@@ -26,6 +26,9 @@ const clientError = (userId: string) => ({
   context: { screen: 'home' },
 });
 
+/** Two values of one header: supertest sends an array as repeated headers, though its types only allow it for Cookie. */
+const twice = (first: string, second: string): string => [first, second] as unknown as string;
+
 /** A raw HTTP/1.1 exchange, for what supertest cannot send (20 KB of headers). */
 function rawRequest(t: TestApp, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const server = t.app.getHttpServer();
@@ -104,14 +107,14 @@ describe('operations', () => {
     it('refuses two Authorization headers (1102) on SDK and host endpoints, and changes nothing', async () => {
       const user = await issueUser(t);
       const other = await issueUser(t);
-      const sdk = await t.http.post('/app/sdk/sync').set('Authorization', [`Bearer ${user.token}`, `Bearer ${other.token}`]).send({});
+      const sdk = await t.http.post('/app/sdk/sync').set('Authorization', twice(`Bearer ${user.token}`, `Bearer ${other.token}`)).send({});
       expect(sdk.body).toEqual({ code: 1102, msg: 'Authorization: sent more than once; send exactly one credential', data: null });
-      const same = await t.http.post('/app/sdk/sync').set('Authorization', [`Bearer ${user.token}`, `Bearer ${user.token}`]).send({});
+      const same = await t.http.post('/app/sdk/sync').set('Authorization', twice(`Bearer ${user.token}`, `Bearer ${user.token}`)).send({});
       expect(same.body.code).toBe(1102);
       const userId = randomUserId();
       const host = await t.http
         .post('/app/sdk/token')
-        .set('Authorization', [`Bearer ${TEST_SECRETS.SDK_SECRET}`, `Bearer ${TEST_SECRETS.SDK_SECRET}`])
+        .set('Authorization', twice(`Bearer ${TEST_SECRETS.SDK_SECRET}`, `Bearer ${TEST_SECRETS.SDK_SECRET}`))
         .send({ user_id: userId, nickname: 'Dup' });
       expect(host.body.code).toBe(1102);
       const upsertCheck = await t.http.post('/app/sdk/users/upsert').set(...hostAuth()).send({ user_id: userId, nickname: 'Later' });
