@@ -27,12 +27,15 @@ function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: Pin
     app.get(Lifecycle).beginShutdown();
     const server = app.getHttpServer() as Server;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A keep-alive connection becomes idle when its request in flight ends: close it then.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
     server.closeIdleConnections();
     const deadline = setTimeout(() => {
       log.warn({ timeoutMs: config.operations.shutdownTimeoutMs }, 'requests still in flight at the shutdown deadline; closing their connections');
       server.closeAllConnections();
     }, config.operations.shutdownTimeoutMs);
     await closed;
+    clearInterval(sweep);
     clearTimeout(deadline);
     await app.close();
     log.info('stopped');
