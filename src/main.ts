@@ -39,7 +39,7 @@ function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: Pin
     clearTimeout(deadline);
     await app.close();
     log.info('stopped');
-    log.flush();
+    await new Promise<void>((resolve) => log.flush(() => resolve()));
     process.exit(0);
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -17,7 +17,9 @@ export function createRootLogger(log: OperationsConfig['log']): PinoRoot {
       censor: '[redacted]',
     },
   };
-  if (log.format === 'json') return pino(options);
+  // Buffered: a write system call per 4 KiB instead of per line (one access line per request).
+  // main.ts flushes on shutdown; a crash can lose the last few lines.
+  if (log.format === 'json') return pino(options, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
   // Synchronous, in-process formatting: no worker thread per application (tests boot many).
   return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, singleLine: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' }));
 }
