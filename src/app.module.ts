@@ -24,6 +24,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ProfileModule } from './profile/profile.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ReportsModule } from './reports/reports.module';
+import { RetentionModule } from './retention/retention.module';
 import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
 import { SyncModule } from './sync/sync.module';
 
@@ -42,7 +43,7 @@ export class AppModule {
         LoggerModule.forRoot({ pinoHttp: { logger: root }, useExisting: true }),
         MetricsModule,
         CoreModule.forRoot(config, overrides.clock),
-        DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule],
+        DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule, RetentionModule],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -21,6 +21,8 @@ export class ClientErrorSubmissionEntity {
   @Column({ name: 'merge_key', type: 'varchar', length: 64 })
   mergeKey: string;
 
+  /** Retention prunes by this time (IDX_client_error_submissions_created_at). */
+  @Index('IDX_client_error_submissions_created_at')
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;
 }

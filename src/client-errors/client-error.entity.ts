@@ -71,6 +71,8 @@ export class ClientErrorEntity {
   @Column({ name: 'first_seen_at', type: 'bigint', transformer: msTime })
   firstSeenAt: number;
 
+  /** Retention prunes by this time (IDX_client_errors_last_seen_at). */
+  @Index('IDX_client_errors_last_seen_at')
   @Column({ name: 'last_seen_at', type: 'bigint', transformer: msTime })
   lastSeenAt: number;
 }

@@ -11,5 +11,6 @@ import { ClientErrorsService } from './client-errors.service';
   imports: [TypeOrmModule.forFeature([ClientErrorEntity, ClientErrorSubmissionEntity]), ImTokenModule],
   controllers: [ClientErrorsController],
   providers: [ClientErrorsRepository, ClientErrorsService],
+  exports: [ClientErrorsRepository],
 })
 export class ClientErrorsModule {}

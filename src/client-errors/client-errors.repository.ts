@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
+import { pruneBatch } from '../retention/prune-batch';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
 import { ClientErrorEntity } from './client-error.entity';
 
@@ -44,13 +45,15 @@ const COLUMNS = [
 export class ClientErrorsRepository {
   /**
    * A record's event_id never changes after its insert (merges only count), so once seen it
-   * can answer later merges of the same key without reading the record again. Records are
-   * never deleted; whatever deletes them later (retention, the admin console) must forget
-   * their keys here too.
+   * can answer later merges of the same key without reading the record again. Retention
+   * deletes records only days after their last occurrence, and a merge key names its clock
+   * minute, so no later merge can meet a deleted record's key. Whatever deletes newer records
+   * (an admin console) must forget their keys here too.
    */
   private readonly knownRecords = new Map<string, string>();
 
   constructor(
+    @InjectRepository(ClientErrorEntity) private readonly records: Repository<ClientErrorEntity>,
     @InjectRepository(ClientErrorSubmissionEntity) private readonly submissions: Repository<ClientErrorSubmissionEntity>,
     private readonly tx: TransactionRunner,
   ) {}
@@ -122,5 +125,29 @@ export class ClientErrorsRepository {
     const known = this.knownRecords.get(mergeKey);
     if (known) return known;
     return (await this.findRecordByMergeKey(mergeKey))?.eventId ?? null;
+  }
+
+  /**
+   * Drops the submission of (user, event_id) when the record it was counted into no longer
+   * exists (deleted by retention before it), so that a retry can be counted again.
+   */
+  async deleteOrphanSubmission(userId: string, eventId: string): Promise<void> {
+    await this.submissions.query(
+      'DELETE FROM client_error_submissions WHERE user_id = ? AND event_id = ? AND NOT EXISTS (SELECT 1 FROM client_errors r WHERE r.merge_key = client_error_submissions.merge_key)',
+      [userId, eventId],
+    );
+  }
+
+  /** Retention: one batch of records whose last occurrence is before `cutoff`. */
+  deleteRecordsOlderThan(cutoff: number, batchSize: number): Promise<number> {
+    return pruneBatch(this.records, 'client_errors', 'last_seen_at', cutoff, batchSize);
+  }
+
+  /**
+   * Retention: one batch of idempotency keys (submissions) accepted before `cutoff`. A retry
+   * of such an event_id afterwards is counted as a new occurrence.
+   */
+  deleteSubmissionsOlderThan(cutoff: number, batchSize: number): Promise<number> {
+    return pruneBatch(this.submissions, 'client_error_submissions', 'created_at', cutoff, batchSize);
   }
 }

@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../im-token/auth-user';
-import { ClientErrorsRepository, MergedRecord } from './client-errors.repository';
+import { ClientErrorsRepository, MergedRecord, NewClientError } from './client-errors.repository';
 import { ReportClientErrorDto } from './dto/report-client-error.dto';
 import { mergeKey } from './merge-key';
 import { Scrubber } from './scrub';
@@ -19,6 +19,14 @@ function toReply(record: MergedRecord): ClientErrorReply {
   return { event_id: record.eventId, occurrence_count: record.occurrenceCount };
 }
 
+/** Field limits of spec 4.2; a scrubbed value is cut back to them. */
+const LIMITS = { username: 64, message: 4096, stackTrace: 32768, operation: 128, buildId: 128, conversationId: 512, messageId: 128 } as const;
+/**
+ * The spec sets no size for `context`; without one, a single report could store a whole
+ * request body (1 MiB) and have every string of it scrubbed. Twice the longest stack trace.
+ */
+export const MAX_CONTEXT_BYTES = 65536;
+
 @Injectable()
 export class ClientErrorsService {
   private readonly scrubber: Scrubber;
@@ -29,7 +37,7 @@ export class ClientErrorsService {
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.scrubber = new Scrubber([config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret]);
+    this.scrubber = Scrubber.forConfig(config);
   }
 
   /**
@@ -40,50 +48,64 @@ export class ClientErrorsService {
    */
   async report(auth: AuthUser, dto: ReportClientErrorDto): Promise<ClientErrorReply> {
     if (dto.user_id !== auth.userId) throw AppError.invalid('user_id', 'does not match the user of the token');
+    // Identifiers with a strict pattern cannot hold a marker: a credential there is refused.
+    for (const [field, value] of [['device_id', dto.device_id], ['error_code', dto.error_code]] as const) {
+      if (this.scrubber.hasCredential(value)) throw AppError.invalid(field, 'must not contain a token or a secret');
+    }
+    if (Buffer.byteLength(JSON.stringify(dto.context), 'utf8') > MAX_CONTEXT_BYTES) throw AppError.invalid('context', `must be at most ${MAX_CONTEXT_BYTES} bytes as JSON`);
     // No look-up first: a new event (the usual case) goes straight to the transaction, and a
     // retry is recognised there by the unique key and answered from the stored submission.
 
     const now = this.clock.now();
-    const key = mergeKey(
-      { userId: auth.id, deviceId: dto.device_id, platform: dto.platform, severity: dto.severity, errorCode: dto.error_code, operation: dto.operation, buildId: dto.build_id },
-      now,
-    );
-    const record = {
+    const operation = this.scrubber.field(dto.operation, LIMITS.operation);
+    const buildId = this.scrubber.nullableField(dto.build_id, LIMITS.buildId);
+    const key = mergeKey({ userId: auth.id, deviceId: dto.device_id, platform: dto.platform, severity: dto.severity, errorCode: dto.error_code, operation, buildId }, now);
+    const record: NewClientError = {
       eventId: dto.event_id,
       mergeKey: key,
       userId: auth.id,
-      username: dto.username,
+      username: this.scrubber.nullableField(dto.username, LIMITS.username),
       deviceId: dto.device_id,
       platform: dto.platform,
       severity: dto.severity,
       errorCode: dto.error_code,
-      message: this.scrubber.text(dto.message),
-      stackTrace: this.scrubber.nullableText(dto.stack_trace),
-      operation: dto.operation,
-      buildId: dto.build_id,
-      conversationId: dto.conversation_id,
-      messageId: dto.message_id,
+      message: this.scrubber.field(dto.message, LIMITS.message),
+      stackTrace: this.scrubber.nullableField(dto.stack_trace, LIMITS.stackTrace),
+      operation,
+      buildId,
+      conversationId: this.scrubber.nullableField(dto.conversation_id, LIMITS.conversationId),
+      messageId: this.scrubber.nullableField(dto.message_id, LIMITS.messageId),
       traceId: dto.trace_id,
       recovered: dto.recovered,
       context: JSON.stringify(this.scrubber.json(dto.context)),
       firstSeenAt: now,
     };
-    try {
-      const occurrence = await this.tx.run(async (manager) => {
-        await this.repository.insertSubmission(manager, auth.id, dto.event_id, key, now);
-        return this.repository.upsertOccurrence(manager, record);
-      });
-      // A merge on MySQL reports the new count but not the record's event_id: unless this
-      // instance has seen the record, it is read after commit, without locks.
-      const eventId = occurrence.eventId ?? (await this.repository.recordEventId(key));
-      if (!eventId) throw new Error('client error record vanished after commit');
-      this.repository.recordCommitted(key, eventId);
-      return toReply({ eventId, occurrenceCount: occurrence.count });
-    } catch (error) {
-      if (!isUniqueViolation(error, 'client_error_submissions')) throw error;
-      const counted = await this.repository.findRecordBySubmission(auth.id, dto.event_id);
-      if (!counted) throw error;
-      return toReply(counted);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store(auth, dto.event_id, record);
+      } catch (error) {
+        if (!isUniqueViolation(error, 'client_error_submissions')) throw error;
+        const counted = await this.repository.findRecordBySubmission(auth.id, dto.event_id);
+        if (counted) return toReply(counted);
+        // Retention deleted the record this event was counted into, but not (yet) its
+        // submission: the retry is counted again, as a new occurrence.
+        if (attempt >= 3) throw error;
+        await this.repository.deleteOrphanSubmission(auth.id, dto.event_id);
+      }
     }
+  }
+
+  private async store(auth: AuthUser, eventId: string, record: NewClientError): Promise<ClientErrorReply> {
+    const key = record.mergeKey;
+    const occurrence = await this.tx.run(async (manager) => {
+      await this.repository.insertSubmission(manager, auth.id, eventId, key, record.firstSeenAt);
+      return this.repository.upsertOccurrence(manager, record);
+    });
+    // A merge on MySQL reports the new count but not the record's event_id: unless this
+    // instance has seen the record, it is read after commit, without locks.
+    const recordEventId = occurrence.eventId ?? (await this.repository.recordEventId(key));
+    if (!recordEventId) throw new Error('client error record vanished after commit');
+    this.repository.recordCommitted(key, recordEventId);
+    return toReply({ eventId: recordEventId, occurrenceCount: occurrence.count });
   }
 }

@@ -1,4 +1,5 @@
-import { REDACTED, Scrubber } from './scrub';
+import { createHmac } from 'node:crypto';
+import { REDACTED, Scrubber, fitLength } from './scrub';
 
 const SDK_SECRET = 'host-secret-value-0123456789abcdef';
 const scrubber = new Scrubber([SDK_SECRET, 'short']);
@@ -52,5 +53,89 @@ describe('Scrubber', () => {
     const out = scrubber.json(context) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['a']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('Scrubber: disguised credentials (issue 10, defect 7)', () => {
+  const JWT_SECRET = 'jwt-secret-value-abcdefghijklmnopqrstuvwxyz';
+  const CALLBACK_SECRET = 'callback-secret-0123456789';
+  const scrub = new Scrubber([SDK_SECRET, JWT_SECRET, CALLBACK_SECRET]);
+  const b64url = (value: string) => Buffer.from(value).toString('base64url');
+  const header = b64url('{"alg":"HS256","typ":"JWT"}');
+  const payload = b64url('{"user_id":"u_1234","uid":"42","tv":0,"iat":1800000000,"exp":1800604800,"aud":"im-sdk"}');
+  const token = `${header}.${payload}.${createHmac('sha256', JWT_SECRET).update(`${header}.${payload}`).digest('base64url')}`;
+  const pieces = token.split('.');
+  const percentAll = (value: string) => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+
+  /** No form of any credential survives: literal, split, percent-decoded, base64-decoded. */
+  function expectClean(out: string): void {
+    const squeezed = out.replace(/\s+|\\[nrt]/g, '');
+    const decoded = decodeURIComponent(decodeURIComponent(squeezed.replace(/%(?![0-9a-fA-F]{2})/g, '%25')));
+    for (const view of [out, squeezed, decoded]) {
+      for (const secret of [token, pieces[2], SDK_SECRET, JWT_SECRET, CALLBACK_SECRET]) expect(view).not.toContain(secret);
+    }
+    for (const blob of decoded.match(/[A-Za-z0-9+/_-]{16,}/g) ?? []) {
+      for (let shift = 0; shift < 4; shift++) {
+        const text = Buffer.from(blob.slice(shift), 'base64').toString('latin1');
+        for (const secret of [token, SDK_SECRET, JWT_SECRET, CALLBACK_SECRET]) expect(text).not.toContain(secret);
+      }
+    }
+  }
+
+  it.each([
+    ['plain', `auth failed ${token} at login`],
+    ['dots as %2E', `GET /x?t=${token.replace(/\./g, '%2E')}&y=1`],
+    ['dots as %2e', `token ${token.replace(/\./g, '%2e')} expired`],
+    ['fully percent-encoded', `q=${percentAll(token)} end`],
+    ['doubly percent-encoded dots', `t=${token.replace(/\./g, '%252E')} end`],
+    ['split by a newline inside the payload', `token ${token.slice(0, 60)}\n${token.slice(60)}\n    at login (app.js:1:2)`],
+    ['split by a newline at each dot', `${pieces[0]}.\n${pieces[1]}.\n${pieces[2]}`],
+    ['split by spaces and tabs', `${token.slice(0, 20)} ${token.slice(20, 90)}\t${token.slice(90)} done`],
+    ['split by an escaped newline', `{"t":"${token.slice(0, 50)}\\n${token.slice(50)}"}`],
+    ['base64', `blob ${Buffer.from(`Bearer ${token}`).toString('base64')} end`],
+    ['base64url', `blob=${b64url(`{"token":"${token}"}`)}`],
+    ['base64 wrapped at 76 characters', Buffer.from(`x-token: ${token}`).toString('base64').replace(/(.{76})/g, '$1\n')],
+    ['base64 glued to a word', `header:abc${Buffer.from(token).toString('base64')}`],
+    ['the SDK secret', `user ${SDK_SECRET}`],
+    ['the SDK secret percent-encoded', `user ${percentAll(SDK_SECRET)}`],
+    ['the JWT secret in base64 at each offset', ['', 'a', 'ab'].map((p) => Buffer.from(`${p}${JWT_SECRET}`).toString('base64')).join(' ')],
+    ['the callback secret in base64url inside a larger blob', b64url(`prefix-bytes:${CALLBACK_SECRET}:suffix`)],
+    ['the callback secret split by a newline', `${CALLBACK_SECRET.slice(0, 9)}\n${CALLBACK_SECRET.slice(9)}`],
+  ])('removes a credential given %s', (_name, input) => {
+    const out = scrub.text(input);
+    expect(out).toContain(REDACTED);
+    expectClean(out);
+  });
+
+  it('keeps the words around a split token', () => {
+    expect(scrub.text(`before ${token.slice(0, 60)}\n${token.slice(60)}\nafter`)).toBe(`before ${REDACTED}\nafter`);
+    expect(scrub.text(`a ${token.replace(/\./g, '%2E')} b`)).toBe(`a ${REDACTED} b`);
+  });
+
+  it('leaves ordinary stack traces, URLs and base64 alone', () => {
+    const stack = 'TypeError: x is undefined\n    at Object.fn (/app/node_modules/pkg/lib/file.js:10:17)\n    at https://cdn.example.com/app.min.js?v=%20abc:1:2';
+    expect(scrub.text(stack)).toBe(stack);
+    const image = Buffer.from('just some ordinary bytes of an image, nothing secret in here at all').toString('base64');
+    expect(scrub.text(image)).toBe(image);
+  });
+
+  it('finds credentials for fields that refuse them instead', () => {
+    expect(scrub.hasCredential(`dev-${token}`)).toBe(true);
+    expect(scrub.hasCredential(b64url(SDK_SECRET))).toBe(true);
+    expect(scrub.hasCredential('device-1234:abcd')).toBe(false);
+  });
+
+  it('fits a scrubbed value back into its field', () => {
+    expect(scrub.field('pin=1 '.repeat(10).trim(), 20)).toHaveLength(20);
+    expect(fitLength('😀'.repeat(5), 3)).toBe('😀'.repeat(3));
+    expect(scrub.field(SDK_SECRET, 64)).toBe(REDACTED);
+  });
+
+  it('stays linear on hostile 32 KB input', () => {
+    for (const input of ['eyJ-'.repeat(8192), 'eyJ'.repeat(10922), 'eyJa.'.repeat(6553), '%2E'.repeat(10922), `${'A'.repeat(32767)}=`, 'a\n'.repeat(16384), 'token='.repeat(5461)]) {
+      const started = process.hrtime.bigint();
+      scrub.text(input);
+      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(200);
+    }
   });
 });

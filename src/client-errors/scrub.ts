@@ -1,8 +1,13 @@
+import type { AppConfig } from '../config/app-config';
+import { charLength } from '../common/text';
+import { CredentialFinder, Span } from './credential-finder';
+
 /**
  * Removes what spec 4.2 forbids in stored client errors and a server can recognise: JWTs,
- * Bearer/Basic credentials, the service's own secrets, credential-style pairs such as
- * `password=…`, `token=…` or `code=…`, and credential or header keys inside `context`.
- * Chat text cannot be told apart from other text and is left to the SDKs.
+ * Bearer/Basic credentials, the service's own secrets (also encoded or split, see
+ * CredentialFinder), credential-style pairs such as `password=…`, `token=…` or `code=…`, and
+ * credential or header keys inside `context`. Chat text cannot be told apart from other text
+ * and is left to the SDKs.
  */
 export const REDACTED = '[REDACTED]';
 
@@ -16,7 +21,6 @@ const SENSITIVE_NAMES = [
 const SENSITIVE_KEYS = new Set(SENSITIVE_NAMES);
 const NAME_ALTERNATION = [...SENSITIVE_NAMES].sort((a, b) => b.length - a.length).map((name) => name.replace(/_/g, '[_-]?')).join('|');
 
-const JWT = /\beyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g;
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}/gi;
 // key=value, key: value, "key":"value", ?key=value&… — the value is replaced, the key kept.
 const PAIR = new RegExp(`(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?\\s*[=:]\\s*["']?)(?!\\[REDACTED\\])([^\\s"'&;,}\\])]+)`, 'gi');
@@ -27,24 +31,65 @@ function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/-/g, '_');
 }
 
+function redact(value: string, spans: readonly Span[]): string {
+  if (spans.length === 0) return value;
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += value.slice(at, span.start) + REDACTED;
+    at = span.end;
+  }
+  return out + value.slice(at);
+}
+
+/**
+ * Cuts a scrubbed value back to its field's limit (in code points): a marker can be longer
+ * than what it replaced (`pin=1` → `pin=[REDACTED]`). Only the end is cut, so nothing that was
+ * removed can come back.
+ */
+export function fitLength(value: string, max: number): string {
+  if (value.length <= max || charLength(value) <= max) return value;
+  let out = '';
+  let count = 0;
+  for (const char of value) {
+    if (count++ === max) break;
+    out += char;
+  }
+  return out;
+}
+
 export class Scrubber {
-  private readonly secrets: string[];
+  private readonly finder: CredentialFinder;
 
   /** `secrets` are literal values that must never be stored (the service's own keys). */
   constructor(secrets: readonly string[]) {
-    this.secrets = secrets.filter((secret) => secret.length >= 8).sort((a, b) => b.length - a.length);
+    this.finder = new CredentialFinder(secrets);
+  }
+
+  /** The scrubber of the service's own secrets: SDK_SECRET, JWT_SECRET and RTC_CALLBACK_SECRET. */
+  static forConfig(config: AppConfig): Scrubber {
+    return new Scrubber([config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret]);
+  }
+
+  /** Whether a JWT or a configured secret, in any form the finder knows, stands in `value`. */
+  hasCredential(value: string): boolean {
+    return this.finder.has(value);
   }
 
   text(value: string): string {
-    let result = value;
-    for (const secret of this.secrets) {
-      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-    }
-    return result
-      .replace(JWT, REDACTED)
+    return redact(value, this.finder.find(value))
       .replace(HEADER_LINE, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
       .replace(AUTH_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`)
       .replace(PAIR, (_m, lead: string, name: string, sep: string) => `${lead}${name}${sep}${REDACTED}`);
+  }
+
+  /** {@link text}, then cut to `max` code points. */
+  field(value: string, max: number): string {
+    return fitLength(this.text(value), max);
+  }
+
+  nullableField(value: string | null, max: number): string | null {
+    return value === null ? null : this.field(value, max);
   }
 
   nullableText(value: string | null): string | null {

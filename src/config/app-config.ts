@@ -2,6 +2,7 @@ import { readInteger } from './env-values';
 import { MessagingConfig, loadMessagingConfig } from './messaging-config';
 import { OperationsConfig, loadOperationsConfig } from './operations-config';
 import { PushRule, parsePushRules } from './push-rules';
+import { RetentionConfig, loadRetentionConfig } from './retention-config';
 
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string }
@@ -27,6 +28,7 @@ export interface AppConfig {
   authCacheMs: number;
   messaging: MessagingConfig;
   operations: OperationsConfig;
+  retention: RetentionConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
 
   const messaging = loadMessagingConfig(env, problems);
   const operations = loadOperationsConfig(env, nodeEnv, problems);
+  const retention = loadRetentionConfig(env, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -148,5 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     authCacheMs,
     messaging,
     operations,
+    retention,
   };
 }

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { Scrubber } from '../client-errors/scrub';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ErrorCode } from '../common/error-code';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
 import { isUniqueViolation } from '../database/db-errors';
@@ -31,12 +33,15 @@ function sortedIds(ids: readonly string[]): string[] {
   return [...ids].sort((a, b) => (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function contentOf(targetType: ReportTargetType, targetPublicId: string, dto: ReportFieldsDto): ReportContent {
+const MAX_DESCRIPTION = 1000;
+
+/** `description` is stored scrubbed of credentials, so a retry compares scrubbed with scrubbed. */
+function contentOf(targetType: ReportTargetType, targetPublicId: string, dto: ReportFieldsDto, scrubber: Scrubber): ReportContent {
   return {
     targetType,
     targetPublicId,
     reasonCode: dto.reason_code,
-    description: dto.description ?? '',
+    description: scrubber.field(dto.description ?? '', MAX_DESCRIPTION),
     conversationId: dto.conversation_id ?? '',
     messageIds: JSON.stringify(sortedIds(dto.message_ids ?? [])),
   };
@@ -55,20 +60,25 @@ function sameContent(report: ReportEntity, content: ReportContent): boolean {
 
 @Injectable()
 export class ReportsService {
+  private readonly scrubber: Scrubber;
+
   constructor(
     private readonly reports: ReportsRepository,
     private readonly users: UsersRepository,
     private readonly groups: GroupsRepository,
     private readonly access: ConversationAccessService,
     @Inject(Clock) private readonly clock: Clock,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.scrubber = Scrubber.forConfig(config);
+  }
 
   reportGroup(reporter: AuthUser, dto: GroupReportDto): Promise<ReportReply> {
-    return this.submit(reporter, dto, contentOf('group', dto.group_id, dto), () => this.resolveGroup(reporter, dto.group_id));
+    return this.submit(reporter, dto, contentOf('group', dto.group_id, dto, this.scrubber), () => this.resolveGroup(reporter, dto.group_id));
   }
 
   reportUser(reporter: AuthUser, dto: UserReportDto): Promise<ReportReply> {
-    return this.submit(reporter, dto, contentOf('user', dto.user_id, dto), () => this.resolveUser(reporter, dto.user_id));
+    return this.submit(reporter, dto, contentOf('user', dto.user_id, dto, this.scrubber), () => this.resolveUser(reporter, dto.user_id));
   }
 
   /**
@@ -77,6 +87,8 @@ export class ReportsService {
    * to the target and the evidence is checked before a new report is stored.
    */
   private async submit(reporter: AuthUser, dto: ReportFieldsDto, content: ReportContent, resolveTarget: () => Promise<ResolvedTarget>): Promise<ReportReply> {
+    // An idempotency key is stored as sent: one holding a credential is refused, not altered.
+    if (this.scrubber.hasCredential(dto.request_id)) throw AppError.invalid('request_id', 'must not contain a token or a secret');
     const hasEvidence = (dto.message_ids ?? []).length > 0;
     if (hasEvidence && !content.conversationId) throw AppError.invalid('conversation_id', 'is required when message_ids are sent');
 

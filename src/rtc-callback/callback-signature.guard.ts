@@ -5,12 +5,15 @@ import { CallbackRejectedError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { secureEqual } from '../common/secure-compare';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { checkCallbackTs } from './room-callback';
+import { inexactIntegerPaths } from './callback-content';
+import { InexactNumbers, checkCallbackTs } from './room-callback';
 
 export interface VerifiedCallback {
   raw: Buffer;
   body: Record<string, unknown>;
   callbackTs: number;
+  /** Integer fields written with a fraction or exponent, which JSON.parse hides. */
+  inexactNumbers: InexactNumbers;
 }
 
 export interface CallbackRequest extends Request {
@@ -18,6 +21,8 @@ export interface CallbackRequest extends Request {
 }
 
 const MAX_SIGN_LENGTH = 128;
+// TRTC sends UTF-8; bytes that are not UTF-8 would be stored as replacement characters.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Base64 HMAC-SHA256 of the exact received bytes (spec 5.9). */
 export function signCallback(raw: Buffer | string, secret: string): string {
@@ -46,14 +51,18 @@ export class CallbackSignatureGuard implements CanActivate {
     if (!Buffer.isBuffer(raw) || raw.length === 0) throw new CallbackRejectedError('empty body');
     if (!secureEqual(sign, signCallback(raw, this.config.rtc.callbackSecret))) throw new CallbackRejectedError('signature mismatch');
 
+    let text: string;
     let body: unknown;
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      text = UTF8.decode(raw);
+      // JSON.parse is iterative in V8: even 64 KiB of nesting cannot overflow the stack.
+      body = JSON.parse(text);
     } catch {
-      throw new CallbackRejectedError('body is not JSON');
+      throw new CallbackRejectedError('body is not UTF-8 JSON');
     }
-    const callbackTs = checkCallbackTs(body, this.clock.now());
-    request.verifiedCallback = { raw, body: body as Record<string, unknown>, callbackTs };
+    const inexactNumbers = inexactIntegerPaths(text);
+    const callbackTs = checkCallbackTs(body, this.clock.now(), inexactNumbers);
+    request.verifiedCallback = { raw, body: body as Record<string, unknown>, callbackTs, inexactNumbers };
     return true;
   }
 }

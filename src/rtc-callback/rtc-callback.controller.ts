@@ -20,7 +20,9 @@ export class RtcCallbackController {
   @ApiOperation({
     summary: 'Room callback from the real-time provider (Tencent TRTC format).',
     description:
-      'Body ≤ 65536 bytes of JSON: EventGroupId, EventType, CallbackTs (Unix ms, within 5 minutes), EventInfo {RoomId, UserId for 103/104, EventMsTs or EventTs}. ' +
+      'Body ≤ 65536 bytes of UTF-8 JSON: EventGroupId, EventType, CallbackTs (integers, no fraction or exponent; CallbackTs in Unix ms within 5 minutes), ' +
+      'EventInfo {RoomId, UserId for 103/104 (1–32 ASCII letters, digits, "_", "-"), EventMsTs or EventTs (from 24 h before CallbackTs to 5 minutes after)}; ' +
+      'a stored EventInfo nests at most 16 levels and serialises to at most 65536 bytes. ' +
       'Sign = Base64(HMAC-SHA256(raw body, RTC_CALLBACK_SECRET)). 102/103/104 of group 1 are stored once per body; others are acknowledged and ignored.',
   })
   @ApiHeader({ name: 'SdkAppId', required: true, description: 'Must equal RTC_SDK_APP_ID.' })

@@ -22,9 +22,12 @@ export class RtcCallbackService {
   /**
    * Stores a verified room event (102/103/104) once; a provider retry of the same body is
    * acknowledged without being processed again, and other events are acknowledged and ignored.
+   * Content that cannot be stored (see parseRoomCallback) is refused with 403 `{"code":1}`
+   * rather than acknowledged and dropped: the provider stops retrying after a minute, and an
+   * acknowledged event that was never stored would be lost without a trace.
    */
   async handle(callback: VerifiedCallback): Promise<ProviderReply> {
-    const event = parseRoomCallback(callback.body, callback.callbackTs);
+    const event = parseRoomCallback(callback.body, callback.callbackTs, callback.inexactNumbers);
     if (!event) return { code: 0 };
     await this.events.insertOnce({
       bodySha256: createHash('sha256').update(callback.raw).digest('hex'),
@@ -34,7 +37,7 @@ export class RtcCallbackService {
       providerUserId: event.providerUserId,
       eventMs: event.eventMs,
       callbackTs: event.callbackTs,
-      eventInfo: JSON.stringify(event.eventInfo),
+      eventInfo: event.eventInfo,
       receivedAt: this.clock.now(),
     });
     return { code: 0 };

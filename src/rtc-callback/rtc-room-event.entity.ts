@@ -36,6 +36,8 @@ export class RtcRoomEventEntity {
   @Column({ name: 'event_info', type: 'text' })
   eventInfo: string;
 
+  /** Retention prunes by this time (IDX_rtc_room_events_received_at). */
+  @Index('IDX_rtc_room_events_received_at')
   @Column({ name: 'received_at', type: 'bigint', transformer: msTime })
   receivedAt: number;
 }

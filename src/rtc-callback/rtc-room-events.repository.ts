@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { pruneBatch } from '../retention/prune-batch';
 import { RtcRoomEventEntity } from './rtc-room-event.entity';
 
 export type NewRoomEvent = Omit<RtcRoomEventEntity, 'id'>;
@@ -21,8 +22,20 @@ export class RtcRoomEventsRepository {
       ? // Not INSERT IGNORE: that would also turn other errors (truncation) into warnings.
         `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id`
       : `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (body_sha256) DO NOTHING`;
-    const result = (await this.events.query(sql, values)) as { affectedRows?: number; changes?: number } | undefined;
-    return Number(result?.affectedRows ?? result?.changes ?? 0) > 0;
+    // The structured result counts changed rows on both drivers (SQLite's raw result is the row ID).
+    const runner = this.events.manager.connection.createQueryRunner();
+    try {
+      return ((await runner.query(sql, values, true)).affected ?? 0) > 0;
+    } finally {
+      await runner.release();
+    }
   }
 
+  /**
+   * Retention: deletes one batch of events received before `cutoff`. A provider retry of a
+   * deleted body cannot be stored twice: its CallbackTs would be far outside the 5-minute window.
+   */
+  deleteOlderThan(cutoff: number, batchSize: number): Promise<number> {
+    return pruneBatch(this.events, 'rtc_room_events', 'received_at', cutoff, batchSize);
+  }
 }

@@ -31,7 +31,7 @@ function AreMessageIds(): PropertyDecorator {
 
 /** Fields shared by group and user reports (spec 4.3, 4.4). */
 export class ReportFieldsDto {
-  @ApiProperty({ description: '1–64 characters of letters, digits, ".", "_", ":", "-". Unchanged on retry; one key, one report.', example: 'rpt-2f1c' })
+  @ApiProperty({ description: '1–64 characters of letters, digits, ".", "_", ":", "-". Unchanged on retry; one key, one report. One holding a JWT or a service secret is refused (1004).', example: 'rpt-2f1c' })
   @Required()
   @IsText({ min: 1, max: 64, pattern: { regex: REQUEST_ID, description: 'letters, digits, ".", "_", ":" or "-"' } })
   request_id: string;
@@ -42,7 +42,7 @@ export class ReportFieldsDto {
   @IsIn(REASON_CODES, { message: 'reason_code must be an integer from 1 to 8' })
   reason_code: number;
 
-  @ApiPropertyOptional({ nullable: true, description: 'At most 1000 characters; absent or null is stored as "".' })
+  @ApiPropertyOptional({ nullable: true, description: 'At most 1000 characters; absent or null is stored as "". Stored scrubbed of tokens and secrets (replaced by [REDACTED]).' })
   @Optional()
   @IsText({ min: 0, max: 1000 })
   description?: string | null;

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ClientErrorsModule } from '../client-errors/client-errors.module';
+import { RtcCallbackModule } from '../rtc-callback/rtc-callback.module';
+import { RetentionService } from './retention.service';
+
+/** Prunes old client errors, room events and idempotency records; each module deletes its own rows. */
+@Module({
+  imports: [ClientErrorsModule, RtcCallbackModule],
+  providers: [RetentionService],
+  exports: [RetentionService],
+})
+export class RetentionModule {}

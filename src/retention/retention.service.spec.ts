@@ -1,0 +1,120 @@
+import { Clock } from '../common/clock';
+import type { ClientErrorsRepository } from '../client-errors/client-errors.repository';
+import type { AppConfig } from '../config/app-config';
+import type { RetentionConfig } from '../config/retention-config';
+import type { RtcRoomEventsRepository } from '../rtc-callback/rtc-room-events.repository';
+import { MAX_BATCHES_PER_RUN, RetentionService, jitteredDelayMs } from './retention.service';
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = 1_800_000_000_000;
+
+class FixedClock extends Clock {
+  now(): number {
+    return NOW;
+  }
+}
+
+/** A table of `rows` old rows that deletes up to `size` per call, recording each cutoff. */
+function fakeTable(rows: number) {
+  const calls: Array<{ cutoff: number; size: number }> = [];
+  let left = rows;
+  return {
+    calls,
+    prune: jest.fn(async (cutoff: number, size: number) => {
+      calls.push({ cutoff, size });
+      const n = Math.min(left, size);
+      left -= n;
+      return n;
+    }),
+  };
+}
+
+function service(retention: Partial<RetentionConfig>, tables = { errors: fakeTable(0), submissions: fakeTable(0), events: fakeTable(0) }) {
+  const settings: RetentionConfig = { clientErrorsDays: 30, roomEventsDays: 30, idempotencyDays: 7, intervalSeconds: 600, batchSize: 500, ...retention };
+  const clientErrors = { deleteRecordsOlderThan: tables.errors.prune, deleteSubmissionsOlderThan: tables.submissions.prune } as unknown as ClientErrorsRepository;
+  const roomEvents = { deleteOlderThan: tables.events.prune } as unknown as RtcRoomEventsRepository;
+  return { tables, retention: new RetentionService({ retention: settings } as AppConfig, new FixedClock(), clientErrors, roomEvents) };
+}
+
+describe('RetentionService', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('prunes each table by its own cutoff in batches until a batch finds nothing', async () => {
+    const { retention, tables } = service({ batchSize: 2 }, { errors: fakeTable(5), submissions: fakeTable(1), events: fakeTable(0) });
+    expect(await retention.runOnce()).toEqual({ deleted: { client_errors: 5, client_error_submissions: 1, rtc_room_events: 0 }, failed: [] });
+    expect(tables.errors.calls).toEqual([2, 2, 2, 2].map(() => ({ cutoff: NOW - 30 * DAY, size: 2 })));
+    expect(tables.submissions.calls.map((c) => c.cutoff)).toEqual([NOW - 7 * DAY, NOW - 7 * DAY]);
+    expect(tables.events.calls).toEqual([{ cutoff: NOW - 30 * DAY, size: 2 }]);
+  });
+
+  it('keeps a table for ever when its days are 0, and bounds one run to a number of batches', async () => {
+    const { retention, tables } = service({ clientErrorsDays: 0, batchSize: 1 }, { errors: fakeTable(5), submissions: fakeTable(10 * MAX_BATCHES_PER_RUN), events: fakeTable(0) });
+    const run = await retention.runOnce();
+    expect(tables.errors.prune).not.toHaveBeenCalled();
+    expect(run.deleted).toEqual({ client_error_submissions: MAX_BATCHES_PER_RUN, rtc_room_events: 0 });
+  });
+
+  it('reports a failing table and still prunes the others', async () => {
+    const { retention, tables } = service({});
+    tables.errors.prune.mockRejectedValueOnce(new Error('Deadlock found when trying to get lock'));
+    const run = await retention.runOnce();
+    expect(run.failed).toEqual(['client_errors']);
+    expect(tables.submissions.prune).toHaveBeenCalled();
+    expect(tables.events.prune).toHaveBeenCalled();
+  });
+
+  it('joins a run already in progress instead of starting a second one', async () => {
+    const { retention, tables } = service({});
+    const [a, b] = [retention.runOnce(), retention.runOnce()];
+    expect(a).toBe(b);
+    await a;
+    expect(tables.errors.prune).toHaveBeenCalledTimes(1);
+  });
+
+  it('jitters the interval by ±25 %', () => {
+    expect(jitteredDelayMs(600, () => 0)).toBe(450_000);
+    expect(jitteredDelayMs(600, () => 0.999999)).toBeLessThanOrEqual(750_000);
+    expect(jitteredDelayMs(600, () => 0.5)).toBe(600_000);
+  });
+
+  it('runs on an unref\'d timer from bootstrap, again after each run, and stops on shutdown', async () => {
+    jest.useFakeTimers();
+    const random = jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      const { retention, tables } = service({ intervalSeconds: 10 });
+      retention.onApplicationBootstrap();
+      expect(jest.getTimerCount()).toBe(1);
+      await jest.advanceTimersByTimeAsync(9_999);
+      expect(tables.errors.prune).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(tables.errors.prune).toHaveBeenCalledTimes(1);
+      expect(jest.getTimerCount()).toBe(1);
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(tables.errors.prune).toHaveBeenCalledTimes(2);
+      await retention.beforeApplicationShutdown();
+      expect(jest.getTimerCount()).toBe(0);
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(tables.errors.prune).toHaveBeenCalledTimes(2);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
+  it('starts no timer when every table is kept for ever', () => {
+    jest.useFakeTimers();
+    const { retention } = service({ clientErrorsDays: 0, roomEventsDays: 0, idempotencyDays: 0 });
+    retention.onApplicationBootstrap();
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('unrefs its timer so that it never keeps the process alive', () => {
+    const unref = jest.fn();
+    const spy = jest.spyOn(global, 'setTimeout').mockReturnValue({ unref } as unknown as NodeJS.Timeout);
+    try {
+      service({}).retention.onApplicationBootstrap();
+      expect(unref).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});

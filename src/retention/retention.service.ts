@@ -1,0 +1,115 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ClientErrorsRepository } from '../client-errors/client-errors.repository';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { RetentionConfig } from '../config/retention-config';
+import { RtcRoomEventsRepository } from '../rtc-callback/rtc-room-events.repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Batches per table and run: a large backlog is worked off over several runs, never in one long burst. */
+export const MAX_BATCHES_PER_RUN = 100;
+
+/** What one run deleted, per table, and which tables failed (they are tried again next run). */
+export interface RetentionRun {
+  deleted: Record<string, number>;
+  failed: string[];
+}
+
+interface PrunedTable {
+  table: string;
+  days: number;
+  prune: (cutoff: number, batchSize: number) => Promise<number>;
+}
+
+/** ±25 % around the interval, so that instances started together do not prune together. */
+export function jitteredDelayMs(intervalSeconds: number, random: () => number = Math.random): number {
+  return Math.round(intervalSeconds * 1000 * (0.75 + 0.5 * random()));
+}
+
+/**
+ * Deletes client errors, room-callback events and idempotency records once they are older than
+ * their configured retention, in small batches, every RETENTION_INTERVAL_SECONDS (jittered).
+ * Every instance runs it: a batch is deleted by primary key, so instances running at the same
+ * moment delete each row once between them and never wait on each other for long.
+ */
+@Injectable()
+export class RetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Retention');
+  private readonly settings: RetentionConfig;
+  private readonly tables: PrunedTable[];
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<RetentionRun> | null = null;
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+    clientErrors: ClientErrorsRepository,
+    roomEvents: RtcRoomEventsRepository,
+  ) {
+    this.settings = config.retention;
+    this.tables = [
+      { table: 'client_errors', days: this.settings.clientErrorsDays, prune: (cutoff, size) => clientErrors.deleteRecordsOlderThan(cutoff, size) },
+      { table: 'client_error_submissions', days: this.settings.idempotencyDays, prune: (cutoff, size) => clientErrors.deleteSubmissionsOlderThan(cutoff, size) },
+      { table: 'rtc_room_events', days: this.settings.roomEventsDays, prune: (cutoff, size) => roomEvents.deleteOlderThan(cutoff, size) },
+    ];
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.tables.some((table) => table.days > 0)) this.schedule();
+  }
+
+  /** Stops the timer and lets a run in progress finish its batch before the pool closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.current;
+  }
+
+  /** One pass over every table (a run already in progress on this instance is joined). */
+  runOnce(): Promise<RetentionRun> {
+    this.current ??= this.run().finally(() => {
+      this.current = null;
+    });
+    return this.current;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    // unref: a pending pruning run never keeps the process alive.
+    this.timer = setTimeout(() => void this.tick(), jitteredDelayMs(this.settings.intervalSeconds));
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = null;
+    const result = await this.runOnce();
+    const total = Object.values(result.deleted).reduce((sum, n) => sum + n, 0);
+    if (total > 0) this.logger.log(`pruned ${Object.entries(result.deleted).map(([table, n]) => `${n} ${table}`).join(', ')}`);
+    this.schedule();
+  }
+
+  private async run(): Promise<RetentionRun> {
+    const result: RetentionRun = { deleted: {}, failed: [] };
+    const now = this.clock.now();
+    for (const { table, days, prune } of this.tables) {
+      if (days === 0 || this.stopped) continue;
+      const cutoff = now - days * DAY_MS;
+      let deleted = 0;
+      try {
+        for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !this.stopped; batch++) {
+          const count = await prune(cutoff, this.settings.batchSize);
+          deleted += count;
+          if (count === 0) break;
+        }
+      } catch (error) {
+        // A deadlock, a timeout or an outage: the rows stay for the next run.
+        result.failed.push(table);
+        this.logger.warn(`pruning ${table} failed and is retried next run: ${(error as Error).message}`);
+      }
+      result.deleted[table] = deleted;
+    }
+    return result;
+  }
+}

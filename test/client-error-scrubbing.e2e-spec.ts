@@ -1,0 +1,212 @@
+// Issue 10, defect 7: every stored free-text field of a client error (and a report's description)
+// is scrubbed of IM tokens and of the service's secrets, also percent-encoded, Base64-encoded or
+// split by white space; identifiers that cannot hold a marker refuse a credential with 1004.
+// The stored rows are read back and searched for every form of every credential.
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { IssuedUser, TEST_SECRETS, TestApp, bearer, issueUser, startTestApp, uuidV4 } from './helpers/test-app';
+
+const PATH = '/app/sdk/client-errors';
+type Body = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const SECRETS = [TEST_SECRETS.SDK_SECRET, TEST_SECRETS.JWT_SECRET, TEST_SECRETS.RTC_CALLBACK_SECRET];
+const b64 = (value: string): string => Buffer.from(value).toString('base64');
+const b64url = (value: string): string => Buffer.from(value).toString('base64url');
+const percentAll = (value: string): string => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+
+/**
+ * Fails when `text` holds a credential in any form: as is, with white space or written-out
+ * escapes removed, percent-decoded (twice), or inside Base64 / Base64URL at any alignment.
+ */
+function expectNoCredential(text: string, credentials: string[], where: string): void {
+  const squeezed = text.replace(/\s+|\\[nrt]/g, '');
+  const decodeOnce = (value: string) => value.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const views = [text, squeezed, decodeOnce(squeezed), decodeOnce(decodeOnce(squeezed))];
+  for (const view of [...views]) {
+    for (const blob of view.match(/[A-Za-z0-9+/_-]{16,}/g) ?? []) {
+      for (let shift = 0; shift < 4; shift++) views.push(Buffer.from(blob.slice(shift), 'base64').toString('latin1'));
+    }
+  }
+  for (const view of views) {
+    for (const credential of credentials) {
+      if (view.includes(credential)) throw new Error(`${where} still holds a credential (${credential.slice(0, 12)}…)`);
+    }
+  }
+}
+
+describe('client error scrubbing (issue 10, defect 7)', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let user: IssuedUser;
+  /** Every credential whose presence in a stored row is a failure: the secrets, the token, its signature. */
+  let credentials: string[];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    db = t.app.get(DataSource);
+    user = await issueUser(t);
+    credentials = [...SECRETS, user.token, user.token.split('.')[2]];
+  });
+  afterAll(() => t.close());
+
+  function report(over: Body = {}): Body {
+    return {
+      event_id: uuidV4(),
+      user_id: user.userId,
+      username: null,
+      device_id: `dev-${randomBytes(6).toString('hex')}`,
+      platform: 'ios',
+      severity: 'serious',
+      error_code: 'auth.failed',
+      message: 'request failed',
+      stack_trace: null,
+      operation: 'sync',
+      build_id: null,
+      conversation_id: null,
+      message_id: null,
+      trace_id: null,
+      recovered: false,
+      context: { screen: 'home' },
+      ...over,
+    };
+  }
+
+  const send = (body: Body) => t.http.post(PATH).set(...bearer(user.token)).send(body);
+
+  async function storedRow(deviceId: string): Promise<Row> {
+    const rows: Row[] = await db.query('SELECT * FROM client_errors WHERE device_id = ?', [deviceId]);
+    expect(rows).toHaveLength(1);
+    return rows[0];
+  }
+
+  /** Sends, expects success, and returns the stored row after checking no column holds a credential. */
+  async function storeClean(over: Body): Promise<Row> {
+    const body = report(over);
+    const reply = await send(body);
+    expect({ status: reply.status, code: reply.body.code }).toEqual({ status: 200, code: 0 });
+    const row = await storedRow(body.device_id as string);
+    for (const [column, value] of Object.entries(row)) if (typeof value === 'string') expectNoCredential(value, credentials, `client_errors.${column}`);
+    const submissions: Row[] = await db.query('SELECT * FROM client_error_submissions WHERE user_id = ? AND event_id = ?', [user.id, body.event_id]);
+    expect(submissions).toHaveLength(1);
+    for (const value of Object.values(submissions[0])) if (typeof value === 'string') expectNoCredential(value, credentials, 'client_error_submissions');
+    return row;
+  }
+
+  describe('every stored free-text field', () => {
+    it.each([
+      ['a valid IM token in conversation_id', () => ({ conversation_id: `friend_x?token=${user.token}` }), 'conversation_id'],
+      ['the SDK secret in username', () => ({ username: TEST_SECRETS.SDK_SECRET }), 'username'],
+      ['the SDK secret in operation', () => ({ operation: `login:${TEST_SECRETS.SDK_SECRET}` }), 'operation'],
+      ['the SDK secret in build_id', () => ({ build_id: TEST_SECRETS.SDK_SECRET }), 'build_id'],
+      ['the JWT secret in message_id', () => ({ message_id: TEST_SECRETS.JWT_SECRET }), 'message_id'],
+      ['the callback secret in stack_trace', () => ({ stack_trace: `Error\n    at sign (${TEST_SECRETS.RTC_CALLBACK_SECRET})` }), 'stack_trace'],
+      ['a token in a context value and a context key', () => ({ context: { note: user.token, [user.token]: 1, nested: [{ deep: `x ${user.token}` }] } }), 'context'],
+    ])('removes %s', async (_label, over, column) => {
+      const row = await storeClean(over());
+      expect(String(row[column])).toContain('[REDACTED]');
+    });
+  });
+
+  describe('disguised tokens and secrets in message', () => {
+    it.each([
+      ['a token with %2E for its dots', () => `GET /x?t=${user.token.replace(/\./g, '%2E')} failed`],
+      ['a token with %2e for its dots', () => `t=${user.token.replace(/\./g, '%2e')}`],
+      ['a fully percent-encoded token', () => `q=${percentAll(user.token)}`],
+      ['a doubly percent-encoded token', () => `q=${user.token.replace(/\./g, '%252E')}`],
+      ['a token split by a newline', () => `token ${user.token.slice(0, 70)}\n${user.token.slice(70)} rejected`],
+      ['a token split at each dot by newlines and spaces', () => user.token.split('.').join('.\n  ')],
+      ['a base64-encoded token', () => `auth blob ${b64(user.token)}`],
+      ['a base64url-encoded Authorization header', () => `h=${b64url(`Authorization: Bearer ${user.token}`)}`],
+      ['the SDK secret percent-encoded', () => `key=${percentAll(TEST_SECRETS.SDK_SECRET)}`],
+      ['the JWT secret in base64 inside a larger blob', () => b64(`{"k":"${TEST_SECRETS.JWT_SECRET}","n":1}`)],
+      ['the callback secret in base64url split over two lines', () => { const e = b64url(`x${TEST_SECRETS.RTC_CALLBACK_SECRET}`); return `${e.slice(0, 20)}\n${e.slice(20)}`; }],
+    ])('removes %s', async (_label, message) => {
+      const row = await storeClean({ message: message() });
+      expect(String(row.message)).toContain('[REDACTED]');
+    });
+
+    it('scrubs a 32 KB stack trace with a token inside, keeping the trace around it', async () => {
+      const frames = Array.from({ length: 600 }, (_, i) => `    at Object.fn${i} (/app/node_modules/pkg/lib/file${i}.js:${i}:17)`).join('\n');
+      const trace = `${frames.slice(0, 16_000)}\n${user.token.slice(0, 40)}\n${user.token.slice(40)}\n${frames.slice(16_000)}`.slice(0, 32_768);
+      const row = await storeClean({ stack_trace: trace });
+      expect(String(row.stack_trace)).toContain('at Object.fn1 (/app/node_modules/pkg/lib/file1.js:1:17)');
+      expect(String(row.stack_trace).length).toBeLessThanOrEqual(32_768);
+    });
+  });
+
+  describe('a scrubbed value still fits its field', () => {
+    it('cuts a username that the markers lengthened back to 64 characters', async () => {
+      const username = 'pin=1 '.repeat(11).slice(0, 64);
+      const row = await storeClean({ username });
+      expect([...String(row.username)].length).toBeLessThanOrEqual(64);
+      expect(String(row.username).startsWith('pin=[REDACTED]')).toBe(true);
+    });
+
+    it('cuts an operation of 128 characters full of credential pairs back to 128', async () => {
+      const row = await storeClean({ operation: 'code=1;'.repeat(19).slice(0, 128) });
+      expect(String(row.operation).length).toBeLessThanOrEqual(128);
+    });
+  });
+
+  describe('identifiers with a strict pattern refuse a credential (1004, nothing stored)', () => {
+    it.each([
+      // An IM token (about 200 characters) cannot fit in 128; a secret can.
+      ['device_id', () => ({ device_id: `dev:${TEST_SECRETS.JWT_SECRET}` })],
+      ['device_id', () => ({ device_id: b64url(TEST_SECRETS.SDK_SECRET) })],
+      ['error_code', () => ({ error_code: TEST_SECRETS.SDK_SECRET })],
+    ])('refuses a credential in %s', async (field, over) => {
+      const body = report(over());
+      const reply: Response = await send(body);
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 200, body: { code: 1004, msg: expect.stringContaining(field), data: null } });
+      expect(reply.body.msg).not.toContain(TEST_SECRETS.SDK_SECRET);
+      const rows: Row[] = await db.query('SELECT id FROM client_error_submissions WHERE user_id = ? AND event_id = ?', [user.id, body.event_id]);
+      expect(rows).toEqual([]);
+    });
+  });
+
+  it('bounds the stored context to 65,536 bytes of JSON (1004 above it, nothing stored)', async () => {
+    const at = (bytes: number) => report({ context: { blob: 'x'.repeat(bytes - '{"blob":""}'.length) } });
+    const fits = at(65_536);
+    expect((await send(fits)).body.code).toBe(0);
+    expect(JSON.parse(String((await storedRow(fits.device_id as string)).context))).toEqual(fits.context);
+    const over = at(65_537);
+    const reply = await send(over);
+    expect(reply.body).toEqual({ code: 1004, msg: expect.stringContaining('context'), data: null });
+    expect(await db.query('SELECT id FROM client_errors WHERE device_id = ?', [over.device_id])).toEqual([]);
+  });
+
+  it('merges two errors that differ only in the secret carried by operation', async () => {
+    const deviceId = `dev-${randomBytes(6).toString('hex')}`;
+    const first = await send(report({ device_id: deviceId, operation: `op ${TEST_SECRETS.SDK_SECRET}` }));
+    const second = await send(report({ device_id: deviceId, operation: `op ${b64(TEST_SECRETS.SDK_SECRET)}` }));
+    expect([first.body.data?.occurrence_count, second.body.data?.occurrence_count]).toEqual([1, 2]);
+    expect(String((await storedRow(deviceId)).operation)).toBe('op [REDACTED]');
+  });
+
+  describe('reports', () => {
+    it('stores a description scrubbed of tokens and secrets, and a retry with the same description is the same report', async () => {
+      const target = await issueUser(t);
+      const requestId = `req-${randomBytes(8).toString('hex')}`;
+      const description = `they sent me ${user.token.replace(/\./g, '%2E')} and ${b64(TEST_SECRETS.JWT_SECRET)}`;
+      const body = { user_id: target.userId, request_id: requestId, reason_code: 3, description };
+      const first = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send(body);
+      expect({ code: first.body.code, created: first.body.data?.created }).toEqual({ code: 0, created: true });
+      const again = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send(body);
+      expect({ code: again.body.code, created: again.body.data?.created }).toEqual({ code: 0, created: false });
+      const rows: Row[] = await db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId]);
+      expect(rows).toHaveLength(1);
+      expect(String(rows[0].description)).toBe('they sent me [REDACTED] and [REDACTED]');
+      for (const value of Object.values(rows[0])) if (typeof value === 'string') expectNoCredential(value, credentials, 'reports');
+    });
+
+    it('refuses a request_id holding a secret with 1004, storing nothing', async () => {
+      const target = await issueUser(t);
+      const requestId = TEST_SECRETS.SDK_SECRET;
+      const reply = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send({ user_id: target.userId, request_id: requestId, reason_code: 1 });
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 200, body: { code: 1004, msg: expect.stringContaining('request_id'), data: null } });
+      expect(await db.query('SELECT id FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId])).toEqual([]);
+    });
+  });
+});
