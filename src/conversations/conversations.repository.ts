@@ -74,6 +74,14 @@ const aliased = (alias: string, columns: string): string =>
     .join(', ');
 
 const isMysql = (manager: EntityManager): boolean => manager.connection.options.type === 'mysql';
+/**
+ * MySQL: keeps a statement on one conversation's member rows on the (conversation, user) key.
+ * On a small table the optimizer prefers a full scan, and a scanning UPDATE locks every row of
+ * every conversation it passes until commit, which other conversations' writers then queue on.
+ */
+const byConversation = (manager: EntityManager): string => (isMysql(manager) ? ' FORCE INDEX (UQ_conversation_members_conv_user)' : '');
+/** Users per statement when several memberships close at once (well under any placeholder limit). */
+const ID_BATCH = 500;
 /** 1 for a member row `m` that is not muted, else 0 (its share of the unmuted total). */
 const UNMUTED_ONE = 'CASE WHEN m.muted = 0 THEN 1 ELSE 0 END';
 
@@ -264,38 +272,69 @@ export class ConversationsRepository {
    * Opens membership: a new member sees messages after the current last sequence; a former
    * member rejoins the same way (history of the time away is not shown).
    */
-  async openMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
-    const conversation = await this.lockConversation(manager, conversationId);
+  openMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
+    return this.openMembers(manager, conversationId, [userId], now);
+  }
+
+  /** openMember for several users, under one lock of the member rows and the conversation (see lockMembers). */
+  async openMembers(manager: EntityManager, conversationId: string, userIds: readonly string[], now: number): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.lockMembers(manager, conversationId);
+    await this.openLocked(manager, await this.lockConversation(manager, conversationId), userIds, now);
+  }
+
+  /**
+   * The first members of a group conversation inserted by this same transaction. Nobody else
+   * can see its rows yet, so nothing is locked: a locking read of its (empty) range would lock
+   * the gap where every other new conversation's members are inserted too.
+   */
+  async openFirstMembers(manager: EntityManager, conversation: ConversationEntity, userIds: readonly string[], now: number): Promise<void> {
+    await this.openLocked(manager, conversation, userIds, now);
+  }
+
+  private async openLocked(manager: EntityManager, conversation: ConversationEntity, userIds: readonly string[], now: number): Promise<void> {
     // Reopening resets unread without user_unread_totals: one-to-one rows are never closed.
-    if (conversation.type !== 'group') throw new Error(`openMember on ${conversation.type} conversation ${conversationId}`);
-    const existing = await this.findMember(conversationId, userId, manager);
-    if (!existing) return this.addMember(manager, conversation, userId, now, conversation.lastSeq, null);
-    if (existing.visibleToSeq === null) return;
-    await manager.update(
-      ConversationMemberEntity,
-      { id: existing.id },
-      {
-        visibleFromSeq: conversation.lastSeq,
-        visibleToSeq: null,
-        visibleToPosition: null,
-        visibleUpdatedAt: null,
-        visibleDeletionRevision: null,
-        readSeq: conversation.lastSeq,
-        unreadCount: 0,
-        uncounted: 0,
-        hidden: false,
-        hiddenSeq: null,
-        lastActivityAt: now,
-        updatedAt: now,
-      },
-    );
+    if (conversation.type !== 'group') throw new Error(`openMember on ${conversation.type} conversation ${conversation.id}`);
+    for (const userId of userIds) {
+      const existing = await this.findMember(conversation.id, userId, manager);
+      if (!existing) {
+        await this.addMember(manager, conversation, userId, now, conversation.lastSeq, null);
+        continue;
+      }
+      if (existing.visibleToSeq === null) continue;
+      await manager.update(
+        ConversationMemberEntity,
+        { id: existing.id },
+        {
+          visibleFromSeq: conversation.lastSeq,
+          visibleToSeq: null,
+          visibleToPosition: null,
+          visibleUpdatedAt: null,
+          visibleDeletionRevision: null,
+          readSeq: conversation.lastSeq,
+          unreadCount: 0,
+          uncounted: 0,
+          hidden: false,
+          hiddenSeq: null,
+          lastActivityAt: now,
+          updatedAt: now,
+        },
+      );
+    }
   }
 
   /**
    * Closes membership: the member keeps read access to what was sent before, and nothing after.
    * A group row's last activity, derived until now, is frozen at the conversation's.
    */
-  async closeMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
+  closeMember(manager: EntityManager, conversationId: string, userId: string, now: number): Promise<void> {
+    return this.closeMembers(manager, conversationId, [userId], now);
+  }
+
+  /** closeMember for several users, under one lock of the member rows and the conversation (see lockMembers). */
+  async closeMembers(manager: EntityManager, conversationId: string, userIds: readonly string[], now: number): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.lockMembers(manager, conversationId);
     const conversation = await this.lockConversation(manager, conversationId);
     // Every message event of the conversation is written under the lock held here, so the
     // highest one now is the last the member receives (see OutboxRepository.listForUser). A
@@ -305,28 +344,55 @@ export class ConversationsRepository {
     const [last] = (await manager.query(`SELECT MAX(id) AS position FROM outbox_events WHERE conversation_id = ?${share}`, [conversationId])) as Array<{
       position: string | number | null;
     }>;
-    await manager.query(
-      'UPDATE conversation_members SET visible_to_seq = ?, visible_to_position = ?, visible_updated_at = ?, visible_deletion_revision = ?, updated_at = ?, ' +
-        'last_activity_at = CASE WHEN is_group = 1 AND last_activity_at < ? THEN ? ELSE last_activity_at END ' +
-        'WHERE conversation_id = ? AND user_id = ? AND visible_to_seq IS NULL',
-      [
-        conversation.lastSeq,
-        last?.position ?? 0,
-        conversation.contentUpdatedAt,
-        conversation.deletionRevision,
-        now,
-        conversation.lastMessageAt,
-        conversation.lastMessageAt,
-        conversationId,
-        userId,
-      ],
-    );
+    for (let i = 0; i < userIds.length; i += ID_BATCH) {
+      const batch = userIds.slice(i, i + ID_BATCH);
+      await manager.query(
+        `UPDATE conversation_members${byConversation(manager)} SET visible_to_seq = ?, visible_to_position = ?, visible_updated_at = ?, visible_deletion_revision = ?, updated_at = ?, ` +
+          'last_activity_at = CASE WHEN is_group = 1 AND last_activity_at < ? THEN ? ELSE last_activity_at END ' +
+          `WHERE conversation_id = ? AND user_id IN (${batch.map(() => '?').join(', ')}) AND visible_to_seq IS NULL`,
+        [
+          conversation.lastSeq,
+          last?.position ?? 0,
+          conversation.contentUpdatedAt,
+          conversation.deletionRevision,
+          now,
+          conversation.lastMessageAt,
+          conversation.lastMessageAt,
+          conversationId,
+          ...batch,
+        ],
+      );
+    }
   }
 
   /**
-   * Reads the conversation under the same row lock a send takes first, so a membership change
-   * waits for in-flight sends and reads the last_seq they committed: the member's visible range
-   * and unread then agree about every message.
+   * Locks every member row of a group conversation (MySQL), first in a transaction that changes
+   * more than one of them: recall, delete and membership changes. With the order every writer
+   * follows, no two transactions wait for each other:
+   *
+   *   group row and its membership rows (group changes, GroupAccess.lockForMember) → message
+   *   row (recall, delete) → conversation member rows: these, or a sender's or reader's own row,
+   *   or both rows of a one-to-one conversation, with the user_unread_totals rows they join →
+   *   conversation row (sequence, content version) → rows only inserted (messages, outbox,
+   *   media links) and media link deletes.
+   *
+   * A send holds its member row while it waits for the conversation; nobody holding the
+   * conversation row waits for a member row. Rows are locked through the (conversation, user)
+   * key, index entry before row, as a send's UPDATE and the range UPDATEs after this lock them:
+   * locked by primary key instead, a send holding the entry and waiting for the row would block
+   * a range UPDATE that holds the row and needs the entry. The range's next-key locks also keep
+   * new members out until commit, so a later statement over the range meets no row it has not
+   * locked. (A reader locking their own row by primary key waits for nothing after it.)
+   */
+  async lockMembers(manager: EntityManager, conversationId: string): Promise<void> {
+    if (!isMysql(manager)) return;
+    await manager.query(`SELECT id FROM conversation_members${byConversation(manager)} WHERE conversation_id = ? FOR UPDATE`, [conversationId]);
+  }
+
+  /**
+   * Reads the conversation under the same row lock a send takes, so a membership change waits
+   * for in-flight sends and reads the last_seq they committed: the member's visible range and
+   * unread then agree about every message. Callers lock member rows before, never after.
    */
   private async lockConversation(manager: EntityManager, conversationId: string): Promise<ConversationEntity> {
     const query = manager.createQueryBuilder(ConversationEntity, 'c').where('c.id = :conversationId', { conversationId });
@@ -356,7 +422,7 @@ export class ConversationsRepository {
       // One statement: both member rows and the recipient's totals. The sender's row joins a NULL
       // key, so its totals row is not even looked up (a lookup would lock it until commit).
       await manager.query(
-        'UPDATE conversation_members m LEFT JOIN user_unread_totals t ON t.user_id = CASE WHEN m.user_id <> ? THEN m.user_id END ' +
+        `UPDATE conversation_members m${byConversation(manager)} LEFT JOIN user_unread_totals t ON t.user_id = CASE WHEN m.user_id <> ? THEN m.user_id END ` +
           'SET m.unread_count = m.unread_count + CASE WHEN m.user_id = ? THEN 0 ELSE 1 END, m.last_activity_at = ?, m.hidden = 0, m.updated_at = ?, ' +
           `t.direct_unread = t.direct_unread + 1, t.direct_unread_unmuted = t.direct_unread_unmuted + ${UNMUTED_ONE} ` +
           'WHERE m.conversation_id = ? AND m.visible_to_seq IS NULL',
@@ -395,16 +461,17 @@ export class ConversationsRepository {
 
   /**
    * A message at `seq` by `senderId` became a tombstone: it no longer counts as unread for
-   * anyone who had it unread (for the sender it never did).
+   * anyone who had it unread (for the sender it never did). A group's member rows are locked
+   * before (lockMembers).
    */
   async recordTombstone(manager: EntityManager, conversation: Pick<ConversationEntity, 'id' | 'type'>, senderId: string, seq: string, now: number): Promise<void> {
     const range = 'conversation_id = ? AND user_id <> ? AND read_seq < ? AND visible_from_seq < ? AND (visible_to_seq IS NULL OR visible_to_seq >= ?)';
     const params = [now, conversation.id, senderId, seq, seq, seq];
     if (conversation.type === 'group') {
-      await manager.query(`UPDATE conversation_members SET uncounted = uncounted + 1, updated_at = ? WHERE ${range}`, params);
+      await manager.query(`UPDATE conversation_members${byConversation(manager)} SET uncounted = uncounted + 1, updated_at = ? WHERE ${range}`, params);
     } else if (isMysql(manager)) {
       await manager.query(
-        'UPDATE conversation_members m LEFT JOIN user_unread_totals t ON t.user_id = m.user_id ' +
+        `UPDATE conversation_members m${byConversation(manager)} LEFT JOIN user_unread_totals t ON t.user_id = m.user_id ` +
           `SET m.unread_count = m.unread_count - 1, m.updated_at = ?, t.direct_unread = t.direct_unread - 1, t.direct_unread_unmuted = t.direct_unread_unmuted - ${UNMUTED_ONE} ` +
           `WHERE ${range.replace(/\b(conversation_id|user_id|read_seq|visible_from_seq|visible_to_seq)\b/g, 'm.$1')} AND m.unread_count > 0`,
         params,
@@ -418,7 +485,8 @@ export class ConversationsRepository {
   /**
    * Raises the content version (strictly, even within one millisecond) and, for deletes, the
    * deletion revision, after a change of the message at `seq`; in a group, also those of the former
-   * members whose window holds that message.
+   * members whose window holds that message. Takes the conversation row's lock: a group's member
+   * rows must be locked before (lockMembers), never after.
    */
   async bumpContentVersion(manager: EntityManager, target: Pick<ConversationEntity, 'id' | 'type'>, seq: string, now: number, deletion: boolean): Promise<ConversationEntity> {
     const conversationId = target.id;
@@ -430,7 +498,7 @@ export class ConversationsRepository {
     // Former members whose window holds the message see the change too; the others see none.
     const revision = deletion ? ', visible_deletion_revision = ?' : '';
     await manager.query(
-      `UPDATE conversation_members SET visible_updated_at = ?${revision} WHERE conversation_id = ? AND visible_to_seq IS NOT NULL AND visible_from_seq < ? AND visible_to_seq >= ?`,
+      `UPDATE conversation_members${byConversation(manager)} SET visible_updated_at = ?${revision} WHERE conversation_id = ? AND visible_to_seq IS NOT NULL AND visible_from_seq < ? AND visible_to_seq >= ?`,
       [conversation.contentUpdatedAt, ...(deletion ? [conversation.deletionRevision] : []), conversationId, seq, seq],
     );
     return conversation;

@@ -4,7 +4,10 @@ import { DataSource, EntityManager, QueryRunner, ReplicationMode } from 'typeorm
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isTransientConflict } from './db-errors';
 
-const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 5;
+/** Backoff before another attempt: up to BASE·2^attempt ms, at most CAP, drawn at random. */
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_CAP_MS = 100;
 
 /**
  * Runs multi-row writes in one transaction.
@@ -12,7 +15,11 @@ const MAX_ATTEMPTS = 4;
  * TypeORM's better-sqlite3 driver shares a single connection, so two overlapping
  * transactions would silently nest as savepoints; on SQLite transactions are therefore
  * queued one after another. On MySQL a deadlock or lock timeout rolls the whole unit back,
- * so it is safe to run it again, a bounded number of times.
+ * so it is safe to run it again, a bounded number of times; the unit must therefore keep its
+ * state inside the callback. When the attempts are spent, the driver's error escapes as it is
+ * (a QueryFailedError for which isTransientConflict is true). Every write transaction of the
+ * service runs here; the order in which they take their locks, so that they do not deadlock in
+ * the first place, is described at ConversationsRepository.lockMembers.
  *
  * Inside a transaction every query must go through its `manager`. A query through a
  * repository's own pool would wait for a free connection while this transaction holds locks
@@ -33,6 +40,7 @@ export function insideGuardedTransaction(): boolean {
 @Injectable()
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
+  private retried = 0;
   private readonly logger = new Logger('TransactionRunner');
   private readonly guarded: boolean;
 
@@ -60,6 +68,11 @@ export class TransactionRunner {
     return this.dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
   }
 
+  /** Units run again after a deadlock or lock timeout since start (for tests and metrics). */
+  get retries(): number {
+    return this.retried;
+  }
+
   get manager(): EntityManager {
     return this.dataSource.manager;
   }
@@ -81,7 +94,10 @@ export class TransactionRunner {
         return await unit();
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
+        this.retried += 1;
+        // Random, so that the transactions that collided do not meet again in step.
+        const delay = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+        await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }

@@ -83,7 +83,7 @@ export class GroupMembersService {
         const addedIds = added.map((u) => String(u.id));
         await this.groups.activateMembers(manager, group.id, addedIds, 'member', now);
         const conversationId = await this.access.conversationId(group.id, manager);
-        for (const id of addedIds) await this.conversations.openMember(manager, conversationId, id, now);
+        await this.conversations.openMembers(manager, conversationId, addedIds, now);
         const addedExternal = added.map((u) => u.externalId);
         const eventId = await this.access.emit(manager, group.id, conversationId, 'group.members_added', { operator_user_id: user.userId, user_ids: addedExternal }, now);
         return { added: addedExternal, event_id: eventId };
@@ -114,10 +114,8 @@ export class GroupMembersService {
       if (removed.length === 0) return { removed: [], event_id: null };
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
-      for (const target of removed) {
-        await this.groups.markLeft(manager, group.id, String(target.id), 'removed', now);
-        await this.conversations.closeMember(manager, conversationId, String(target.id), now);
-      }
+      for (const target of removed) await this.groups.markLeft(manager, group.id, String(target.id), 'removed', now);
+      await this.conversations.closeMembers(manager, conversationId, removed.map((u) => String(u.id)), now);
       const removedExternal = removed.map((u) => u.externalId);
       const eventId = await this.access.emit(
         manager,

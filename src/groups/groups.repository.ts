@@ -217,9 +217,14 @@ export class GroupsRepository {
     await manager.update(GroupMemberEntity, { groupId, userId }, { status, leftAt: now });
   }
 
-  /** Closes every current membership of the group (dismissal). */
+  /**
+   * Closes every current membership of the group (dismissal). On MySQL the statement is held to
+   * the group's own rows: on a small table the optimizer scans the whole table instead, and a
+   * scanning UPDATE locks every group's membership rows until commit.
+   */
   async markAllRemoved(manager: EntityManager, groupId: string, now: number): Promise<void> {
-    await manager.update(GroupMemberEntity, { groupId, status: 'active' }, { status: 'removed', leftAt: now });
+    const hint = manager.connection.options.type === 'mysql' ? ' FORCE INDEX (UQ_group_members_group_user)' : '';
+    await manager.query(`UPDATE group_members${hint} SET status = ?, left_at = ? WHERE group_id = ? AND status = ?`, ['removed', now, groupId, 'active']);
   }
 
   async setRole(manager: EntityManager, groupId: string, userId: string, role: GroupRole): Promise<void> {

@@ -62,7 +62,7 @@ export class GroupsService {
           const conversation = await this.conversations.insertConversation(manager, { type: 'group', groupId: group.id }, now);
           await this.groups.insertMember(manager, group.id, user.id, 'owner', now);
           await this.groups.activateMembers(manager, group.id, memberIds, 'member', now);
-          for (const userId of [user.id, ...memberIds]) await this.conversations.openMember(manager, conversation.id, userId, now);
+          await this.conversations.openFirstMembers(manager, conversation, [user.id, ...memberIds], now);
           const eventId = await this.access.emit(manager, group.id, conversation.id, 'group.created', { operator_user_id: user.userId, member_user_ids: [user.userId, ...memberExternalIds] }, now);
           return { group: await this.access.reply(group.id, 'owner', manager), event_id: eventId };
         });
@@ -150,7 +150,7 @@ export class GroupsService {
       const members = await this.groups.findActiveMembers(group.id, manager);
       await this.groups.markDismissed(manager, group.id, now);
       await this.groups.markAllRemoved(manager, group.id, now);
-      for (const member of members) await this.conversations.closeMember(manager, conversationId, member.userId, now);
+      await this.conversations.closeMembers(manager, conversationId, members.map((m) => m.userId), now);
       const eventId = await this.access.emit(
         manager,
         group.id,

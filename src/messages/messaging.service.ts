@@ -92,10 +92,10 @@ export class MessagingService {
     const now = this.clock.now();
     try {
       const message = await this.tx.run(async (manager) => {
-        // Member rows first: the sequence allocation below locks the conversation row until
-        // commit and every send of the conversation queues on it, so the less that follows it
-        // the more sends per second one conversation takes. (A membership change locks the
-        // other way round; the rare deadlock that can make is rolled back and retried.)
+        // Member rows first, as every writer takes them (ConversationsRepository.lockMembers):
+        // the sequence allocation below locks the conversation row until commit and every send
+        // of the conversation queues on it, so the less that follows it the more sends per
+        // second one conversation takes.
         if (!(await this.conversations.recordSend(manager, view.conversation, auth.id, now))) {
           throw new AppError(ErrorCode.SEND_FORBIDDEN, 'you are no longer a member of this conversation');
         }
@@ -202,12 +202,19 @@ export class MessagingService {
     const senderId = await this.externalId(message.senderId);
     const now = this.clock.now();
     const eventId = await this.tx.run(async (manager) => {
+      // Locks in the order every writer takes them (ConversationsRepository.lockMembers): the
+      // message, a group's member rows, the conversation, then the media links. A delete of a
+      // recalled message changes no unread but still updates former members' rows after the
+      // conversation's, so a group's rows are locked first in either case.
       let counted = false;
       if (await this.messages.tombstone(manager, message.id, to, 'normal', now)) counted = true;
       else if (!(to === 'deleted' && (await this.messages.tombstone(manager, message.id, to, 'recalled', now)))) return null;
+      if (view.conversation.type === 'group') await this.conversations.lockMembers(manager, view.conversation.id);
       if (counted) await this.conversations.recordTombstone(manager, view.conversation, message.senderId, message.seq, now);
-      if (message.type === 'image' || message.type === 'file') await this.media.unlinkMessage(manager, view.conversation.id, message.seq);
       const conversation = await this.conversations.bumpContentVersion(manager, view.conversation, message.seq, now, to === 'deleted');
+      // After the conversation lock: the unlink's DELETE locks gaps that an image send of this
+      // conversation, holding that lock, inserts its link into.
+      if (message.type === 'image' || message.type === 'file') await this.media.unlinkMessage(manager, view.conversation.id, message.seq);
       const changed = await this.messages.findById(message.id, manager);
       return this.emit(manager, to === 'recalled' ? 'message.recalled' : 'message.deleted', conversation, idFor, auth, senderId, changed!, now, {
         updated_at: conversation.contentUpdatedAt,
