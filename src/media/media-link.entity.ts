@@ -4,6 +4,7 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
 /** A message carries a media item: whoever may see that message may download it. */
 @Entity('media_links')
 @Index('UQ_media_links_media_message', ['mediaId', 'conversationId', 'seq'], { unique: true })
+@Index('IDX_media_links_message', ['conversationId', 'seq'])
 export class MediaLinkEntity {
   @IdColumn()
   id: string;
