@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryRunner, ReplicationMode } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { isTransientConflict } from './db-errors';
 
 const MAX_ATTEMPTS = 5;
@@ -47,6 +48,7 @@ export class TransactionRunner {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     // The guard's async context costs every promise a little, so production runs without it;
     // development and the test suites keep it.
@@ -95,6 +97,7 @@ export class TransactionRunner {
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error)) throw error;
         this.retried += 1;
+        this.metrics.transactionRetries.inc();
         // Random, so that the transactions that collided do not meet again in step.
         const delay = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
         await new Promise((resolve) => setTimeout(resolve, delay));

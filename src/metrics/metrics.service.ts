@@ -56,6 +56,12 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly transactionRetries = new Counter({
+    name: 'im_db_transaction_retries_total',
+    help: 'Write transactions run again after a deadlock, lock-wait timeout or snapshot conflict',
+    registers: [this.registry],
+  });
+
   readonly databaseUnavailable = new Counter({
     name: 'im_db_unavailable_replies_total',
     help: 'Requests answered 503 / 1500 because the database did not answer',
