@@ -10,6 +10,7 @@ import { corsFor } from './common/http/cors';
 import { answerMalformedRequests } from './common/http/malformed-request';
 import { createRootLogger } from './common/logging/root-logger';
 import { requestContext } from './common/logging/request-context';
+import { refusePaginationParams } from './common/http/pagination-params.middleware';
 import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, markRoomCallback } from './common/http/paths';
 import { AppConfig } from './config/app-config';
 import { AppModule, AppOverrides } from './app.module';
@@ -50,6 +51,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
   );
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(bodyParserErrors);
+  app.use(refusePaginationParams);
   app.useStaticAssets(join(__dirname, 'static'), {
     prefix: '/static/',
     index: false,

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope } from '../common/openapi';
 import { AuthUser, CurrentUser } from '../im-token/auth-user';
 import { ImTokenGuard } from '../im-token/im-token.guard';
-import { HideConversationDto, MuteConversationDto, PinConversationDto, SyncDto, UnreadQueryDto } from './dto/sync.dto';
+import { HideConversationDto, MuteConversationDto, PinConversationDto, SyncDto } from './dto/sync.dto';
 import { SettingsReplyDoc, SyncReplyDoc, UnreadReplyDoc } from './sync.openapi';
 import { SettingsReply, SyncReply, SyncService, UnreadReply } from './sync.service';
 
@@ -32,7 +32,7 @@ export class SyncController {
     description: 'No parameters; page, offset and limit are refused (1004).',
   })
   @ApiEnvelope(UnreadReplyDoc, [...TOKEN_CODES, 1004])
-  unread(@CurrentUser() user: AuthUser, @Query() _query: UnreadQueryDto): Promise<UnreadReply> {
+  unread(@CurrentUser() user: AuthUser): Promise<UnreadReply> {
     return this.sync.unread(user);
   }
 

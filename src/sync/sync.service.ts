@@ -63,7 +63,7 @@ export class SyncService {
   ) {}
 
   async sync(auth: AuthUser, dto: SyncDto): Promise<SyncReply> {
-    const after = dto.cursor !== undefined ? this.cursors.decode<HomePosition>(dto.cursor, auth.id, 'sync.conversations', {}) : null;
+    const after = dto.cursor != null ? this.cursors.decode<HomePosition>(dto.cursor, auth.id, 'sync.conversations', {}) : null;
     const { entries: rows, totals } = await this.conversations.homePage(viewerOf(auth), after, HOME_PAGE_SIZE + 1);
     const page = rows.slice(0, HOME_PAGE_SIZE);
     const hasMore = rows.length > HOME_PAGE_SIZE;

@@ -9,19 +9,19 @@ import { UserEntity } from './user.entity';
 import { ProfileChanges, UsersRepository } from './users.repository';
 
 /**
- * A public profile as sent by the host backend or the user. `undefined` leaves a stored value
- * unchanged; for `username`, '' removes the username, and for `avatar`, '' selects the
- * default avatar.
+ * A public profile as sent by the host backend or the user. `undefined` or `null` leaves a
+ * stored value unchanged; for `username`, '' removes the username, and for `avatar`, ''
+ * selects the default avatar.
  */
 export interface ProfileInput {
   externalId: string;
   nickname: string;
-  username?: string;
-  avatar?: string;
-  signature?: string;
+  username?: string | null;
+  avatar?: string | null;
+  signature?: string | null;
 }
 
-/** The fields a user may change on their own profile; `undefined` keeps the stored value. */
+/** The fields a user may change on their own profile; `undefined` or `null` keeps the stored value. */
 export type OwnProfileChanges = Partial<Omit<ProfileInput, 'externalId'>>;
 
 const MAX_ATTEMPTS = 5;
@@ -92,15 +92,16 @@ export class UsersService {
     return { user: Object.assign(user, diff, { profileUpdatedAt: now, updatedAt: now }), changed: true };
   }
 
+  /** `null` is treated as absent here too: a stored column is never set to null by a profile sync. */
   private diff(user: UserEntity, input: OwnProfileChanges): ProfileChanges {
     const changes: ProfileChanges = {};
-    if (input.nickname !== undefined && input.nickname !== user.nickname) changes.nickname = input.nickname;
-    if (input.username !== undefined) {
+    if (input.nickname != null && input.nickname !== user.nickname) changes.nickname = input.nickname;
+    if (input.username != null) {
       const username = input.username === '' ? null : input.username;
       if (username !== user.username) changes.username = username;
     }
-    if (input.avatar !== undefined && input.avatar !== user.avatar) changes.avatar = input.avatar;
-    if (input.signature !== undefined && input.signature !== user.signature) changes.signature = input.signature;
+    if (input.avatar != null && input.avatar !== user.avatar) changes.avatar = input.avatar;
+    if (input.signature != null && input.signature !== user.signature) changes.signature = input.signature;
     return changes;
   }
 

@@ -22,6 +22,12 @@ describe('CursorCodec', () => {
     expect(decode).toThrow(/^cursor: /);
   });
 
+  it.each([null, undefined, 42, ['a.b'], { a: 1 }])('refuses a non-string cursor (%p) with 1004 naming the cursor', (value) => {
+    const decode = () => codec.decode(value as unknown as string, '7', 'friends.list', { status: 'pending' });
+    expect(decode).toThrow(AppError);
+    expect(decode).toThrow(/^cursor: /);
+  });
+
   it('treats filter order and absent values consistently', () => {
     const c = codec.encode('7', 'e', { a: 1, b: undefined }, 1);
     expect(codec.decode(c, '7', 'e', { b: null, a: 1 })).toBe(1);

@@ -22,6 +22,9 @@ export class CursorCodec {
   /** The keyset position, or a 1004 naming `cursor` when the cursor is not valid here. */
   decode<K>(cursor: string, account: string, endpoint: string, filters: Record<string, unknown>): K {
     const invalid = AppError.invalid('cursor', 'is not valid for this account, endpoint and filters; pass next_cursor unchanged');
+    // Validation should have refused anything but a string; a caller that let one through
+    // still gets a 1004, not a TypeError.
+    if (typeof cursor !== 'string') throw invalid;
     const [body, signature, extra] = cursor.split('.');
     if (!body || !signature || extra !== undefined) throw invalid;
     const expected = Buffer.from(this.sign(body));

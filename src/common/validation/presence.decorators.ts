@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
 import { IsDefined, ValidateIf, ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
 
 /** The field must be present and not null. */
@@ -17,9 +18,16 @@ export function RequiredNullable(): PropertyDecorator {
   );
 }
 
-/** Absent (or null) skips the remaining rules. */
+/**
+ * Absent or null skips the remaining rules, and a null becomes absent (`undefined`) in the DTO:
+ * null on an optional field means "not sent" (hosts send unset fields as null), so no service
+ * can mistake it for a value to store or decode.
+ */
 export function Optional(): PropertyDecorator {
-  return ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null);
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => (value === null ? undefined : value), { toClassOnly: true }),
+    ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null),
+  );
 }
 
 /** When any field of the group is sent, this one must be sent too. */

@@ -3,6 +3,8 @@ import { AppError } from '../app-error';
 import { ErrorCode } from '../error-code';
 import { findJsonProblem } from '../text';
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Picks the most telling message of the first failing field, with its full path. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string {
   for (const error of errors) {
@@ -11,8 +13,11 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
       const constraints = error.constraints;
       const message = constraints.isDefined ?? constraints.sentTogether ?? constraints.whitelistValidation ?? Object.values(constraints)[0];
       // class-validator messages start with the property name; show the full path instead.
-      const text = message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
-      return `${path}: ${text}`;
+      if (message.startsWith(`${error.property} `)) return `${path}: ${message.slice(error.property.length + 1)}`;
+      // An array rule names its item, e.g. "member_ids[0] must be a string".
+      const item = new RegExp(`^${escapeRegExp(error.property)}((?:\\[\\d+\\])+) `).exec(message);
+      if (item) return `${path}${item[1]}: ${message.slice(item[0].length)}`;
+      return `${path}: ${message}`;
     }
     if (error.children?.length) return describeValidationErrors(error.children, path);
   }

@@ -1,14 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SEQUENCE_PAGING } from '../../common/pagination/list-query.dto';
 import { Optional, Required } from '../../common/validation/presence.decorators';
 import { IsText } from '../../common/validation/text-field.decorator';
 import { CONVERSATION_ID_RULES, MID_RULES, SEQ_RULES } from './message-fields';
 
 /**
  * GET /app/sdk/messages: conversation_id plus exactly one mode — tail calibration (the trio),
- * history (before_seq or after_seq) or locate (around_mid). page, offset and limit are refused.
+ * history (before_seq or after_seq) or locate (around_mid). page, offset and limit are refused
+ * (pagination-params middleware).
  */
-@SEQUENCE_PAGING
 export class MessagesQueryDto {
   @ApiProperty({ example: 'friend_YWxpY2U' })
   @Required()

@@ -1,16 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
-import { ListQueryDto, NO_PAGING } from '../../common/pagination/list-query.dto';
+import { ListQueryDto } from '../../common/pagination/list-query.dto';
 import { Required } from '../../common/validation/presence.decorators';
 import { IsText } from '../../common/validation/text-field.decorator';
 import { CONVERSATION_ID_RULES } from '../../messages/dto/message-fields';
 
 /** POST /app/sdk/sync: no cursor for the first 50 conversations, then conversations.next_cursor. */
 export class SyncDto extends ListQueryDto {}
-
-/** GET /app/sdk/unread takes no parameters; the paging ones are refused rather than ignored. */
-@NO_PAGING
-export class UnreadQueryDto {}
 
 class ConversationRefDto {
   @ApiProperty({ example: 'group_team-1' })
