@@ -30,13 +30,13 @@ const clientError = (userId: string) => ({
 const twice = (first: string, second: string): string => [first, second] as unknown as string;
 
 /** A raw HTTP/1.1 exchange, for what supertest cannot send (20 KB of headers). */
-function rawRequest(t: TestApp, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function rawRequest(t: TestApp, headers: Record<string, string>, path = '/health'): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const server = t.app.getHttpServer();
   if (!server.listening) server.listen(0, '127.0.0.1');
   return new Promise((resolve, reject) => {
     const send = () => {
       const { port } = server.address() as AddressInfo;
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/health', headers }, (res) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
@@ -127,6 +127,15 @@ describe('operations', () => {
       expect(reply.status).toBe(431);
       expect(reply.headers['content-type']).toMatch(/^application\/json/);
       expect(JSON.parse(reply.body)).toEqual({ code: 1004, msg: expect.stringContaining('request headers: larger than 16 KiB'), data: null });
+    });
+
+    it('answers the provider callback in its own format (403 {"code":1}) when its headers are too large', async () => {
+      for (const path of ['/app/sdk/rtc/room-callback', `/app/sdk/rtc/room-callback?pad=${'a'.repeat(17_000)}`, '/APP/SDK/RTC/ROOM-CALLBACK/']) {
+        const reply = await rawRequest(t, { 'X-Padding': 'a'.repeat(20 * 1024) }, path);
+        expect({ status: reply.status, body: JSON.parse(reply.body) }).toEqual({ status: 403, body: { code: 1 } });
+      }
+      const other = await rawRequest(t, { 'X-Padding': 'a'.repeat(20 * 1024) }, '/app/sdk/rtc/room-callbacks');
+      expect(other.status).toBe(431);
     });
 
     it('answers a long token in the header with the envelope too', async () => {

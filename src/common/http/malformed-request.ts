@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { failure } from '../envelope';
 import { ErrorCode } from '../error-code';
+import { ROOM_CALLBACK_PATH } from './paths';
 
 /** Node's default limit of the request line and headers together (`--max-http-header-size`). */
 export const HEADER_LIMIT_BYTES = 16 * 1024;
@@ -12,19 +13,27 @@ const PROBLEMS: Record<string, [number, string]> = {
   HPE_URI_TOO_LONG: [414, 'request line: URL too long'],
 };
 
+// The request line as far as Node read it: the provider callback answers in its own format.
+const CALLBACK_REQUEST_LINE = new RegExp(`^[A-Z]+ ${ROOM_CALLBACK_PATH.replace(/\//g, '\\/')}(?:/|\\?|\\s|$)`, 'i');
+
+function isCallbackRequest(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+  return error.rawPacket !== undefined && CALLBACK_REQUEST_LINE.test(error.rawPacket.subarray(0, 256).toString('latin1'));
+}
+
 /**
  * Requests Node refuses before any middleware sees them (headers too large, malformed HTTP)
  * still get the envelope: Node's own reply is a bare status line. The rest of the request is
  * read and dropped before the socket closes, so the client sees the reply rather than a reset.
  */
 export function answerMalformedRequests(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const [status, msg] = PROBLEMS[error.code ?? ''] ?? [400, 'request: malformed HTTP'];
-    const body = JSON.stringify(failure(ErrorCode.INVALID_PARAMETER, msg));
+    const callback = isCallbackRequest(error);
+    const [status, msg] = callback ? [403, ''] : (PROBLEMS[error.code ?? ''] ?? [400, 'request: malformed HTTP']);
+    const body = callback ? JSON.stringify({ code: 1 }) : JSON.stringify(failure(ErrorCode.INVALID_PARAMETER, msg));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
