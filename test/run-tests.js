@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // The README's `npm test`: unit specs, then the e2e suite on SQLite and, when
-// TEST_DATABASE_URL points at MySQL/MariaDB, on it too. Ends with one "N passed, N failed" line.
+// TEST_DATABASE_URL points at MySQL/MariaDB, on it too, then the fault tests (the built service
+// against a private mariadbd and redis-server that they freeze and kill; only when those
+// programs are installed). Ends with one "N passed, N failed" line.
+// --e2e-only: the e2e suite alone; --faults-only: the fault tests alone.
 const { spawnSync } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { existsSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { delimiter, join } = require('node:path');
 
 const args = process.argv.slice(2);
 const e2eOnly = args.includes('--e2e-only');
-const jestArgs = args.filter((a) => a !== '--e2e-only');
+const faultsOnly = args.includes('--faults-only');
+const jestArgs = args.filter((a) => a !== '--e2e-only' && a !== '--faults-only');
 const dir = mkdtempSync(join(tmpdir(), 'im-tests-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let exitCode = 0;
@@ -37,13 +41,35 @@ function run(label, config, env) {
   }
 }
 
-if (!e2eOnly) run('unit', 'jest.config.js', {});
-run('e2e-sqlite', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: 'sqlite' });
-if (process.env.TEST_DATABASE_URL) {
-  run('e2e-mysql', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: process.env.TEST_DATABASE_URL });
-} else {
-  console.log('e2e-mysql: skipped (set TEST_DATABASE_URL=mysql://user:pass@host:3306/db to run the suite on MySQL/MariaDB too)');
+const onPath = (command) => (process.env.PATH || '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
+
+/** The fault tests run `node dist/main.js`, so dist is built from the current sources first. */
+function runFaults() {
+  const missing = ['mariadbd', 'mariadb-install-db', 'redis-server'].filter((command) => !onPath(command));
+  if (missing.length) {
+    console.log(`faults: skipped (${missing.join(', ')} not on PATH; the fault tests start their own MariaDB and Redis)`);
+    return;
+  }
+  const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.log('faults: failed (npx nest build failed)');
+    totals.failed += 1;
+    exitCode = 1;
+    return;
+  }
+  run('faults', 'test/jest-faults.config.js', {});
 }
+
+if (!faultsOnly) {
+  if (!e2eOnly) run('unit', 'jest.config.js', {});
+  run('e2e-sqlite', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: 'sqlite' });
+  if (process.env.TEST_DATABASE_URL) {
+    run('e2e-mysql', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: process.env.TEST_DATABASE_URL });
+  } else {
+    console.log('e2e-mysql: skipped (set TEST_DATABASE_URL=mysql://user:pass@host:3306/db to run the suite on MySQL/MariaDB too)');
+  }
+}
+if (!e2eOnly) runFaults();
 rmSync(dir, { recursive: true, force: true });
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(exitCode);
