@@ -17,9 +17,25 @@ export function createRootLogger(log: OperationsConfig['log']): PinoRoot {
       censor: '[redacted]',
     },
   };
-  // Buffered: a write system call per 4 KiB instead of per line (one access line per request).
-  // main.ts flushes on shutdown; a crash can lose the last few lines.
-  if (log.format === 'json') return pino(options, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  if (log.format === 'json') {
+    // Buffered: a write system call per 4 KiB instead of per line (one access line per request).
+    // Warnings and errors (an outage starting) are written at once, the rest within a second;
+    // main.ts flushes on shutdown, so only a crash can lose the last second of info lines.
+    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    setInterval(() => destination.flush(), 1000).unref();
+    return pino(
+      {
+        ...options,
+        hooks: {
+          logMethod(args, method, level) {
+            method.apply(this, args);
+            if (level >= pino.levels.values.warn) destination.flush();
+          },
+        },
+      },
+      destination,
+    );
+  }
   // Synchronous, in-process formatting: no worker thread per application (tests boot many).
   return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, singleLine: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' }));
 }
