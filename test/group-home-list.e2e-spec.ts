@@ -4,7 +4,7 @@
 // that the merged order, paging, hiding, muting, leaving and reading agree with one model.
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ConversationsRepository } from '../src/conversations/conversations.repository';
+import { ConversationMembersRepository } from '../src/conversations/conversation-members.repository';
 import { TransactionRunner } from '../src/database/transaction-runner';
 import { Seed } from './helpers/seed';
 import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, okData, randomGroupId, startTestApp } from './helpers/test-app';
@@ -157,8 +157,8 @@ describe('home list and unread over one-to-one and group conversations', () => {
 
     // The send checked membership before its transaction; the removal committed in between.
     await seed.leaveGroup(groupId, conversationId, late.id, 'removed');
-    const conversations = t.app.get(ConversationsRepository);
-    const still = await t.app.get(TransactionRunner).run((manager) => conversations.recordSend(manager, { id: conversationId, type: 'group' }, late.id, t.clock.now()));
+    const members = t.app.get(ConversationMembersRepository);
+    const still = await t.app.get(TransactionRunner).run((manager) => members.recordSend(manager, { id: conversationId, type: 'group' }, late.id, t.clock.now()));
     expect(still).toBe(false);
     const stored: Array<{ uncounted: string | number }> = await t.app.get(DataSource).query('SELECT uncounted FROM conversation_members WHERE conversation_id = ? AND user_id = ?', [conversationId, late.id]);
     expect(Number(stored[0].uncounted)).toBe(0);

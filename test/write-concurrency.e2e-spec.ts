@@ -3,8 +3,8 @@
 // retries), and must leave exactly what the acknowledged operations say: every acknowledged send
 // stored once, sequences 1..last_seq without gap, tombstones keeping mid and sequence, unread equal
 // to what the rows say, membership as the last operation left it. Meant for MariaDB, where the
-// requests really run concurrently (see ConversationsRepository.lockMembers for the lock order);
-// also run on SQLite.
+// requests really run concurrently (see ConversationMembersRepository.lockMembers for the lock
+// order); also run on SQLite.
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { TransactionRunner } from '../src/database/transaction-runner';

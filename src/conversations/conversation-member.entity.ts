@@ -8,7 +8,8 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
  * One-to-one rows store unread, last activity and hidden, updated by every message (two rows).
  * Group rows are not written by messages: their unread, last activity and hidden are derived
  * from the conversation when read (see member-state.ts), so a group send touches only the
- * sender's row. Rows read through ConversationsRepository carry the derived values.
+ * sender's row. Rows read through the conversation repositories (conversation-rows.ts) carry the
+ * derived values.
  */
 @Entity('conversation_members')
 @Index('UQ_conversation_members_conv_user', ['conversationId', 'userId'], { unique: true })

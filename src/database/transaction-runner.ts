@@ -20,7 +20,7 @@ const BACKOFF_CAP_MS = 100;
  * state inside the callback. When the attempts are spent, the driver's error escapes as it is
  * (a QueryFailedError for which isTransientConflict is true). Every write transaction of the
  * service runs here; the order in which they take their locks, so that they do not deadlock in
- * the first place, is described at ConversationsRepository.lockMembers.
+ * the first place, is described at ConversationMembersRepository.lockMembers.
  *
  * Inside a transaction every query must go through its `manager`. A query through a
  * repository's own pool would wait for a free connection while this transaction holds locks

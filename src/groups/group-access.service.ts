@@ -4,6 +4,7 @@ import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
+import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UserEntity } from '../users/user.entity';
@@ -43,6 +44,7 @@ export class GroupAccess {
     private readonly groups: GroupsRepository,
     private readonly users: UsersRepository,
     private readonly conversations: ConversationsRepository,
+    private readonly conversationMembers: ConversationMembersRepository,
     private readonly outbox: OutboxRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -145,7 +147,7 @@ export class GroupAccess {
     now: number,
     alsoTo: readonly string[] = [],
   ): Promise<string> {
-    const members = await this.conversations.findCurrentMembers(conversationId, manager);
+    const members = await this.conversationMembers.findCurrentMembers(conversationId, manager);
     return this.emitTo(manager, groupId, type, fields, now, [...members.map((m) => m.userId), ...alsoTo]);
   }
 

@@ -4,7 +4,7 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../im-token/auth-user';
@@ -35,7 +35,7 @@ const invalid = (why: string): AppError => new AppError(ErrorCode.INVITATION_INV
 export class GroupInvitationsService {
   constructor(
     private readonly groups: GroupsRepository,
-    private readonly conversations: ConversationsRepository,
+    private readonly conversationMembers: ConversationMembersRepository,
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
@@ -86,7 +86,7 @@ export class GroupInvitationsService {
         const now = this.clock.now();
         await this.groups.activateMembers(manager, group.id, [user.id], 'member', now);
         const conversationId = await this.access.conversationId(group.id, manager);
-        await this.conversations.openMember(manager, conversationId, user.id, now);
+        await this.conversationMembers.openMember(manager, conversationId, user.id, now);
         const eventId = await this.access.emit(manager, group.id, conversationId, 'group.member_joined', { operator_user_id: user.userId, user_id: user.userId, via: 'invitation' }, now);
         return { group: await this.access.reply(group.id, 'member', manager), event_id: eventId };
       }),

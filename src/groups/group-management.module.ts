@@ -10,7 +10,8 @@ import { GroupsService } from './groups.service';
 
 /**
  * The group endpoints. Separate from GroupsModule (which owns the tables and is imported by
- * ConversationsModule) so that it can use ConversationsRepository without a circular import.
+ * ConversationsModule) so that it can use the conversations repositories without a circular
+ * import.
  */
 @Module({
   imports: [GroupsModule, ConversationsModule, ImTokenModule],

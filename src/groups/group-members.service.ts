@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { CursorCodec, Page } from '../common/pagination/cursor';
-import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../im-token/auth-user';
 import { GroupMembersChangeDto, GroupMembersQueryDto, GroupRefDto, MuteGroupMemberDto, SetGroupAdminDto } from './dto/group.dto';
@@ -43,7 +43,7 @@ export interface MemberMuteReply {
 export class GroupMembersService {
   constructor(
     private readonly groups: GroupsRepository,
-    private readonly conversations: ConversationsRepository,
+    private readonly conversationMembers: ConversationMembersRepository,
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
@@ -83,7 +83,7 @@ export class GroupMembersService {
         const addedIds = added.map((u) => String(u.id));
         await this.groups.activateMembers(manager, group.id, addedIds, 'member', now);
         const conversationId = await this.access.conversationId(group.id, manager);
-        await this.conversations.openMembers(manager, conversationId, addedIds, now);
+        await this.conversationMembers.openMembers(manager, conversationId, addedIds, now);
         const addedExternal = added.map((u) => u.externalId);
         const eventId = await this.access.emit(manager, group.id, conversationId, 'group.members_added', { operator_user_id: user.userId, user_ids: addedExternal }, now);
         return { added: addedExternal, event_id: eventId };
@@ -115,7 +115,7 @@ export class GroupMembersService {
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
       for (const target of removed) await this.groups.markLeft(manager, group.id, String(target.id), 'removed', now);
-      await this.conversations.closeMembers(manager, conversationId, removed.map((u) => String(u.id)), now);
+      await this.conversationMembers.closeMembers(manager, conversationId, removed.map((u) => String(u.id)), now);
       const removedExternal = removed.map((u) => u.externalId);
       const eventId = await this.access.emit(
         manager,
@@ -139,7 +139,7 @@ export class GroupMembersService {
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
       await this.groups.markLeft(manager, group.id, user.id, 'left', now);
-      await this.conversations.closeMember(manager, conversationId, user.id, now);
+      await this.conversationMembers.closeMember(manager, conversationId, user.id, now);
       const eventId = await this.access.emit(manager, group.id, conversationId, 'group.member_left', { operator_user_id: user.userId, user_id: user.userId }, now, [user.id]);
       return { group_id: group.publicId, event_id: eventId };
     });

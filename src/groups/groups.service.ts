@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { CursorCodec, Page } from '../common/pagination/cursor';
+import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -38,6 +39,7 @@ export class GroupsService {
   constructor(
     private readonly groups: GroupsRepository,
     private readonly conversations: ConversationsRepository,
+    private readonly conversationMembers: ConversationMembersRepository,
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
@@ -62,7 +64,7 @@ export class GroupsService {
           const conversation = await this.conversations.insertConversation(manager, { type: 'group', groupId: group.id }, now);
           await this.groups.insertMember(manager, group.id, user.id, 'owner', now);
           await this.groups.activateMembers(manager, group.id, memberIds, 'member', now);
-          await this.conversations.openFirstMembers(manager, conversation, [user.id, ...memberIds], now);
+          await this.conversationMembers.openFirstMembers(manager, conversation, [user.id, ...memberIds], now);
           const eventId = await this.access.emit(manager, group.id, conversation.id, 'group.created', { operator_user_id: user.userId, member_user_ids: [user.userId, ...memberExternalIds] }, now);
           return { group: await this.access.reply(group.id, 'owner', manager), event_id: eventId };
         });
@@ -150,7 +152,7 @@ export class GroupsService {
       const members = await this.groups.findActiveMembers(group.id, manager);
       await this.groups.markDismissed(manager, group.id, now);
       await this.groups.markAllRemoved(manager, group.id, now);
-      await this.conversations.closeMembers(manager, conversationId, members.map((m) => m.userId), now);
+      await this.conversationMembers.closeMembers(manager, conversationId, members.map((m) => m.userId), now);
       const eventId = await this.access.emit(
         manager,
         group.id,

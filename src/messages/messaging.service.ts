@@ -10,6 +10,7 @@ import { ConversationAccessService, ViewerConversation, isSeqVisible } from '../
 import { directPeerId } from '../conversations/conversation-describer.service';
 import { directConversationId, groupConversationId } from '../conversations/conversation-id';
 import { ConversationEntity } from '../conversations/conversation.entity';
+import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { effectiveMemberState } from '../conversations/member-state';
 import { MessageEntity } from '../conversations/message.entity';
@@ -56,6 +57,7 @@ export class MessagingService {
   constructor(
     private readonly access: ConversationAccessService,
     private readonly conversations: ConversationsRepository,
+    private readonly conversationMembers: ConversationMembersRepository,
     private readonly messages: MessagesRepository,
     private readonly friends: FriendsRepository,
     private readonly media: MediaRepository,
@@ -92,11 +94,11 @@ export class MessagingService {
     const now = this.clock.now();
     try {
       const message = await this.tx.run(async (manager) => {
-        // Member rows first, as every writer takes them (ConversationsRepository.lockMembers):
+        // Member rows first, as every writer takes them (ConversationMembersRepository.lockMembers):
         // the sequence allocation below locks the conversation row until commit and every send
         // of the conversation queues on it, so the less that follows it the more sends per
         // second one conversation takes.
-        if (!(await this.conversations.recordSend(manager, view.conversation, auth.id, now))) {
+        if (!(await this.conversationMembers.recordSend(manager, view.conversation, auth.id, now))) {
           throw new AppError(ErrorCode.SEND_FORBIDDEN, 'you are no longer a member of this conversation');
         }
         const privateParts = await this.privateParts(manager, view.conversation, idFor);
@@ -159,13 +161,13 @@ export class MessagingService {
 
     const now = this.clock.now();
     const result = await this.tx.run(async (manager) => {
-      const member = await this.conversations.lockMember(manager, view.member.id);
+      const member = await this.conversationMembers.lockMember(manager, view.member.id);
       const conversation = (await this.conversations.findById(view.conversation.id, manager))!;
       if (BigInt(dto.read_seq) <= BigInt(member.readSeq)) return { readSeq: member.readSeq, unread: effectiveMemberState(member, conversation).unreadCount, eventId: null };
       const visibleUpTo = member.visibleToSeq ?? conversation.lastSeq;
       const unread = await this.messages.countUnread(manager, view.conversation.id, dto.read_seq, visibleUpTo, auth.id);
       const uncounted = Number(BigInt(visibleUpTo) - BigInt(dto.read_seq)) - unread;
-      await this.conversations.setRead(manager, member, dto.read_seq, { unread, uncounted }, now);
+      await this.conversationMembers.setRead(manager, member, dto.read_seq, { unread, uncounted }, now);
       const state = { conversation_id: dto.conversation_id, read_seq: dto.read_seq, unread };
       const eventId = await this.outbox.append(manager, { type: 'conversation.read', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
       return { readSeq: dto.read_seq, unread, eventId };
@@ -202,16 +204,16 @@ export class MessagingService {
     const senderId = await this.externalId(message.senderId);
     const now = this.clock.now();
     const eventId = await this.tx.run(async (manager) => {
-      // Locks in the order every writer takes them (ConversationsRepository.lockMembers): the
+      // Locks in the order every writer takes them (ConversationMembersRepository.lockMembers): the
       // message, a group's member rows, the conversation, then the media links. A delete of a
       // recalled message changes no unread but still updates former members' rows after the
       // conversation's, so a group's rows are locked first in either case.
       let counted = false;
       if (await this.messages.tombstone(manager, message.id, to, 'normal', now)) counted = true;
       else if (!(to === 'deleted' && (await this.messages.tombstone(manager, message.id, to, 'recalled', now)))) return null;
-      if (view.conversation.type === 'group') await this.conversations.lockMembers(manager, view.conversation.id);
-      if (counted) await this.conversations.recordTombstone(manager, view.conversation, message.senderId, message.seq, now);
-      const conversation = await this.conversations.bumpContentVersion(manager, view.conversation, message.seq, now, to === 'deleted');
+      if (view.conversation.type === 'group') await this.conversationMembers.lockMembers(manager, view.conversation.id);
+      if (counted) await this.conversationMembers.recordTombstone(manager, view.conversation, message.senderId, message.seq, now);
+      const conversation = await this.conversationMembers.bumpContentVersion(manager, view.conversation, message.seq, now, to === 'deleted');
       // After the conversation lock: the unlink's DELETE locks gaps that an image send of this
       // conversation, holding that lock, inserts its link into.
       if (message.type === 'image' || message.type === 'file') await this.media.unlinkMessage(manager, view.conversation.id, message.seq);
@@ -263,7 +265,7 @@ export class MessagingService {
    */
   private async privateParts(manager: EntityManager, conversation: ConversationEntity, idFor: (userId: string) => string): Promise<Record<string, Record<string, unknown>> | null> {
     if (conversation.type === 'group') return null;
-    return directPrivateParts(await this.conversations.findCurrentMembers(conversation.id, manager), idFor);
+    return directPrivateParts(await this.conversationMembers.findCurrentMembers(conversation.id, manager), idFor);
   }
 
   /**

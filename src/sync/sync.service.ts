@@ -6,7 +6,9 @@ import { Capabilities } from '../config/messaging-config';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
 import { ConversationDescriber } from '../conversations/conversation-describer.service';
 import { ConversationMemberEntity } from '../conversations/conversation-member.entity';
+import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
+import { UserConversationsRepository } from '../conversations/user-conversations.repository';
 import { HomeEntry, HomeMessage, HomePosition, HomeViewer } from '../conversations/home-list';
 import { MessagesRepository } from '../conversations/messages.repository';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -51,6 +53,8 @@ const viewerOf = (auth: AuthUser): HomeViewer => ({ id: auth.id, externalId: aut
 export class SyncService {
   constructor(
     private readonly conversations: ConversationsRepository,
+    private readonly conversationMembers: ConversationMembersRepository,
+    private readonly userConversations: UserConversationsRepository,
     private readonly messages: MessagesRepository,
     private readonly users: UsersRepository,
     private readonly describer: ConversationDescriber,
@@ -64,7 +68,7 @@ export class SyncService {
 
   async sync(auth: AuthUser, dto: SyncDto): Promise<SyncReply> {
     const after = dto.cursor != null ? this.cursors.decode<HomePosition>(dto.cursor, auth.id, 'sync.conversations', {}) : null;
-    const { entries: rows, totals } = await this.conversations.homePage(viewerOf(auth), after, HOME_PAGE_SIZE + 1);
+    const { entries: rows, totals } = await this.userConversations.homePage(viewerOf(auth), after, HOME_PAGE_SIZE + 1);
     const page = rows.slice(0, HOME_PAGE_SIZE);
     const hasMore = rows.length > HOME_PAGE_SIZE;
     const last = page[page.length - 1]?.member;
@@ -84,7 +88,7 @@ export class SyncService {
   }
 
   async unread(auth: AuthUser): Promise<UnreadReply> {
-    const [totals, rows] = await Promise.all([this.conversations.unreadTotals(auth.id), this.conversations.withUnread(auth.id, UNREAD_DETAIL_LIMIT + 1)]);
+    const [totals, rows] = await Promise.all([this.userConversations.unreadTotals(auth.id), this.userConversations.withUnread(auth.id, UNREAD_DETAIL_LIMIT + 1)]);
     const listed = rows.slice(0, UNREAD_DETAIL_LIMIT);
     const views = await this.describer.describe(auth.id, await this.conversations.findByIds(listed.map((m) => m.conversationId)));
     return {
@@ -110,13 +114,13 @@ export class SyncService {
         // last sequence is read here, so a message that arrived since the view was read counts.
         const current = changes.hidden ? await this.conversations.findById(view.conversation.id, manager) : null;
         const hiddenSeq = changes.hidden === undefined ? {} : { hiddenSeq: changes.hidden ? (view.member.visibleToSeq ?? current?.lastSeq ?? view.conversation.lastSeq) : null };
-        await this.conversations.updateSettings(manager, view.member.id, { ...changes, ...hiddenSeq }, now);
-        const member = (await this.conversations.findMember(view.conversation.id, auth.id, manager))!;
+        await this.conversationMembers.updateSettings(manager, view.member.id, { ...changes, ...hiddenSeq }, now);
+        const member = (await this.conversationMembers.findMember(view.conversation.id, auth.id, manager))!;
         const state = { conversation_id: conversationId, pinned: member.pinned, muted: member.muted, hidden: member.hidden };
         return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
       });
     }
-    const [item] = await this.items(auth, [(await this.conversations.homeEntry(viewerOf(auth), view.conversation.id))!]);
+    const [item] = await this.items(auth, [(await this.userConversations.homeEntry(viewerOf(auth), view.conversation.id))!]);
     return { conversation: item, event_id: eventId };
   }
 

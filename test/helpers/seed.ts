@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ConversationMembersRepository } from '../../src/conversations/conversation-members.repository';
 import { ConversationsRepository } from '../../src/conversations/conversations.repository';
 import { MessagesRepository } from '../../src/conversations/messages.repository';
 import { TransactionRunner } from '../../src/database/transaction-runner';
@@ -13,12 +14,14 @@ export class Seed {
   private readonly tx: TransactionRunner;
   private readonly groups: GroupsRepository;
   private readonly conversations: ConversationsRepository;
+  private readonly conversationMembers: ConversationMembersRepository;
   private readonly messages: MessagesRepository;
 
   constructor(private readonly t: TestApp) {
     this.tx = t.app.get(TransactionRunner);
     this.groups = t.app.get(GroupsRepository);
     this.conversations = t.app.get(ConversationsRepository);
+    this.conversationMembers = t.app.get(ConversationMembersRepository);
     this.messages = t.app.get(MessagesRepository);
   }
 
@@ -29,10 +32,10 @@ export class Seed {
       const group = await this.groups.insertGroup(manager, { publicId, name: `Group ${publicId}`, ownerId, now });
       const conversation = await this.conversations.insertConversation(manager, { type: 'group', groupId: group.id }, now);
       await this.groups.insertMember(manager, group.id, ownerId, 'owner', now);
-      await this.conversations.openMember(manager, conversation.id, ownerId, now);
+      await this.conversationMembers.openMember(manager, conversation.id, ownerId, now);
       for (const memberId of memberIds) {
         await this.groups.insertMember(manager, group.id, memberId, 'member', now);
-        await this.conversations.openMember(manager, conversation.id, memberId, now);
+        await this.conversationMembers.openMember(manager, conversation.id, memberId, now);
       }
       return { groupId: group.id, conversationId: conversation.id };
     });
@@ -43,7 +46,7 @@ export class Seed {
     const now = this.t.clock.now();
     await this.tx.run(async (manager) => {
       await this.groups.insertMember(manager, groupId, userId, 'member', now);
-      await this.conversations.openMember(manager, conversationId, userId, now);
+      await this.conversationMembers.openMember(manager, conversationId, userId, now);
     });
   }
 
@@ -51,7 +54,7 @@ export class Seed {
     const now = this.t.clock.now();
     await this.tx.run(async (manager) => {
       await this.groups.markLeft(manager, groupId, userId, status, now);
-      await this.conversations.closeMember(manager, conversationId, userId, now);
+      await this.conversationMembers.closeMember(manager, conversationId, userId, now);
     });
   }
 
