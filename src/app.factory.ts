@@ -13,6 +13,7 @@ import { requestContext } from './common/logging/request-context';
 import { refusePaginationParams } from './common/http/pagination-params.middleware';
 import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, markRoomCallback } from './common/http/paths';
 import { AppConfig } from './config/app-config';
+import { configuredSecrets } from './config/secrets';
 import { AppModule, AppOverrides } from './app.module';
 import { Lifecycle } from './health/lifecycle';
 import { MetricsService } from './metrics/metrics.service';
@@ -24,6 +25,9 @@ import { MetricsService } from './metrics/metrics.service';
 export async function createApp(config: AppConfig, overrides: AppOverrides = {}, root: PinoRoot = createRootLogger(config.operations.log)): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, overrides, root), { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
+  // NestFactory.create leaves the start-up buffer attached until told: every later log line
+  // would be held in memory and never written.
+  app.flushLogs();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   // Every reply is `no-store` (requestContext), so an ETag could never be revalidated; hashing
@@ -31,9 +35,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
   app.set('etag', false);
   answerMalformedRequests(app.getHttpServer());
 
-  const secrets = [config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret, config.operations.metricsToken ?? ''];
   const lifecycle = app.get(Lifecycle);
-  app.use(...requestContext(root, app.get(MetricsService), secrets, () => lifecycle.shuttingDown));
+  app.use(...requestContext(root, app.get(MetricsService), configuredSecrets(config), () => lifecycle.shuttingDown));
   const cors = corsFor(config.operations.corsOrigins);
   if (cors) app.enableCors(cors);
   // The callback signature covers the exact received bytes, so that route keeps them raw and

@@ -1,16 +1,22 @@
 import { EventEmitter } from 'node:events';
-import { DatabaseTimeoutError, guardPool } from './pool-guard';
+import { DatabaseTimeoutError, guardPool, sessionLimits } from './pool-guard';
 
 type Callback = (error: Error | null, result?: unknown) => void;
 
 class FakeConnection {
   destroyed = false;
   released = false;
+  streamDestroyed = false;
+  _isMariaDB = true;
+  sql: string[] = [];
   pending: Callback[] = [];
-  query(_sql: string, _params: unknown[], callback: Callback): void {
-    this.pending.push(callback);
+  stream = { destroy: () => (this.streamDestroyed = true) };
+  query(sql: string, params: unknown[] | Callback, callback?: Callback): void {
+    this.sql.push(sql);
+    this.pending.push(callback ?? (params as Callback));
   }
-  execute(_sql: string, _params: unknown[], callback: Callback): void {
+  execute(sql: string, _params: unknown[], callback: Callback): void {
+    this.sql.push(sql);
     this.pending.push(callback);
   }
   release(): void {
@@ -21,14 +27,52 @@ class FakeConnection {
   }
 }
 
-class FakePool extends EventEmitter {
-  waiting: Array<(error: Error | null, connection?: FakeConnection) => void> = [];
-  getConnection(callback: (error: Error | null, connection?: FakeConnection) => void): void {
-    this.waiting.push(callback);
+class FakeQueue {
+  items: unknown[] = [];
+  get length(): number {
+    return this.items.length;
+  }
+  get(index: number): unknown {
+    return this.items[index];
+  }
+  removeOne(index: number): void {
+    this.items.splice(index, 1);
   }
 }
 
+class FakePool extends EventEmitter {
+  waiting: Array<(error: Error | null, connection?: FakeConnection) => void> = [];
+  _connectionQueue = new FakeQueue();
+  getConnection(callback: (error: Error | null, connection?: FakeConnection) => void): void {
+    this.waiting.push(callback);
+    this._connectionQueue.items.push(callback);
+  }
+}
+
+describe('sessionLimits', () => {
+  it('puts the server\'s statement and lock-wait limits inside the client\'s', () => {
+    expect(sessionLimits(10_000, true)).toBe('SET SESSION max_statement_time = 9.000, innodb_lock_wait_timeout = 5');
+    expect(sessionLimits(10_000, false)).toBe('SET SESSION max_execution_time = 9000, innodb_lock_wait_timeout = 5');
+    expect(sessionLimits(1500, true)).toBe('SET SESSION max_statement_time = 1.350, innodb_lock_wait_timeout = 1');
+  });
+});
+
 describe('guardPool', () => {
+  it('sets the session limits on every connection once, before any caller\'s statement', () => {
+    jest.useFakeTimers();
+    const pool = new FakePool();
+    const early = new FakeConnection();
+    (pool as unknown as { _allConnections: unknown })._allConnections = { length: 1, get: () => early };
+    guardPool(pool as never, { acquireTimeoutMs: 100, queryTimeoutMs: 10_000 });
+    pool.emit('connection', early);
+    const later = new FakeConnection();
+    later._isMariaDB = false;
+    pool.emit('connection', later);
+    expect(early.sql).toEqual(['SET SESSION max_statement_time = 9.000, innodb_lock_wait_timeout = 5']);
+    expect(later.sql).toEqual(['SET SESSION max_execution_time = 9000, innodb_lock_wait_timeout = 5']);
+    jest.useRealTimers();
+  });
+
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
@@ -47,6 +91,20 @@ describe('guardPool', () => {
     pool.waiting[0](null, late);
     expect(late.released).toBe(true);
     expect(results).toHaveLength(1);
+    expect(timeouts).toEqual(['acquire']);
+    // The waiter that gave up left the pool's queue: no connection is opened for it later.
+    expect(pool._connectionQueue.length).toBe(0);
+  });
+
+  it('does not time a waiter twice when the pool hands it back to getConnection', () => {
+    const pool = new FakePool();
+    const timeouts: string[] = [];
+    guardPool(pool as never, { acquireTimeoutMs: 100, queryTimeoutMs: 1000, onTimeout: (phase) => timeouts.push(phase) });
+    pool.getConnection(() => undefined);
+    const timed = pool.waiting[0];
+    pool.getConnection(timed);
+    expect(pool.waiting[1]).toBe(timed);
+    jest.advanceTimersByTime(100);
     expect(timeouts).toEqual(['acquire']);
   });
 
@@ -67,14 +125,16 @@ describe('guardPool', () => {
     guardPool(pool as never, { acquireTimeoutMs: 100, queryTimeoutMs: 200 });
     const connection = new FakeConnection();
     pool.emit('connection', connection);
+    connection.pending[0](null);
     const answers: unknown[] = [];
     connection.query('SELECT 1', [], (error, rows) => answers.push(error ?? rows));
     connection.execute('SELECT 2', [], (error, rows) => answers.push(error ?? rows));
     jest.advanceTimersByTime(200);
     expect(connection.destroyed).toBe(true);
+    expect(connection.streamDestroyed).toBe(true);
     expect(answers).toHaveLength(2);
     expect(answers.every((a) => a instanceof DatabaseTimeoutError && a.phase === 'query')).toBe(true);
-    connection.pending[0](null, [{ x: 1 }]);
+    connection.pending[1](null, [{ x: 1 }]);
     expect(answers).toHaveLength(2);
   });
 
@@ -83,9 +143,10 @@ describe('guardPool', () => {
     guardPool(pool as never, { acquireTimeoutMs: 100, queryTimeoutMs: 200 });
     const connection = new FakeConnection();
     pool.emit('connection', connection);
+    connection.pending[0](null);
     const answers: unknown[] = [];
     connection.query('SELECT 1', [], (error, rows) => answers.push(error ?? rows));
-    connection.pending[0](null, 'rows');
+    connection.pending[1](null, 'rows');
     jest.advanceTimersByTime(1000);
     expect(answers).toEqual(['rows']);
     expect(connection.destroyed).toBe(false);

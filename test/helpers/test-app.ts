@@ -8,6 +8,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/app.factory';
 import { Clock } from '../../src/common/clock';
+import { createRootLogger } from '../../src/common/logging/root-logger';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 
 /** A clock tests can move; it follows real time until set. */
@@ -55,7 +56,7 @@ function databaseUrl(): { url: string; sqliteFile: string | null } {
 }
 
 /** Boots the real application (same factory as production) on a real database. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestApp> {
   const { url, sqliteFile } = databaseUrl();
   const mediaDir = join(tmpdir(), `im-e2e-media-${randomBytes(6).toString('hex')}`);
   const config = loadConfig({
@@ -70,7 +71,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new TestClock();
-  const app = await createApp(config, { clock });
+  const lines = options.logLines;
+  const root = lines ? createRootLogger(config.operations.log, { write: (line: string) => void lines.push(line) }) : undefined;
+  const app = await createApp(config, { clock }, root);
   await app.init();
   return {
     app,

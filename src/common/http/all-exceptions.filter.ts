@@ -59,7 +59,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return;
       }
     }
-    this.logger.error(`${request.method} ${request.path} failed`, exception instanceof Error ? exception.stack : String(exception));
+    // Read the stack by shape: an error from another realm (a VM context) fails instanceof Error.
+    const stack = (exception as { stack?: unknown } | null)?.stack;
+    this.logger.error(`${request.method} ${request.path} failed`, typeof stack === 'string' ? stack : String(exception));
     setReplyCode(response, ErrorCode.INTERNAL);
     if (callback) {
       response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: ErrorCode.INTERNAL });

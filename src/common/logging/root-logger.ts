@@ -7,7 +7,8 @@ import type { OperationsConfig } from '../../config/operations-config';
  * development. Request logs never carry headers, query strings or bodies (tokens travel there);
  * the redaction below is a second net for code that logs an object carrying one anyway.
  */
-export function createRootLogger(log: OperationsConfig['log']): PinoRoot {
+/** `destination` (tests) receives JSON lines whatever the format. */
+export function createRootLogger(log: OperationsConfig['log'], destination?: pino.DestinationStream): PinoRoot {
   const options: pino.LoggerOptions = {
     level: log.level,
     base: { pid: process.pid },
@@ -17,6 +18,7 @@ export function createRootLogger(log: OperationsConfig['log']): PinoRoot {
       censor: '[redacted]',
     },
   };
+  if (destination) return pino(options, destination);
   if (log.format === 'json') {
     // Buffered: a write system call per 4 KiB instead of per line (one access line per request).
     // Warnings and errors (an outage starting) are written at once, the rest within a second;

@@ -1,0 +1,9 @@
+import type { AppConfig } from './app-config';
+
+/**
+ * Every credential value the service is configured with. None may appear in a log line, a
+ * stored record or a trace ID; the scrubber and the trace-ID check both read this one list.
+ */
+export function configuredSecrets(config: AppConfig): string[] {
+  return [config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret, config.operations.metricsToken ?? ''].filter((secret) => secret !== '');
+}
