@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import type { Logger as PinoRoot } from 'pino';
 import { createApp } from './app.factory';
-import { startStandbyServer, stopStandbyServer } from './common/http/standby-server';
+import { StandbyServer } from './common/http/standby-server';
 import { createRootLogger } from './common/logging/root-logger';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { applyDevSecrets } from './config/dev-secrets';
@@ -24,6 +24,11 @@ function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: Pin
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: draining requests in flight');
+    // Whatever hangs below (a pool waiting on a frozen database), the process ends.
+    setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.operations.shutdownTimeoutMs + 5000).unref();
     app.get(Lifecycle).beginShutdown();
     const server = app.getHttpServer() as Server;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -37,7 +42,12 @@ function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: Pin
     await closed;
     clearInterval(sweep);
     clearTimeout(deadline);
-    await app.close();
+    try {
+      await app.close();
+    } catch (error) {
+      // Every request was answered; a pool or Redis client that fails to close changes nothing.
+      log.warn({ err: error }, 'closing the database pool or Redis failed');
+    }
     log.info('stopped');
     await new Promise<void>((resolve) => log.flush(() => resolve()));
     process.exit(0);
@@ -64,13 +74,19 @@ async function bootstrap(): Promise<void> {
     process.exit(1);
   }
   const log = createRootLogger(config.operations.log);
-  let standby: Server | null = null;
-  await waitForDatabase(config.database, config.operations.database, log, async () => {
-    standby = await startStandbyServer(config.port, 'waiting for the database');
-  });
+  const standby = await StandbyServer.start(config.port);
+  // Until the application serves, a signal just stops the stand-by responder.
+  const stopEarly = (): void => {
+    log.info('stopped before the service was up');
+    void standby.stop().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stopEarly).once('SIGINT', stopEarly);
+  await waitForDatabase(config.database, config.operations.database, log, () => standby.waitingFor('waiting for the database'));
+  standby.waitingFor('migrating and starting');
   const app = await createApp(config, {}, log);
   await app.init();
-  if (standby) await stopStandbyServer(standby);
+  process.off('SIGTERM', stopEarly).off('SIGINT', stopEarly);
+  await standby.stop();
   await app.listen(config.port);
   drainOnSignals(app, config, log);
   log.info(`IM SDK service listening on http://localhost:${config.port} (${config.nodeEnv}, database: ${describeDatabase(config)})`);

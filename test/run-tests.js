@@ -47,7 +47,15 @@ const onPath = (command) => (process.env.PATH || '').split(delimiter).some((dir)
 function runFaults() {
   const missing = ['mariadbd', 'mariadb-install-db', 'redis-server'].filter((command) => !onPath(command));
   if (missing.length) {
-    console.log(`faults: skipped (${missing.join(', ')} not on PATH; the fault tests start their own MariaDB and Redis)`);
+    const why = `${missing.join(', ')} not on PATH; the fault tests start their own MariaDB and Redis`;
+    // CI must not pass on a machine that silently cannot run them.
+    if (process.env.REQUIRE_FAULT_TESTS === '1') {
+      console.log(`faults: failed (${why})`);
+      totals.failed += 1;
+      exitCode = 1;
+      return;
+    }
+    console.log(`faults: skipped (${why})`);
     return;
   }
   const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { stdio: 'inherit' });

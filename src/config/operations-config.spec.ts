@@ -13,6 +13,7 @@ describe('loadOperationsConfig', () => {
       database: { connectTimeoutMs: 5000, acquireTimeoutMs: 5000, queryTimeoutMs: 10000, connectRetryMs: 500, connectRetryMaxMs: 10000, connectRetries: 0 },
       redisTimeoutMs: 250,
       readyTimeoutMs: 2000,
+      readyRequiresRedis: false,
       shutdownTimeoutMs: 10000,
       log: { level: 'info', format: 'json' },
       metricsToken: null,
@@ -38,10 +39,17 @@ describe('loadOperationsConfig', () => {
     ['DB_QUERY_TIMEOUT_MS', '0'],
     ['DB_ACQUIRE_TIMEOUT_MS', '1e4'],
     ['REDIS_TIMEOUT_MS', '-1'],
+    ['READY_REQUIRES_REDIS', '1'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     const { problems } = load({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(name);
+  });
+
+  it('refuses a metrics token equal to another secret, without naming it', () => {
+    const secret = 'sdk-secret-0123456789abcdef-0123456789';
+    const { problems } = load({ SDK_SECRET: secret, METRICS_TOKEN: secret });
+    expect(problems).toEqual(['METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET and RTC_CALLBACK_SECRET']);
   });
 
   it('refuses a retry cap below the first delay', () => {

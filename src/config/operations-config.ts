@@ -23,6 +23,8 @@ export interface OperationsConfig {
   redisTimeoutMs: number;
   /** Each dependency check of /health/ready. */
   readyTimeoutMs: number;
+  /** Whether a Redis outage fails readiness (otherwise it is reported as "down" in a ready reply). */
+  readyRequiresRedis: boolean;
   /** Requests in flight get this long to finish after SIGTERM. */
   shutdownTimeoutMs: number;
   log: { level: LogLevelName; format: LogFormat };
@@ -51,6 +53,9 @@ export function loadOperationsConfig(env: NodeJS.ProcessEnv, nodeEnv: string, pr
   if (metricsToken !== null && (Buffer.byteLength(metricsToken, 'utf8') < 16 || /\s/.test(metricsToken))) {
     problems.push('METRICS_TOKEN must be at least 16 bytes without white space');
   }
+  if (metricsToken !== null && [env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET].includes(metricsToken)) {
+    problems.push('METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET and RTC_CALLBACK_SECRET');
+  }
   const connectRetryMs = readInteger(env, 'DB_CONNECT_RETRY_MS', 500, 50, 60_000, problems);
   const connectRetryMaxMs = readInteger(env, 'DB_CONNECT_RETRY_MAX_MS', 10_000, 50, 600_000, problems);
   if (connectRetryMaxMs < connectRetryMs) problems.push('DB_CONNECT_RETRY_MAX_MS must not be below DB_CONNECT_RETRY_MS');
@@ -65,6 +70,7 @@ export function loadOperationsConfig(env: NodeJS.ProcessEnv, nodeEnv: string, pr
     },
     redisTimeoutMs: readInteger(env, 'REDIS_TIMEOUT_MS', 250, 10, 10_000, problems),
     readyTimeoutMs: readInteger(env, 'READY_TIMEOUT_MS', 2000, 50, 60_000, problems),
+    readyRequiresRedis: readChoice(env, 'READY_REQUIRES_REDIS', ['true', 'false'], 'false', problems) === 'true',
     shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems),
     log: {
       level: readChoice(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'error' : 'info', problems),

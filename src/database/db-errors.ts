@@ -61,6 +61,12 @@ const UNREACHABLE_CODES = new Set([
   'ER_QUERY_INTERRUPTED',
   'ER_CLIENT_INTERACTION_TIMEOUT',
 ]);
+/**
+ * Server errors of the same kind that mysql2 names no code for: a statement stopped by the
+ * server's time limit (MariaDB 1969, MySQL 3024) or interrupted (1317), and a server that turned
+ * read-only (1290, 1792, 1836: a fail-over in progress).
+ */
+const UNREACHABLE_ERRNOS = new Set([1969, 3024, 1317, 1290, 1792, 1836]);
 const UNREACHABLE_MESSAGES = /^(Pool is closed\.|Can't add new command when connection is in closed state|Connection lost: The server closed the connection\.)$/;
 
 /**
@@ -71,6 +77,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const e = driverError(error) ?? (error instanceof Error ? (error as DriverError) : null);
   if (!e) return false;
   if (e.code !== undefined && UNREACHABLE_CODES.has(e.code)) return true;
+  if (e.errno !== undefined && UNREACHABLE_ERRNOS.has(e.errno)) return true;
   if (e.message !== undefined && UNREACHABLE_MESSAGES.test(e.message)) return true;
   return isTransientConflict(error);
 }

@@ -44,12 +44,15 @@ export class TransactionRunner {
   private retried = 0;
   private readonly logger = new Logger('TransactionRunner');
   private readonly guarded: boolean;
+  /** No new attempt starts after this long, so retries cannot stretch one request much past the statement limit. */
+  private readonly retryBudgetMs: number;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: MetricsService,
   ) {
+    this.retryBudgetMs = config.operations.database.queryTimeoutMs;
     // The guard's async context costs every promise a little, so production runs without it;
     // development and the test suites keep it.
     this.guarded = config.nodeEnv !== 'production';
@@ -91,11 +94,12 @@ export class TransactionRunner {
   }
 
   private async withRetry<T>(unit: () => Promise<T>): Promise<T> {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await unit();
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error)) throw error;
+        if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error) || Date.now() - started > this.retryBudgetMs) throw error;
         this.retried += 1;
         this.metrics.transactionRetries.inc();
         // Random, so that the transactions that collided do not meet again in step.

@@ -14,7 +14,7 @@ export async function waitForDatabase(
   limits: OperationsConfig['database'],
   log: PinoRoot,
   /** Called once, when the first attempt failed. */
-  onWaiting: () => Promise<void>,
+  onWaiting: () => void,
 ): Promise<void> {
   if (database.type !== 'mysql') return;
   let delay = limits.connectRetryMs;
@@ -38,7 +38,7 @@ export async function waitForDatabase(
       if (limits.connectRetries > 0 && attempt >= limits.connectRetries) {
         throw new Error(`database ${database.host}:${database.port}/${database.database} unreachable after ${attempt} attempts: ${code ?? message}`);
       }
-      if (attempt === 1) await onWaiting();
+      if (attempt === 1) onWaiting();
       log.warn({ attempt, code, retryInMs: delay }, `database ${database.host}:${database.port}/${database.database} not reachable (${code ?? message}); retrying`);
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, limits.connectRetryMaxMs);

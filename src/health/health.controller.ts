@@ -10,7 +10,8 @@ class LivenessDoc {
 class ReadinessDoc {
   @ApiProperty({ example: 'ready' }) status: string;
   @ApiProperty({ example: 'up' }) database: string;
-  @ApiProperty({ example: 'disabled', enum: ['up', 'disabled'], description: '`disabled` without REDIS_URL' }) redis: string;
+  @ApiProperty({ example: 'up', enum: ['up', 'down', 'disabled'], description: '`disabled` without REDIS_URL; `down` during a Redis outage (ready all the same unless READY_REQUIRES_REDIS=true)' })
+  redis: string;
 }
 
 @ApiTags('operations')
@@ -28,7 +29,7 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     summary:
-      'Readiness: the database and, with REDIS_URL, Redis answer within READY_TIMEOUT_MS. Otherwise, and while shutting down, HTTP 503 with code 1500 and a msg naming what is down.',
+      'Readiness: the database answers within READY_TIMEOUT_MS (and Redis, with READY_REQUIRES_REDIS=true). Otherwise, and while shutting down, HTTP 503 with code 1500 and a msg naming what is down. Redis is reported either way.',
   })
   @ApiEnvelope(ReadinessDoc, [1500])
   ready(): Promise<ReadinessReply> {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
+import { withTimeout } from '../common/with-timeout';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Lifecycle } from './lifecycle';
@@ -13,18 +14,7 @@ export interface LivenessReply {
 export interface ReadinessReply {
   status: 'ready';
   database: 'up';
-  redis: 'up' | 'disabled';
-}
-
-/** Resolves false when `work` has not answered true within `ms`. */
-async function within(ms: number, work: () => Promise<boolean | null>): Promise<boolean | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([work().catch(() => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  redis: 'up' | 'down' | 'disabled';
 }
 
 @Injectable()
@@ -45,11 +35,14 @@ export class HealthService {
     if (this.lifecycle.shuttingDown) throw new AppError(ErrorCode.INTERNAL, 'not ready: shutting down', 503);
     const ms = this.config.operations.readyTimeoutMs;
     const [database, redis] = await Promise.all([
-      within(ms, () => this.dataSource.query('SELECT 1').then(() => true)),
-      within(ms, () => this.limiter.storeUp(ms)),
+      withTimeout(ms, false, () => this.dataSource.query('SELECT 1').then(() => true)),
+      withTimeout<boolean | null>(ms, false, () => this.limiter.storeUp(ms)),
     ]);
-    const down = [database ? null : 'database', redis === false ? 'redis' : null].filter((name) => name !== null);
+    // A Redis outage does not stop this instance from serving (rate limits fall back to memory):
+    // failing readiness for it would take every instance out of the balancer at once.
+    const redisBlocks = redis === false && this.config.operations.readyRequiresRedis;
+    const down = [database ? null : 'database', redisBlocks ? 'redis' : null].filter((name) => name !== null);
     if (down.length) throw new AppError(ErrorCode.INTERNAL, `not ready: ${down.join(' and ')} did not answer within ${ms} ms`, 503);
-    return { status: 'ready', database: 'up', redis: redis === null ? 'disabled' : 'up' };
+    return { status: 'ready', database: 'up', redis: redis === null ? 'disabled' : redis ? 'up' : 'down' };
   }
 }

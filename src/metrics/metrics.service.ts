@@ -17,15 +17,15 @@ export class MetricsService {
 
   readonly httpRequests = new Counter({
     name: 'im_http_requests_total',
-    help: 'HTTP requests answered, by route template, HTTP status and envelope code',
+    help: 'HTTP requests by route template, HTTP status (aborted: the client left before the reply) and envelope code',
     labelNames: ['method', 'route', 'status', 'code'] as const,
     registers: [this.registry],
   });
 
   readonly httpDuration = new Histogram({
     name: 'im_http_request_duration_seconds',
-    help: 'Time from the request to the end of its reply, by route template and HTTP status',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'Time from the request to the end of its reply, by route template, HTTP status and envelope code',
+    labelNames: ['method', 'route', 'status', 'code'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });

@@ -13,7 +13,9 @@ const TIMEOUTS = {
   READY_TIMEOUT_MS: 500,
   REDIS_TIMEOUT_MS: 200,
 };
-const TIMEOUT_ENV = Object.fromEntries(Object.entries(TIMEOUTS).map(([name, value]) => [name, String(value)]));
+// Readiness here also requires Redis (READY_REQUIRES_REDIS), so its outage shows in readiness;
+// the default (ready, reporting redis "down") is covered by test/operations.e2e-spec.ts.
+const TIMEOUT_ENV = { ...Object.fromEntries(Object.entries(TIMEOUTS).map(([name, value]) => [name, String(value)])), READY_REQUIRES_REDIS: 'true' };
 /** A request that needs the database answers within its waits (pool, then statement) plus scheduling slack. */
 const PROMPT_MS = TIMEOUTS.DB_ACQUIRE_TIMEOUT_MS + TIMEOUTS.DB_QUERY_TIMEOUT_MS + 1500;
 /** Readiness asks each dependency for at most READY_TIMEOUT_MS. */

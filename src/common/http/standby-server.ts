@@ -1,34 +1,53 @@
 import { Server, createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { failure, success } from '../envelope';
 import { ErrorCode } from '../error-code';
+import { answerMalformedRequests } from './malformed-request';
 
 /**
- * Answers on the service's port while the application cannot start yet (the database is not
- * reachable): liveness says the process is up, readiness and every other request say 503, so
- * an orchestrator neither restarts the process nor sends it traffic.
+ * Answers on the service's port from the first moment until the application takes over: while
+ * it waits for the database and while it migrates. Liveness says the process is up, readiness
+ * and every other request say 503, so an orchestrator neither restarts the process in the
+ * middle of a long migration nor sends it traffic.
  */
-export function startStandbyServer(port: number, reason: string): Promise<Server> {
-  const server = createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0].replace(/\/+$/, '').toLowerCase();
-    const [status, body] = path === '/health' ? [200, success({ status: 'ok' })] : [503, failure(ErrorCode.INTERNAL, `not ready: ${reason}`)];
-    const text = JSON.stringify(body);
-    response.writeHead(status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(text),
-      'Cache-Control': 'no-store',
-      ...(status === 503 ? { 'Retry-After': '5' } : {}),
-    });
-    response.end(text);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, () => resolve(server));
-  });
-}
+export class StandbyServer {
+  private readonly server: Server;
+  private reason = 'starting';
 
-export function stopStandbyServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  private constructor() {
+    this.server = createServer((request, response) => {
+      const path = (request.url ?? '/').split('?')[0].replace(/\/+$/, '').toLowerCase();
+      const [status, body] = path === '/health' ? [200, success({ status: 'ok' })] : [503, failure(ErrorCode.INTERNAL, `not ready: ${this.reason}`)];
+      const text = JSON.stringify(body);
+      response.writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+        'Cache-Control': 'no-store',
+        'X-Request-Id': randomUUID(),
+        ...(status === 503 ? { 'Retry-After': '5' } : {}),
+      });
+      response.end(text);
+    });
+    answerMalformedRequests(this.server);
+  }
+
+  static start(port: number): Promise<StandbyServer> {
+    const standby = new StandbyServer();
+    return new Promise((resolve, reject) => {
+      standby.server.once('error', reject);
+      standby.server.listen(port, () => resolve(standby));
+    });
+  }
+
+  /** What readiness says it waits for. */
+  waitingFor(reason: string): void {
+    this.reason = reason;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
 }

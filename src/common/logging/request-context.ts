@@ -60,12 +60,16 @@ export function requestContext(
     // While draining, keep-alive clients are told to reconnect (to another instance).
     if (draining()) response.setHeader('Connection', 'close');
     const began = process.hrtime.bigint();
-    response.once('finish', () => {
-      const route = routeOf(request);
-      const status = String(response.statusCode);
-      metrics.httpRequests.inc({ method: request.method, route, status, code: String(replyCode(response) ?? '') });
-      metrics.httpDuration.observe({ method: request.method, route, status }, Number(process.hrtime.bigint() - began) / 1e9);
-    });
+    // 'close' without 'finish': the client went away before the reply (a timeout on its side).
+    let counted = false;
+    const count = (): void => {
+      if (counted) return;
+      counted = true;
+      const labels = { method: request.method, route: routeOf(request), status: response.writableFinished ? String(response.statusCode) : 'aborted', code: String(replyCode(response) ?? '') };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - began) / 1e9);
+    };
+    response.once('finish', count).once('close', count);
     next();
   };
   return [start, accessLog];

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import type { RateLimitRule } from '../../config/messaging-config';
+import { withTimeout } from '../with-timeout';
 import { MemoryRateLimiter, RateLimiter } from './rate-limiter';
 
 // INCR and PEXPIRE in one atomic step, so a crash between them cannot leave an eternal key.
@@ -28,6 +29,7 @@ export class RedisRateLimiter extends RateLimiter {
   private up: boolean | null = null;
   /** After a slow or failed command, Redis is left alone until then (so requests do not each wait). */
   private retryAt = 0;
+  private probing = false;
 
   constructor(
     url: string,
@@ -56,7 +58,11 @@ export class RedisRateLimiter extends RateLimiter {
   }
 
   async hit(key: string, rule: RateLimitRule): Promise<boolean> {
-    if (this.redis.status === 'ready' && Date.now() >= this.retryAt) {
+    // During an outage one request at a time probes Redis (once a second); the others count in
+    // memory at once instead of each waiting out the timeout.
+    const probe = this.up === false;
+    if (this.redis.status === 'ready' && (!probe || (Date.now() >= this.retryAt && !this.probing))) {
+      this.probing ||= probe;
       try {
         const windowKey = `im:rl:${key}:${Math.floor(this.now() / rule.windowMs)}`;
         const count = Number(await this.redis.eval(HIT, 1, windowKey, String(rule.windowMs)));
@@ -65,6 +71,8 @@ export class RedisRateLimiter extends RateLimiter {
       } catch {
         this.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
         this.setUp(false);
+      } finally {
+        if (probe) this.probing = false;
       }
     }
     this.hooks.onFallback();
@@ -73,16 +81,18 @@ export class RedisRateLimiter extends RateLimiter {
 
   /** Whether Redis answers a PING within `timeoutMs`; for readiness. */
   override async storeUp(timeoutMs: number): Promise<boolean> {
-    if (this.redis.status !== 'ready') return false;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    try {
-      return await Promise.race([this.redis.ping().then((reply) => reply === 'PONG'), late]);
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
+    if (this.redis.status !== 'ready') {
+      // Just started or reconnecting: give the connection the same time to come up.
+      let onReady = (): void => undefined;
+      const ready = new Promise<boolean>((resolve) => {
+        onReady = () => resolve(true);
+        this.redis.once('ready', onReady);
+      });
+      const came = await withTimeout(timeoutMs, false, () => ready);
+      this.redis.removeListener('ready', onReady);
+      if (!came) return false;
     }
+    return withTimeout(timeoutMs, false, async () => (await this.redis.ping()) === 'PONG');
   }
 
   override async close(): Promise<void> {
