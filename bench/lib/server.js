@@ -80,7 +80,7 @@ class Server {
     return this.logLines.slice(-count);
   }
 
-  /** Polls GET /health until it answers {code:0}; fails early if the process exits. */
+  /** Polls GET /health/ready until it answers {code:0}; fails early if the process exits. */
   async waitHealthy(timeoutMs = 90_000) {
     const deadline = Date.now() + timeoutMs;
     let last = 'no answer yet';
@@ -89,7 +89,7 @@ class Server {
         throw new Error(`server exited (code ${this.exit.code}, signal ${this.exit.signal}) before becoming healthy. Last log lines:\n  ${this.tail(20).join('\n  ')}`);
       }
       try {
-        const response = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+        const response = await fetch(`${this.baseUrl}/health/ready`, { signal: AbortSignal.timeout(2000) });
         const text = await response.text();
         let json = null;
         try {
