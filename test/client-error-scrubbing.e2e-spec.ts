@@ -1,7 +1,9 @@
-// Issue 10, defect 7: every stored free-text field of a client error (and a report's description)
-// is scrubbed of IM tokens and of the service's secrets, also percent-encoded, Base64-encoded or
-// split by white space; identifiers that cannot hold a marker refuse a credential with 1004.
-// The stored rows are read back and searched for every form of every credential.
+// Issue 10, defect 7 and its review: every stored free-text field of a client error (and a
+// report's description) is scrubbed of IM tokens and of the service's secrets, also
+// percent-encoded (at any depth), Base64-encoded, split by white space or invisible characters,
+// with dots written as JSON escapes or HTML references, and a token without its header;
+// identifiers that cannot hold a marker refuse a credential with 1004. The stored rows are read
+// back and searched for every fragment of every credential, in every form.
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -11,27 +13,56 @@ const PATH = '/app/sdk/client-errors';
 type Body = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
-const SECRETS = [TEST_SECRETS.SDK_SECRET, TEST_SECRETS.JWT_SECRET, TEST_SECRETS.RTC_CALLBACK_SECRET];
+const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef';
+const SECRETS = [TEST_SECRETS.SDK_SECRET, TEST_SECRETS.JWT_SECRET, TEST_SECRETS.RTC_CALLBACK_SECRET, METRICS_TOKEN];
 const b64 = (value: string): string => Buffer.from(value).toString('base64');
 const b64url = (value: string): string => Buffer.from(value).toString('base64url');
 const percentAll = (value: string): string => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+/** Every character percent-encoded, then URL-encoded again until `times` layers (`%` becomes `%25`). */
+const percentTimes = (value: string, times: number): string => (times === 1 ? percentAll(value) : encodeURIComponent(percentTimes(value, times - 1)));
+const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad'];
+/** `value` with a zero-width or other format character after every `step` characters. */
+const sprinkle = (value: string, step: number): string => [...value].map((char, i) => (i % step === step - 1 ? char + INVISIBLE[i % INVISIBLE.length] : char)).join('');
+
+/** `text` with every disguise undone (decoded here independently of the service's code). */
+function undisguise(text: string): string {
+  let out = text;
+  for (let pass = 0; pass < 8; pass++) {
+    const before = out;
+    out = out
+      .replace(/[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
+      .replace(/\\+(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([nrt]))/g, (_m, unit?: string, byte?: string) => (unit || byte ? String.fromCodePoint(parseInt((unit ?? byte) as string, 16)) : ''))
+      .replace(/&(?:amp;)*#(?:[xX]([0-9a-fA-F]+)|(\d+));?/g, (_m, hex?: string, decimal?: string) => String.fromCodePoint(hex ? parseInt(hex, 16) : Number(decimal)))
+      .replace(/&(?:amp;)*period;/g, '.')
+      .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+        try {
+          return decodeURIComponent(run);
+        } catch {
+          return run.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+        }
+      });
+    if (out === before) break;
+  }
+  return out;
+}
+
+/** Every 10 characters of each credential: what would let a reader rebuild a token or learn a secret. */
+const fragmentsOf = (credentials: string[]): string[] => credentials.flatMap((value) => Array.from({ length: Math.max(1, value.length - 9) }, (_, i) => value.slice(i, i + 10)));
 
 /**
- * Fails when `text` holds a credential in any form: as is, with white space or written-out
- * escapes removed, percent-decoded (twice), or inside Base64 / Base64URL at any alignment.
+ * Fails when `text` holds a fragment of a credential in any form: as is, with every disguise
+ * undone, or inside Base64 / Base64URL at any alignment.
  */
-function expectNoCredential(text: string, credentials: string[], where: string): void {
-  const squeezed = text.replace(/\s+|\\[nrt]/g, '');
-  const decodeOnce = (value: string) => value.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  const views = [text, squeezed, decodeOnce(squeezed), decodeOnce(decodeOnce(squeezed))];
+function expectNoCredential(text: string, fragments: string[], where: string): void {
+  const views = [text, undisguise(text)];
   for (const view of [...views]) {
     for (const blob of view.match(/[A-Za-z0-9+/_-]{16,}/g) ?? []) {
       for (let shift = 0; shift < 4; shift++) views.push(Buffer.from(blob.slice(shift), 'base64').toString('latin1'));
     }
   }
   for (const view of views) {
-    for (const credential of credentials) {
-      if (view.includes(credential)) throw new Error(`${where} still holds a credential (${credential.slice(0, 12)}…)`);
+    for (const fragment of fragments) {
+      if (view.includes(fragment)) throw new Error(`${where} still holds a credential fragment (${fragment})`);
     }
   }
 }
@@ -40,14 +71,17 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
   let t: TestApp;
   let db: DataSource;
   let user: IssuedUser;
-  /** Every credential whose presence in a stored row is a failure: the secrets, the token, its signature. */
+  /** Fragments whose presence in a stored row is a failure: of the secrets, the token's payload and its signature (its header is public). */
   let credentials: string[];
+  let payload: string;
+  let signature: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ METRICS_TOKEN });
     db = t.app.get(DataSource);
     user = await issueUser(t);
-    credentials = [...SECRETS, user.token, user.token.split('.')[2]];
+    [, payload, signature] = user.token.split('.');
+    credentials = fragmentsOf([...SECRETS, payload, signature]);
   });
   afterAll(() => t.close());
 
@@ -136,6 +170,58 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
     });
   });
 
+  describe('forms found by the review, each in every field it fits', () => {
+    /** Free-text fields and their limits (code points); context takes any value, as a value and as a key. */
+    const FIELDS = { username: 64, operation: 128, build_id: 128, message_id: 128, conversation_id: 512, message: 4096, stack_trace: 32768 } as const;
+
+    /** Stores one error carrying `value` in every field it fits, and checks the stored rows. */
+    async function storeEverywhere(value: string): Promise<void> {
+      const placed = Object.entries(FIELDS).filter(([, max]) => [...value].length <= max).map(([field]) => field);
+      expect(placed.length).toBeGreaterThanOrEqual(2);
+      const row = await storeClean({ ...Object.fromEntries(placed.map((field) => [field, value])), context: { note: value, [value]: 1, list: [`x ${value} y`] } });
+      for (const field of placed) expect({ field, stored: String(row[field]) }).toEqual({ field, stored: expect.stringContaining('[REDACTED]') });
+      expect(String(row.context)).toContain('[REDACTED]');
+    }
+
+    const dots = (value: string, dot: string): string => value.replace(/\./g, dot);
+    const headerless = () => `${payload}.${signature}`;
+
+    it.each([
+      ['payload.signature (the header dropped)', () => headerless()],
+      ['what is left of a cut header, then payload.signature', () => `XVCJ9.${headerless()}`],
+      ['a payload whose start was cut, then the signature', () => `${payload.slice(20)}.${signature}`],
+      ['payload.signature with its header split off by a newline', () => `${user.token.split('.')[0]}.\n${headerless()}`],
+      ['dots written as \\u002e', () => dots(user.token, '\\u002e')],
+      ['dots written as &#46;', () => dots(user.token, '&#46;')],
+      ['dots written as &#x2e;', () => dots(user.token, '&#x2e;')],
+      ['dots written as %25252E (three times percent-encoded)', () => dots(user.token, '%25252E')],
+      ['zero-width and other format characters every 6 characters', () => sprinkle(user.token, 6)],
+      ['a zero-width space after each dot', () => dots(user.token, '.\u200b')],
+      ['every character percent-encoded three times', () => percentTimes(user.token, 3)],
+      ['payload.signature with \\u002e for its dot and a soft hyphen every 9 characters', () => sprinkle(dots(headerless(), '\\u002e'), 9)],
+      ['payload.signature with &#46; for its dot, percent-encoded four times', () => percentTimes(dots(headerless(), '&#46;'), 4)],
+    ])('removes a token given as %s', async (_label, form) => {
+      await storeEverywhere(form());
+    });
+
+    it.each([
+      ['the SDK secret split by zero-width characters', () => sprinkle(TEST_SECRETS.SDK_SECRET, 4)],
+      ['the JWT secret with its dashes as \\u002d', () => TEST_SECRETS.JWT_SECRET.replace(/-/g, '\\u002d')],
+      ['the callback secret with its dashes as &#45;', () => TEST_SECRETS.RTC_CALLBACK_SECRET.replace(/-/g, '&#45;')],
+      ['METRICS_TOKEN as it is', () => METRICS_TOKEN],
+      ['METRICS_TOKEN with a soft hyphen and a byte order mark inside', () => `${METRICS_TOKEN.slice(0, 7)}\u00ad${METRICS_TOKEN.slice(7, 20)}\ufeff${METRICS_TOKEN.slice(20)}`],
+      ['the SDK secret percent-encoded three times', () => percentTimes(TEST_SECRETS.SDK_SECRET, 3)],
+    ])('removes %s', async (_label, form) => {
+      await storeEverywhere(form());
+    });
+
+    it('leaves dotted identifiers and versions as they are', async () => {
+      const text = 'at com.example.app.MainActivity.onCreate(MainActivity.java:42) sdk v1.2.3 build 2024.06.01-rc.1';
+      const row = await storeClean({ message: text, operation: 'com.example.app.sync', build_id: 'v1.2.3' });
+      expect({ message: row.message, operation: row.operation, build_id: row.build_id }).toEqual({ message: text, operation: 'com.example.app.sync', build_id: 'v1.2.3' });
+    });
+  });
+
   describe('a scrubbed value still fits its field', () => {
     it('cuts a username that the markers lengthened back to 64 characters', async () => {
       const username = 'pin=1 '.repeat(11).slice(0, 64);
@@ -198,6 +284,18 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       const rows: Row[] = await db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId]);
       expect(rows).toHaveLength(1);
       expect(String(rows[0].description)).toBe('they sent me [REDACTED] and [REDACTED]');
+      for (const value of Object.values(rows[0])) if (typeof value === 'string') expectNoCredential(value, credentials, 'reports');
+    });
+
+    it('stores a description scrubbed of a headerless token with &#46; for its dot and of a secret split by zero-width spaces', async () => {
+      const target = await issueUser(t);
+      const requestId = `req-${randomBytes(8).toString('hex')}`;
+      const description = `token ${payload}&#46;${signature} and key ${sprinkle(METRICS_TOKEN, 4)} end`;
+      const reply = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send({ user_id: target.userId, request_id: requestId, reason_code: 2, description });
+      expect({ code: reply.body.code, created: reply.body.data?.created }).toEqual({ code: 0, created: true });
+      const rows: Row[] = await db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId]);
+      expect(rows).toHaveLength(1);
+      expect(String(rows[0].description)).toBe('token [REDACTED] and key [REDACTED] end');
       for (const value of Object.values(rows[0])) if (typeof value === 'string') expectNoCredential(value, credentials, 'reports');
     });
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { Scrubber } from '../common/scrubbing/scrub';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -8,7 +9,6 @@ import { AuthUser } from '../im-token/auth-user';
 import { ClientErrorsRepository, MergedRecord, NewClientError } from './client-errors.repository';
 import { ReportClientErrorDto } from './dto/report-client-error.dto';
 import { mergeKey } from './merge-key';
-import { Scrubber } from './scrub';
 
 export interface ClientErrorReply {
   event_id: string;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
-import { Scrubber } from '../client-errors/scrub';
+import { Scrubber } from '../common/scrubbing/scrub';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ErrorCode } from '../common/error-code';
 import { ConversationAccessService } from '../conversations/conversation-access.service';

@@ -1,11 +1,13 @@
-import type { AppConfig } from '../config/app-config';
-import { charLength } from '../common/text';
-import { CredentialFinder, Span } from './credential-finder';
+import type { AppConfig } from '../../config/app-config';
+import { configuredSecrets } from '../../config/secrets';
+import { charLength } from '../text';
+import { CredentialFinder } from './credential-finder';
+import type { Span } from './spans';
 
 /**
- * Removes what spec 4.2 forbids in stored client errors and a server can recognise: JWTs,
- * Bearer/Basic credentials, the service's own secrets (also encoded or split, see
- * CredentialFinder), credential-style pairs such as `password=…`, `token=…` or `code=…`, and
+ * Removes what spec 4.2 forbids in stored client errors (and reports) and a server can
+ * recognise: JWTs, Bearer/Basic credentials, the service's own secrets (also encoded or split,
+ * see CredentialFinder), credential-style pairs such as `password=…`, `token=…` or `code=…`, and
  * credential or header keys inside `context`. Chat text cannot be told apart from other text
  * and is left to the SDKs.
  */
@@ -66,9 +68,9 @@ export class Scrubber {
     this.finder = new CredentialFinder(secrets);
   }
 
-  /** The scrubber of the service's own secrets: SDK_SECRET, JWT_SECRET and RTC_CALLBACK_SECRET. */
+  /** The scrubber of every secret the service is configured with (see configuredSecrets). */
   static forConfig(config: AppConfig): Scrubber {
-    return new Scrubber([config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret]);
+    return new Scrubber(configuredSecrets(config));
   }
 
   /** Whether a JWT or a configured secret, in any form the finder knows, stands in `value`. */

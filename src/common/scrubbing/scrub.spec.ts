@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
+import type { AppConfig } from '../../config/app-config';
 import { REDACTED, Scrubber, fitLength } from './scrub';
 
 const SDK_SECRET = 'host-secret-value-0123456789abcdef';
 const scrubber = new Scrubber([SDK_SECRET, 'short']);
-const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VyX2lkIjoiYSJ9.c2lnbmF0dXJlLXBhcnQ';
+const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VyX2lkIjoiYSJ9.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 
 describe('Scrubber', () => {
   it('removes JWTs wherever they stand', () => {
@@ -46,6 +47,15 @@ describe('Scrubber', () => {
       ok: true,
       nil: null,
     });
+  });
+
+  it('scrubs every secret the service is configured with, METRICS_TOKEN included', () => {
+    const secrets = { sdkSecret: 'sdk-secret-value-0123456789', jwtSecret: 'jwt-secret-value-0123456789', callbackSecret: 'callback-secret-0123456789', metricsToken: 'metrics-token-value-0123456789' };
+    const config = { sdkSecret: secrets.sdkSecret, jwtSecret: secrets.jwtSecret, rtc: { callbackSecret: secrets.callbackSecret }, operations: { metricsToken: secrets.metricsToken } } as unknown as AppConfig;
+    const fromConfig = Scrubber.forConfig(config);
+    for (const secret of Object.values(secrets)) expect(fromConfig.text(`x ${secret} y`)).toBe(`x ${REDACTED} y`);
+    const withoutMetrics = Scrubber.forConfig({ ...config, operations: { metricsToken: null } } as unknown as AppConfig);
+    expect(withoutMetrics.text(`x ${secrets.sdkSecret} y`)).toBe(`x ${REDACTED} y`);
   });
 
   it('drops prototype keys', () => {
