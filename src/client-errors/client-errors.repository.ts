@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
-import { pruneBatch } from '../retention/prune-batch';
+import { pruneBatch } from '../database/prune-batch';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
 import { ClientErrorEntity } from './client-error.entity';
 

@@ -30,10 +30,10 @@ export const MAX_JSON_DEPTH = 32;
 
 /**
  * Walks a parsed JSON value without recursion and describes the first problem: nesting deeper
- * than {@link MAX_JSON_DEPTH}, or a string (key or value) holding a lone surrogate. The
- * description starts with the path of the offending field.
+ * than `maxDepth` levels of objects and arrays, or a string (key or value) holding a lone
+ * surrogate. The description starts with the path of the offending field.
  */
-export function findJsonProblem(root: unknown): string | null {
+export function findJsonProblem(root: unknown, maxDepth = MAX_JSON_DEPTH): string | null {
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 0 }];
   while (stack.length) {
     const { value, path, depth } = stack.pop()!;
@@ -42,7 +42,7 @@ export function findJsonProblem(root: unknown): string | null {
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) return `${path.split('.')[0].split('[')[0] || 'body'}: nested deeper than ${MAX_JSON_DEPTH} levels`;
+    if (depth >= maxDepth) return `${path.split('.')[0].split('[')[0] || 'body'}: nested deeper than ${maxDepth} levels`;
     const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item]) : Object.entries(value);
     for (const [key, item] of entries) {
       const child = key.startsWith('[') ? `${path}${key}` : path ? `${path}.${key}` : key;

@@ -1,5 +1,5 @@
 import { CallbackRejectedError } from '../common/app-error';
-import { hasLoneSurrogate } from '../common/text';
+import { findJsonProblem } from '../common/text';
 
 /**
  * Bounds of the EventInfo object that is stored. EventInfo itself is level 1; TRTC's room
@@ -73,19 +73,8 @@ export function inexactIntegerPaths(text: string, maxDepth = 2): Set<string> {
  * The walk is iterative, so depth is checked before JSON.stringify recurses.
  */
 export function storableEventInfo(info: Record<string, unknown>): string {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: info, depth: 1 }];
-  while (stack.length) {
-    const { value, depth } = stack.pop()!;
-    if (typeof value === 'string') {
-      if (hasLoneSurrogate(value)) throw new CallbackRejectedError('EventInfo holds a lone surrogate');
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_EVENT_INFO_DEPTH) throw new CallbackRejectedError(`EventInfo nests deeper than ${MAX_EVENT_INFO_DEPTH} levels`);
-    const items = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
-    if (!Array.isArray(value) && Object.keys(value).some(hasLoneSurrogate)) throw new CallbackRejectedError('EventInfo holds a lone surrogate');
-    for (const item of items) stack.push({ value: item, depth: depth + 1 });
-  }
+  const problem = findJsonProblem(info, MAX_EVENT_INFO_DEPTH);
+  if (problem) throw new CallbackRejectedError(`EventInfo: ${problem}`);
   const json = JSON.stringify(info);
   if (Buffer.byteLength(json, 'utf8') > MAX_EVENT_INFO_BYTES) throw new CallbackRejectedError('EventInfo is too large to store');
   return json;

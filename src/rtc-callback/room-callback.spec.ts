@@ -94,7 +94,7 @@ describe('room callback rules (spec 4.5)', () => {
     expect(storableEventInfo(nested(MAX_EVENT_INFO_DEPTH - 1))).toContain('"leaf":1');
     expect(() => storableEventInfo(nested(MAX_EVENT_INFO_DEPTH + 1))).toThrow(CallbackRejectedError);
     const deep = JSON.parse(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`) as Record<string, unknown>;
-    expect(() => storableEventInfo(deep)).toThrow('EventInfo nests deeper than 16 levels');
+    expect(() => storableEventInfo(deep)).toThrow('nested deeper than 16 levels');
     expect(() => storableEventInfo({ list: Array.from({ length: 7000 }, () => 1e20) })).toThrow('too large');
   });
 

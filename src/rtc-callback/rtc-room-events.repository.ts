@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { pruneBatch } from '../retention/prune-batch';
+import { executeCountedAlone } from '../database/execute-counted';
+import { pruneBatch } from '../database/prune-batch';
 import { RtcRoomEventEntity } from './rtc-room-event.entity';
 
 export type NewRoomEvent = Omit<RtcRoomEventEntity, 'id'>;
@@ -22,13 +23,7 @@ export class RtcRoomEventsRepository {
       ? // Not INSERT IGNORE: that would also turn other errors (truncation) into warnings.
         `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id`
       : `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (body_sha256) DO NOTHING`;
-    // The structured result counts changed rows on both drivers (SQLite's raw result is the row ID).
-    const runner = this.events.manager.connection.createQueryRunner();
-    try {
-      return ((await runner.query(sql, values, true)).affected ?? 0) > 0;
-    } finally {
-      await runner.release();
-    }
+    return (await executeCountedAlone(this.events.manager.connection, sql, values)) > 0;
   }
 
   /**

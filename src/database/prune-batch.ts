@@ -1,15 +1,5 @@
 import type { Repository } from 'typeorm';
-
-/** Runs a DELETE on its own pooled connection and returns the rows it changed, on either driver. */
-async function deleteCounted(repository: Repository<object>, sql: string, params: unknown[]): Promise<number> {
-  const runner = repository.manager.connection.createQueryRunner();
-  try {
-    const result = await runner.query(sql, params, true);
-    return result.affected ?? 0;
-  } finally {
-    await runner.release();
-  }
-}
+import { executeCountedAlone } from './execute-counted';
 
 /**
  * Deletes up to `batchSize` rows of `table` whose `timeColumn` is before `cutoff`, oldest
@@ -24,5 +14,5 @@ export async function pruneBatch<T extends object>(repository: Repository<T>, ta
   const rows = (await repository.query(`SELECT id FROM ${table} WHERE ${timeColumn} < ? ORDER BY ${timeColumn}, id LIMIT ?`, [cutoff, batchSize])) as Array<{ id: string | number }>;
   if (rows.length === 0) return 0;
   const ids = rows.map((row) => String(row.id));
-  return deleteCounted(repository, `DELETE FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${timeColumn} < ?`, [...ids, cutoff]);
+  return executeCountedAlone(repository.manager.connection, `DELETE FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${timeColumn} < ?`, [...ids, cutoff]);
 }
