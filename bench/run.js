@@ -8,7 +8,7 @@
  * (friend pairs, a 200-member group, a user with 1,000 conversations and a conversation of
  * 100,000 messages, the last two seeded directly in the database: bench/lib/messaging.js),
  * drives every case with autocannon (warm-up, then a measured run) and prints req/s, p50/p99
- * latency and the ratio to GET /health of the same run, with the issue's targets and the
+ * latency and the ratio to GET /health/ready (one SELECT 1) of the same run, with the issue's targets and the
  * server's peak RSS under load. On MariaDB it then EXPLAINs the statements of the messaging
  * paths (captured through the general log) and flags table scans.
  * Results go to bench/results/latest.json.

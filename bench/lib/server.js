@@ -10,7 +10,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'dist', 'main.js');
+// BENCH_MAIN runs another build (for alternated comparisons of two builds).
+const MAIN = process.env.BENCH_MAIN ? path.resolve(process.env.BENCH_MAIN) : path.join(ROOT, 'dist', 'main.js');
+// The readiness path of the build under test (BENCH_READY_PATH=/health for builds before /health/ready).
+const READY_PATH = process.env.BENCH_READY_PATH || '/health/ready';
 const LOG_LINES_KEPT = 400;
 
 class Server {
@@ -80,7 +83,7 @@ class Server {
     return this.logLines.slice(-count);
   }
 
-  /** Polls GET /health/ready until it answers {code:0}; fails early if the process exits. */
+  /** Polls the readiness path until it answers {code:0}; fails early if the process exits. */
   async waitHealthy(timeoutMs = 90_000) {
     const deadline = Date.now() + timeoutMs;
     let last = 'no answer yet';
@@ -89,7 +92,7 @@ class Server {
         throw new Error(`server exited (code ${this.exit.code}, signal ${this.exit.signal}) before becoming healthy. Last log lines:\n  ${this.tail(20).join('\n  ')}`);
       }
       try {
-        const response = await fetch(`${this.baseUrl}/health/ready`, { signal: AbortSignal.timeout(2000) });
+        const response = await fetch(`${this.baseUrl}${READY_PATH}`, { signal: AbortSignal.timeout(2000) });
         const text = await response.text();
         let json = null;
         try {
@@ -233,4 +236,4 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { Server, RssSampler, readRssMb, readCpuSeconds, readSystemCpu, findDatabasePid, sleep, ROOT };
+module.exports = { READY_PATH, Server, RssSampler, readRssMb, readCpuSeconds, readSystemCpu, findDatabasePid, sleep, ROOT };

@@ -89,7 +89,8 @@ export class ClientErrorsService {
         if (counted) return toReply(counted);
         // Retention deleted the record this event was counted into, but not (yet) its
         // submission: the retry is counted again, as a new occurrence.
-        if (attempt >= 3) throw error;
+        // Pruning racing the same retry three times over: nothing was stored; let the SDK retry.
+        if (attempt >= 3) throw AppError.unavailable('the client error could not be stored');
         await this.repository.deleteOrphanSubmission(auth.id, dto.event_id);
       }
     }

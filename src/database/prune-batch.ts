@@ -1,5 +1,8 @@
 import type { Repository } from 'typeorm';
+import { isTransientConflict } from './db-errors';
 import { executeCountedAlone } from './execute-counted';
+
+const DELETE_ATTEMPTS = 3;
 
 /**
  * Deletes up to `batchSize` rows of `table` whose `timeColumn` is before `cutoff`, oldest
@@ -14,5 +17,15 @@ export async function pruneBatch<T extends object>(repository: Repository<T>, ta
   const rows = (await repository.query(`SELECT id FROM ${table} WHERE ${timeColumn} < ? ORDER BY ${timeColumn}, id LIMIT ?`, [cutoff, batchSize])) as Array<{ id: string | number }>;
   if (rows.length === 0) return 0;
   const ids = rows.map((row) => String(row.id));
-  return executeCountedAlone(repository.manager.connection, `DELETE FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${timeColumn} < ?`, [...ids, cutoff]);
+  const sql = `DELETE FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${timeColumn} < ?`;
+  // The delete can meet a concurrent write to the same rows' indexes (a merge into a client
+  // error being pruned) in a deadlock; it is one statement, so it is simply run again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await executeCountedAlone(repository.manager.connection, sql, [...ids, cutoff]);
+    } catch (error) {
+      if (attempt >= DELETE_ATTEMPTS || !isTransientConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
+    }
+  }
 }
