@@ -3,11 +3,11 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import { join } from 'node:path';
-import { Logger } from 'nestjs-pino';
 import type { Logger as PinoRoot } from 'pino';
 import { bodyParserErrors } from './common/http/body-parser-errors';
 import { corsFor } from './common/http/cors';
 import { answerMalformedRequests } from './common/http/malformed-request';
+import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { createRootLogger } from './common/logging/root-logger';
 import { requestContext } from './common/logging/request-context';
 import { refusePaginationParams } from './common/http/pagination-params.middleware';
@@ -24,7 +24,7 @@ import { MetricsService } from './metrics/metrics.service';
  */
 export async function createApp(config: AppConfig, overrides: AppOverrides = {}, root: PinoRoot = createRootLogger(config.operations.log)): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, overrides, root), { bodyParser: false, bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new PinoNestLogger(root));
   // NestFactory.create leaves the start-up buffer attached until told: every later log line
   // would be held in memory and never written.
   app.flushLogs();
@@ -36,7 +36,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
   answerMalformedRequests(app.getHttpServer());
 
   const lifecycle = app.get(Lifecycle);
-  app.use(...requestContext(root, app.get(MetricsService), configuredSecrets(config), () => lifecycle.shuttingDown));
+  app.use(requestContext(root, app.get(MetricsService), configuredSecrets(config), () => lifecycle.shuttingDown));
   const cors = corsFor(config.operations.corsOrigins);
   if (cors) app.enableCors(cors);
   // The callback signature covers the exact received bytes, so that route keeps them raw and

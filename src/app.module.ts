@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import type { Logger as PinoRoot } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { ClientErrorsModule } from './client-errors/client-errors.module';
@@ -38,11 +37,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        // requestContext (app.factory.ts) runs pino-http first for every request, also those the
-        // body parser refuses; Nest's logger then writes through that request's child logger.
-        LoggerModule.forRoot({ pinoHttp: { logger: root }, useExisting: true }),
         MetricsModule,
-        CoreModule.forRoot(config, overrides.clock),
+        CoreModule.forRoot(config, root, overrides.clock),
         DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule, RetentionModule],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -34,15 +34,14 @@ export class HealthService {
   async ready(): Promise<ReadinessReply> {
     if (this.lifecycle.shuttingDown) throw new AppError(ErrorCode.INTERNAL, 'not ready: shutting down', 503);
     const ms = this.config.operations.readyTimeoutMs;
-    const [database, redis] = await Promise.all([
-      withTimeout(ms, false, () => this.dataSource.query('SELECT 1').then(() => true)),
-      withTimeout<boolean | null>(ms, false, () => this.limiter.storeUp(ms)),
-    ]);
+    const database = this.dataSource.query('SELECT 1').then(() => true);
+    const redis = this.config.messaging.redisUrl ? withTimeout<boolean | null>(ms, false, () => this.limiter.storeUp(ms)) : null;
+    const [databaseUp, redisUp] = await Promise.all([withTimeout(ms, false, () => database), redis]);
     // A Redis outage does not stop this instance from serving (rate limits fall back to memory):
     // failing readiness for it would take every instance out of the balancer at once.
-    const redisBlocks = redis === false && this.config.operations.readyRequiresRedis;
-    const down = [database ? null : 'database', redisBlocks ? 'redis' : null].filter((name) => name !== null);
+    const redisBlocks = redisUp === false && this.config.operations.readyRequiresRedis;
+    const down = [databaseUp ? null : 'database', redisBlocks ? 'redis' : null].filter((name) => name !== null);
     if (down.length) throw new AppError(ErrorCode.INTERNAL, `not ready: ${down.join(' and ')} did not answer within ${ms} ms`, 503);
-    return { status: 'ready', database: 'up', redis: redis === null ? 'disabled' : redis ? 'up' : 'down' };
+    return { status: 'ready', database: 'up', redis: redisUp === null ? 'disabled' : redisUp ? 'up' : 'down' };
   }
 }

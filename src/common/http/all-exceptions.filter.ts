@@ -1,10 +1,13 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { Logger as PinoRoot } from 'pino';
 import { isDatabaseUnavailable } from '../../database/db-errors';
 import { MetricsService } from '../../metrics/metrics.service';
 import { AppError, CallbackRejectedError } from '../app-error';
 import { failure } from '../envelope';
 import { ErrorCode } from '../error-code';
+import { ROOT_LOGGER } from '../logging/root-logger.token';
+import type { TraceableRequest } from '../logging/request-context';
 import { isRoomCallback } from './paths';
 import { setReplyCode } from './reply-code';
 
@@ -16,9 +19,10 @@ import { setReplyCode } from './reply-code';
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Exceptions');
-
-  constructor(private readonly metrics: MetricsService) {}
+  constructor(
+    private readonly metrics: MetricsService,
+    @Inject(ROOT_LOGGER) private readonly log: PinoRoot,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
@@ -35,7 +39,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (!(exception instanceof AppError) && isDatabaseUnavailable(exception)) {
       this.metrics.databaseUnavailable.inc();
-      this.logger.warn(`${request.method} ${request.path}: database unavailable (${exception instanceof Error ? exception.message : String(exception)})`);
+      this.log.warn({ trace_id: (request as TraceableRequest).id, context: 'Exceptions' }, `${request.method} ${request.path}: database unavailable (${(exception as Error | null)?.message ?? String(exception)})`);
       // The provider retries a callback that was not answered 200; it needs no Retry-After.
       if (!callback) response.setHeader('Retry-After', '1');
       exception = AppError.unavailable('the database did not answer in time');
@@ -59,9 +63,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return;
       }
     }
-    // Read the stack by shape: an error from another realm (a VM context) fails instanceof Error.
-    const stack = (exception as { stack?: unknown } | null)?.stack;
-    this.logger.error(`${request.method} ${request.path} failed`, typeof stack === 'string' ? stack : String(exception));
+    // Read the error by shape: one from another realm (a VM context) fails instanceof Error.
+    const { message, stack } = (exception ?? {}) as { message?: unknown; stack?: unknown };
+    const err = { message: typeof message === 'string' ? message : String(exception), stack: typeof stack === 'string' ? stack : undefined };
+    this.log.error({ trace_id: (request as TraceableRequest).id, context: 'Exceptions', err }, `${request.method} ${request.path} failed`);
     setReplyCode(response, ErrorCode.INTERNAL);
     if (callback) {
       response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: ErrorCode.INTERNAL });

@@ -14,7 +14,8 @@ export function createRootLogger(log: OperationsConfig['log'], destination?: pin
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['headers.authorization', 'req.headers.authorization', 'authorization', 'token', 'secret', 'password', '*.token', '*.secret', '*.password'],
+      // Exact paths only: wildcards make pino copy every logged object.
+      paths: ['authorization', 'token', 'secret', 'password', 'headers.authorization', 'req.headers.authorization'],
       censor: '[redacted]',
     },
   };
