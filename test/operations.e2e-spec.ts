@@ -1,30 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { DatabaseTimeoutError } from '../src/database/pool-guard';
+import { clientErrorReport } from './helpers/client-error';
 import { TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, okData, randomUserId, startTestApp } from './helpers/test-app';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-const clientError = (userId: string) => ({
-  event_id: randomUUID(),
-  user_id: userId,
-  username: null,
-  device_id: 'device-1',
-  platform: 'ios',
-  severity: 'normal',
-  error_code: 'net.timeout',
-  message: 'timed out',
-  stack_trace: null,
-  operation: 'sync',
-  build_id: null,
-  conversation_id: null,
-  message_id: null,
-  trace_id: null,
-  recovered: false,
-  context: { screen: 'home' },
-});
 
 /** Two values of one header: supertest sends an array as repeated headers, though its types only allow it for Cookie. */
 const twice = (first: string, second: string): string => [first, second] as unknown as string;
@@ -266,7 +247,7 @@ describe('Redis outage (REDIS_URL unreachable)', () => {
     const user = await issueUser(t);
     const started = Date.now();
     const codes: number[] = [];
-    for (let i = 0; i < 4; i++) codes.push((await t.http.post('/app/sdk/client-errors').set(...bearer(user.token)).send(clientError(user.userId))).body.code);
+    for (let i = 0; i < 4; i++) codes.push((await t.http.post('/app/sdk/client-errors').set(...bearer(user.token)).send(clientErrorReport(user.userId))).body.code);
     expect(codes).toEqual([0, 0, 0, 1005]);
     expect(Date.now() - started).toBeLessThan(3000);
   });

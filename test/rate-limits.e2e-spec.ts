@@ -1,24 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { clientErrorReport } from './helpers/client-error';
 import { TestApp, bearer, issueUser, startTestApp } from './helpers/test-app';
-
-const clientError = (userId: string) => ({
-  event_id: randomUUID(),
-  user_id: userId,
-  username: null,
-  device_id: 'device-1',
-  platform: 'ios',
-  severity: 'normal',
-  error_code: 'net.timeout',
-  message: 'timed out',
-  stack_trace: null,
-  operation: 'sync',
-  build_id: null,
-  conversation_id: null,
-  message_id: null,
-  trace_id: null,
-  recovered: false,
-  context: { screen: 'home' },
-});
 
 describe('per-user rate limits (1005)', () => {
   describe('in memory, one instance', () => {
@@ -33,11 +14,11 @@ describe('per-user rate limits (1005)', () => {
       const alice = await issueUser(t);
       const bob = await issueUser(t);
       const codes: number[] = [];
-      for (let i = 0; i < 4; i++) codes.push((await t.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientError(alice.userId))).body.code);
+      for (let i = 0; i < 4; i++) codes.push((await t.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientErrorReport(alice.userId))).body.code);
       expect(codes).toEqual([0, 0, 0, 1005]);
-      expect((await t.http.post('/app/sdk/client-errors').set(...bearer(bob.token)).send(clientError(bob.userId))).body.code).toBe(0);
+      expect((await t.http.post('/app/sdk/client-errors').set(...bearer(bob.token)).send(clientErrorReport(bob.userId))).body.code).toBe(0);
       t.clock.advance(60_000);
-      expect((await t.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientError(alice.userId))).body.code).toBe(0);
+      expect((await t.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientErrorReport(alice.userId))).body.code).toBe(0);
     });
 
     it('answers 1005 with the envelope and stores nothing', async () => {
@@ -76,7 +57,7 @@ describe('per-user rate limits (1005)', () => {
       const codes: number[] = [];
       for (let i = 0; i < 6; i++) {
         const instance = i % 2 === 0 ? first : second;
-        codes.push((await instance.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientError(alice.userId))).body.code);
+        codes.push((await instance.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientErrorReport(alice.userId))).body.code);
       }
       expect(codes).toEqual([0, 0, 0, 0, 1005, 1005]);
     });

@@ -7,6 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RtcRoomEventsRepository } from '../src/rtc-callback/rtc-room-events.repository';
 import { RetentionService } from '../src/retention/retention.service';
+import { clientErrorReport } from './helpers/client-error';
 import { TestApp, bearer, issueUser, startTestApp, uuidV4 } from './helpers/test-app';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -138,24 +139,8 @@ describe('retention of client errors, room events and idempotency records', () =
   });
 
   describe('a retry of a pruned idempotency key', () => {
-    const report = (userId: string, eventId: string, deviceId: string) => ({
-      event_id: eventId,
-      user_id: userId,
-      username: null,
-      device_id: deviceId,
-      platform: 'android',
-      severity: 'normal',
-      error_code: 'net.timeout',
-      message: 'timed out',
-      stack_trace: null,
-      operation: 'sync',
-      build_id: null,
-      conversation_id: null,
-      message_id: null,
-      trace_id: null,
-      recovered: false,
-      context: { a: 1 },
-    });
+    const report = (userId: string, eventId: string, deviceId: string) =>
+      clientErrorReport(userId, { event_id: eventId, device_id: deviceId, platform: 'android', context: { a: 1 } });
 
     async function rowsOf(deviceId: string): Promise<{ records: number[]; submissions: number }> {
       const records: Array<{ occurrence_count: number | string }> = await db.query('SELECT occurrence_count FROM client_errors WHERE device_id = ? ORDER BY id', [deviceId]);
