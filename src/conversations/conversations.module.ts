@@ -14,7 +14,7 @@ import { MessagesRepository } from './messages.repository';
 import { UserConversationsRepository } from './user-conversations.repository';
 import { UserUnreadTotalsEntity } from './user-unread-totals.entity';
 
-/** Owns conversations, their members and their messages; the endpoints arrive with the messaging core. */
+/** Owns conversations, their members and their messages; their endpoints are the messages and sync modules'. */
 @Module({
   imports: [TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, MessageEntity, UserUnreadTotalsEntity]), UsersModule, GroupsModule],
   providers: [ConversationsRepository, ConversationMembersRepository, UserConversationsRepository, MessagesRepository, ConversationAccessService, ConversationDescriber, ConversationsRepairService],

@@ -10,23 +10,6 @@ const MAX_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 5;
 const BACKOFF_CAP_MS = 100;
 
-/**
- * Runs multi-row writes in one transaction.
- *
- * TypeORM's better-sqlite3 driver shares a single connection, so two overlapping
- * transactions would silently nest as savepoints; on SQLite transactions are therefore
- * queued one after another. On MySQL a deadlock or lock timeout rolls the whole unit back,
- * so it is safe to run it again, a bounded number of times; the unit must therefore keep its
- * state inside the callback. When the attempts are spent, the driver's error escapes as it is
- * (a QueryFailedError for which isTransientConflict is true). Every write transaction of the
- * service runs here; the order in which they take their locks, so that they do not deadlock in
- * the first place, is described at ConversationMembersRepository.lockMembers.
- *
- * Inside a transaction every query must go through its `manager`. A query through a
- * repository's own pool would wait for a free connection while this transaction holds locks
- * that the pool's other transactions queue on, and under load the pool stalls until the lock
- * timeout. Such a query is refused in tests and logged in development.
- */
 /** Set inside TransactionRunner.run while the guard is on (not in production). */
 const inTransaction = new AsyncLocalStorage<true>();
 
@@ -38,6 +21,24 @@ export function insideGuardedTransaction(): boolean {
   return inTransaction.getStore() === true;
 }
 
+/**
+ * Runs multi-row writes in one transaction.
+ *
+ * TypeORM's better-sqlite3 driver shares a single connection, so two overlapping
+ * transactions would silently nest as savepoints; on SQLite transactions are therefore
+ * queued one after another. On MySQL a deadlock or lock timeout rolls the whole unit back,
+ * so it is safe to run it again, a bounded number of times; the unit must therefore keep its
+ * state inside the callback. When the attempts (or DB_QUERY_TIMEOUT_MS) are spent, the driver's
+ * error escapes as it is (a QueryFailedError for which isTransientConflict is true; the request
+ * answers 503 / 1500). Every write transaction of the service runs here; the order in which
+ * they take their locks, so that they do not deadlock in the first place, is described at
+ * ConversationMembersRepository.lockMembers.
+ *
+ * Inside a transaction every query must go through its `manager`. A query through a
+ * repository's own pool would wait for a free connection while this transaction holds locks
+ * that the pool's other transactions queue on, and under load the pool stalls until the lock
+ * timeout. Such a query is refused in tests and logged in development.
+ */
 @Injectable()
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();

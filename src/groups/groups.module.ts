@@ -5,7 +5,7 @@ import { GroupMemberEntity } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { GroupsRepository } from './groups.repository';
 
-/** Owns groups and their memberships; the group endpoints arrive with the messaging core. */
+/** Owns groups and their memberships; the group endpoints are GroupManagementModule's. */
 @Module({
   imports: [TypeOrmModule.forFeature([GroupEntity, GroupMemberEntity, GroupInvitationEntity])],
   providers: [GroupsRepository],
