@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { IssuedUser, TEST_SECRETS, TestApp, bearer, issueUser, startTestApp, uuidV4 } from './helpers/test-app';
+import { undisguise } from './helpers/undisguise';
 
 const PATH = '/app/sdk/client-errors';
 type Body = Record<string, unknown>;
@@ -23,28 +24,6 @@ const percentTimes = (value: string, times: number): string => (times === 1 ? pe
 const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad'];
 /** `value` with a zero-width or other format character after every `step` characters. */
 const sprinkle = (value: string, step: number): string => [...value].map((char, i) => (i % step === step - 1 ? char + INVISIBLE[i % INVISIBLE.length] : char)).join('');
-
-/** `text` with every disguise undone (decoded here independently of the service's code). */
-function undisguise(text: string): string {
-  let out = text;
-  for (let pass = 0; pass < 8; pass++) {
-    const before = out;
-    out = out
-      .replace(/[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
-      .replace(/\\+(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([nrt]))/g, (_m, unit?: string, byte?: string) => (unit || byte ? String.fromCodePoint(parseInt((unit ?? byte) as string, 16)) : ''))
-      .replace(/&(?:amp;)*#(?:[xX]([0-9a-fA-F]+)|(\d+));?/g, (_m, hex?: string, decimal?: string) => String.fromCodePoint(hex ? parseInt(hex, 16) : Number(decimal)))
-      .replace(/&(?:amp;)*period;/g, '.')
-      .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
-        try {
-          return decodeURIComponent(run);
-        } catch {
-          return run.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-        }
-      });
-    if (out === before) break;
-  }
-  return out;
-}
 
 /** Every 10 characters of each credential: what would let a reader rebuild a token or learn a secret. */
 const fragmentsOf = (credentials: string[]): string[] => credentials.flatMap((value) => Array.from({ length: Math.max(1, value.length - 9) }, (_, i) => value.slice(i, i + 10)));

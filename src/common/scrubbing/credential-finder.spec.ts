@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { CredentialFinder } from './credential-finder';
 import { REDACTED, Scrubber } from './scrub';
+import { undisguise } from '../../../test/helpers/undisguise';
 
 const JWT_SECRET = 'jwt-secret-value-abcdefghijklmnopqrstuvwxyz';
 const SDK_SECRET = 'host-secret-value-0123456789abcdef';
@@ -18,30 +19,6 @@ const headerless = `${payload}.${signature}`;
 
 /** Every 8 characters of what would let a reader rebuild a token or know a secret (the header is public). */
 const FRAGMENTS = [payload, signature, ...SECRETS].flatMap((value) => Array.from({ length: value.length - 7 }, (_, i) => value.slice(i, i + 8)));
-
-/** `text` with every disguise undone, decoded independently of the code under test. */
-function undisguise(text: string): string {
-  let out = text;
-  for (let pass = 0; pass < 8; pass++) {
-    const before = out;
-    out = out
-      .replace(/[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
-      .replace(/\\+(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([nrt]))/g, (_m, braced?: string, unit?: string, byte?: string) =>
-        braced || unit || byte ? String.fromCodePoint(parseInt((braced ?? unit ?? byte) as string, 16)) : '',
-      )
-      .replace(/&(?:amp;)*#(?:[xX]([0-9a-fA-F]+)|(\d+));?/g, (_m, hex?: string, decimal?: string) => String.fromCodePoint(hex ? parseInt(hex, 16) : Number(decimal)))
-      .replace(/&(?:amp;)*period;/g, '.')
-      .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
-        try {
-          return decodeURIComponent(run);
-        } catch {
-          return run.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-        }
-      });
-    if (out === before) break;
-  }
-  return out;
-}
 
 /** Fails when a fragment of a credential stands in `out`, as it is, undisguised, or inside Base64. */
 function expectClean(out: string): void {
