@@ -1,4 +1,5 @@
 import { readInteger } from './env-values';
+import { MediaStorageConfig, loadMediaStorageConfig } from './media-config';
 
 /** Settings of the messaging core, parsed and checked with the rest of the configuration. */
 export const CAPABILITY_NAMES = ['friends', 'groups', 'calls', 'search', 'media'] as const;
@@ -18,7 +19,8 @@ export interface MessagingConfig {
   /** Lower-cased words; a text message containing one is refused with 1203. */
   blockedKeywords: string[];
   invitationTtlSeconds: number;
-  media: { dir: string; maxImageBytes: number; maxFileBytes: number };
+  /** `dir` is used by the local storage driver only. */
+  media: { dir: string; maxImageBytes: number; maxFileBytes: number; storage: MediaStorageConfig };
   rateLimits: Record<RateLimitName, RateLimitRule>;
   redisUrl: string | null;
 }
@@ -71,6 +73,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv, problems: string[]):
       dir: env.MEDIA_DIR || './data/media',
       maxImageBytes: readInteger(env, 'MEDIA_MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
       maxFileBytes: readInteger(env, 'MEDIA_MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024, problems),
+      storage: loadMediaStorageConfig(env, problems),
     },
     rateLimits,
     redisUrl,

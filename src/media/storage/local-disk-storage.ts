@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { MediaStorage, STORAGE_KEY } from './media-storage';
+import { MediaStorage, STORAGE_KEY, mediaObjectMissing } from './media-storage';
 
 /**
  * Media on the local file system under one root directory (MEDIA_DIR). A put writes a
@@ -43,7 +43,13 @@ export class LocalDiskStorage extends MediaStorage {
   }
 
   async open(key: string): Promise<Readable> {
-    const handle = await open(this.pathOf(key), 'r');
+    let handle: FileHandle;
+    try {
+      handle = await open(this.pathOf(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw mediaObjectMissing();
+      throw error;
+    }
     return handle.createReadStream();
   }
 
