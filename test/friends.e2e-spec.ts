@@ -70,7 +70,7 @@ describe('Friends, friend requests and blocks', () => {
   /** The recipients of an outbox event, with their private payloads. */
   async function eventOf(eventId: string): Promise<{ type: string; payload: Body; recipients: Map<string, Body | null> }> {
     const rows: Array<{ type: string; payload: string; user_id: string | number; private_payload: string | null }> = await db.query(
-      'SELECT e.type, e.payload, r.user_id, r.private_payload FROM outbox_events e JOIN outbox_recipients r ON r.position = e.id WHERE e.event_id = ?',
+      'SELECT e.type, e.payload, r.user_id, r.private_payload FROM outbox_events e JOIN outbox_recipients r ON r.event_row_id = e.id WHERE e.event_id = ?',
       [eventId],
     );
     expect(rows.length).toBeGreaterThan(0);
@@ -424,7 +424,7 @@ describe('Friends, friend requests and blocks', () => {
       expectFailure(await accept(alice, stray), 1206);
       expect((await requestRows(carol, alice)).find((r) => r.id === stray)).toEqual({ id: stray, status: 'accepted', pending_key: null });
       const settled: Array<{ event_id: string }> = await db.query(
-        "SELECT e.event_id FROM outbox_events e JOIN outbox_recipients r ON r.position = e.id WHERE e.type = 'friend.request_accepted' AND r.user_id = ?",
+        "SELECT e.event_id FROM outbox_events e JOIN outbox_recipients r ON r.event_row_id = e.id WHERE e.type = 'friend.request_accepted' AND r.user_id = ?",
         [carol.id],
       );
       expect(settled).toHaveLength(1);

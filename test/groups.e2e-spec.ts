@@ -71,7 +71,7 @@ describe('Groups', () => {
   const event = async (eventId: string) => {
     const e = await row<{ id: string | number; type: string; payload: string }>('SELECT id, type, payload FROM outbox_events WHERE event_id = ?', [eventId]);
     if (!e) return null;
-    const recipients = (await db.query('SELECT user_id, private_payload FROM outbox_recipients WHERE position = ?', [e.id])) as { user_id: string | number; private_payload: string | null }[];
+    const recipients = (await db.query('SELECT user_id, private_payload FROM outbox_recipients WHERE event_row_id = ?', [e.id])) as { user_id: string | number; private_payload: string | null }[];
     expect(recipients.every((r) => r.private_payload === null)).toBe(true);
     return { type: e.type, payload: JSON.parse(e.payload) as Body, recipients: recipients.map((r) => String(r.user_id)).sort() };
   };

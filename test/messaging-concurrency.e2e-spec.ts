@@ -3,7 +3,7 @@
 // message, reads racing sends never let unread drift, and a recall raced by sender and owner
 // makes one tombstone. Meant for MariaDB, where requests really run concurrently; also on SQLite.
 import type { Response } from 'supertest';
-import { OutboxRepository } from '../src/outbox/outbox.repository';
+import { listDelivered } from './helpers/outbox';
 import { Seed } from './helpers/seed';
 import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, startTestApp } from './helpers/test-app';
 
@@ -349,7 +349,7 @@ describe('Messaging core: concurrency', () => {
       const range = Array.from({ length: Math.max(0, to - from + 1) }, (_, q) => from + q);
       const chains = { window: w.unread, sync: v.sync?.unread ?? null, unreadEndpoint: v.unreadTotal };
       // The outbox delivers exactly the message.new events of that range (what the gateway resumes from).
-      const delivered = (await t.app.get(OutboxRepository).listForUser(u.id, '0', 1000))
+      const delivered = (await listDelivered(t, u.id, '0', 1000))
         .filter((e) => e.type === 'message.new' && e.payload.conversation_id === conversationId)
         .map((e) => Number((e.payload.message as Body).conversation_seq));
       actual.push({ label, range: `${from}..${to}`, seqs: w.seqs, last_seq: w.last_seq, unread: chains, delivered });

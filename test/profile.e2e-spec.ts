@@ -43,7 +43,7 @@ describe('Profiles: own profile, updateCurrentUser, public profiles and username
 
   async function recipientsOf(eventId: string): Promise<{ type: string; payload: Body; users: string[] }> {
     const rows: Array<{ type: string; payload: string; user_id: string | number }> = await db.query(
-      'SELECT e.type, e.payload, r.user_id FROM outbox_events e JOIN outbox_recipients r ON r.position = e.id WHERE e.event_id = ?',
+      'SELECT e.type, e.payload, r.user_id FROM outbox_events e JOIN outbox_recipients r ON r.event_row_id = e.id WHERE e.event_id = ?',
       [eventId],
     );
     expect(rows.length).toBeGreaterThan(0);

@@ -83,9 +83,13 @@ export class TransactionRunner {
     return this.dataSource.manager;
   }
 
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const unit = (): Promise<T> =>
-      this.dataSource.transaction((manager) => (this.guarded ? inTransaction.run(true, () => work(manager)) : work(manager)));
+  /**
+   * `isolation` READ COMMITTED (MySQL only; SQLite transactions are serial anyway) is for units
+   * that must not take gap locks, such as the outbox sequencer next to transactions still open.
+   */
+  run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: 'READ COMMITTED'): Promise<T> {
+    const body = (manager: EntityManager): Promise<T> => (this.guarded ? inTransaction.run(true, () => work(manager)) : work(manager));
+    const unit = (): Promise<T> => (isolation && this.driver === 'mysql' ? this.dataSource.transaction(isolation, body) : this.dataSource.transaction(body));
     if (this.driver === 'sqlite') {
       const result = this.queue.then(unit);
       this.queue = result.catch(() => undefined);

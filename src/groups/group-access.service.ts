@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
+import type { DurableEventMap, GroupEventFields, GroupEventType } from '../events/event-map';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UserEntity } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
@@ -138,12 +139,12 @@ export class GroupAccess {
    * conversation plus `alsoTo` (members who just left or were removed). The payload always
    * carries the group's summary after the change.
    */
-  async emit(
+  async emit<T extends GroupEventType>(
     manager: EntityManager,
     groupId: string,
     conversationId: string,
-    type: string,
-    fields: Record<string, unknown>,
+    type: T,
+    fields: GroupEventFields<T>,
     now: number,
     alsoTo: readonly string[] = [],
   ): Promise<string> {
@@ -152,10 +153,10 @@ export class GroupAccess {
   }
 
   /** Appends a group event for exactly `recipients` (no private state). */
-  async emitTo(manager: EntityManager, groupId: string, type: string, fields: Record<string, unknown>, now: number, recipients: readonly string[]): Promise<string> {
+  async emitTo<T extends GroupEventType>(manager: EntityManager, groupId: string, type: T, fields: GroupEventFields<T>, now: number, recipients: readonly string[]): Promise<string> {
     const group = await this.summary(groupId, manager);
-    const payload = { group_id: group.group_id, conversation_id: group.conversation_id, ...fields, group };
-    return this.outbox.append(manager, { type, payload, recipients: recipients.map((userId) => ({ userId })) }, now);
+    const payload = { group_id: group.group_id, conversation_id: group.conversation_id, ...fields, group } as DurableEventMap[T]['shared'];
+    return this.outbox.append<T>(manager, { type, payload, recipients: recipients.map((userId) => ({ userId })) }, now);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ConversationMemberEntity } from '../conversations/conversation-member.entity';
+import type { DirectPrivatePart } from '../events/event-map';
 
 /**
  * Events about a conversation's content are stored once and go to whoever can see the message
@@ -7,6 +8,6 @@ import type { ConversationMemberEntity } from '../conversations/conversation-mem
  * conversation ID, so it travels, with the recipient's unread, in a private part per member;
  * the delivered event is the payload merged with that part.
  */
-export function directPrivateParts(members: ConversationMemberEntity[], idFor: (userId: string) => string): Record<string, Record<string, unknown>> {
+export function directPrivateParts(members: ConversationMemberEntity[], idFor: (userId: string) => string): Record<string, DirectPrivatePart> {
   return Object.fromEntries(members.map((m) => [m.userId, { conversation_id: idFor(m.userId), unread: m.unreadCount }]));
 }

@@ -20,6 +20,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { FriendsRepository } from '../friends/friends.repository';
 import { AuthUser } from '../im-token/auth-user';
 import { MediaRepository } from '../media/media.repository';
+import type { DirectPrivatePart, MessageEventType } from '../events/event-map';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UsersRepository } from '../users/users.repository';
 import { MarkReadDto, MessageRefDto } from './dto/message-ref.dto';
@@ -170,6 +171,12 @@ export class MessagingService {
       await this.conversationMembers.setRead(manager, member, dto.read_seq, { unread, uncounted }, now);
       const state = { conversation_id: dto.conversation_id, read_seq: dto.read_seq, unread };
       const eventId = await this.outbox.append(manager, { type: 'conversation.read', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
+      // A read receipt for the other side of a one-to-one conversation, in their own terms; in
+      // a group nobody else is told (per-member receipts would cost a row per reader and message).
+      if (conversation.type === 'direct') {
+        const receipt = { conversation_id: directConversationId(auth.userId), read_seq: dto.read_seq };
+        await this.outbox.append(manager, { type: 'conversation.peer_read', payload: {}, recipients: [{ userId: directPeerId(conversation, auth.id), private: receipt }] }, now);
+      }
       return { readSeq: dto.read_seq, unread, eventId };
     });
     return { conversation_id: dto.conversation_id, read_seq: result.readSeq, unread: result.unread, event_id: result.eventId };
@@ -236,7 +243,7 @@ export class MessagingService {
    */
   private async emit(
     manager: EntityManager,
-    type: string,
+    type: MessageEventType,
     conversation: ConversationEntity,
     idFor: (userId: string) => string,
     actor: AuthUser,
@@ -245,7 +252,7 @@ export class MessagingService {
     now: number,
     extra: Record<string, unknown> = {},
     eventId: string = randomUUID(),
-    privateParts?: Record<string, Record<string, unknown>> | null,
+    privateParts?: Record<string, DirectPrivatePart> | null,
   ): Promise<string> {
     const body = toMessageReply(message, '', senderId);
     const seq = message.seq;
@@ -263,7 +270,7 @@ export class MessagingService {
    * One-to-one events carry each member's conversation ID and unread, read inside the
    * transaction after its own updates (null for groups, whose events are shared).
    */
-  private async privateParts(manager: EntityManager, conversation: ConversationEntity, idFor: (userId: string) => string): Promise<Record<string, Record<string, unknown>> | null> {
+  private async privateParts(manager: EntityManager, conversation: ConversationEntity, idFor: (userId: string) => string): Promise<Record<string, DirectPrivatePart> | null> {
     if (conversation.type === 'group') return null;
     return directPrivateParts(await this.conversationMembers.findCurrentMembers(conversation.id, manager), idFor);
   }

@@ -68,6 +68,38 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly outboxLag = new Gauge({
+    name: 'im_outbox_lag_seconds',
+    help: 'Age of the oldest committed event still waiting for a delivery position (0 when none), checked every second',
+    registers: [this.registry],
+  });
+
+  readonly outboxSequenced = new Counter({
+    name: 'im_outbox_sequenced_total',
+    help: 'Events given a delivery position by this instance',
+    registers: [this.registry],
+  });
+
+  readonly realtimeSockets = new Gauge({
+    name: 'im_realtime_sockets',
+    help: 'Authenticated socket.io connections on this instance',
+    registers: [this.registry],
+  });
+
+  readonly realtimeDeliveries = new Counter({
+    name: 'im_realtime_deliveries_total',
+    help: 'Events emitted to sockets on this instance, by how: live or replay (resume)',
+    labelNames: ['via'] as const,
+    registers: [this.registry],
+  });
+
+  readonly realtimeRefusals = new Counter({
+    name: 'im_realtime_refusals_total',
+    help: 'Handshakes and client messages refused, by code',
+    labelNames: ['stage', 'code'] as const,
+    registers: [this.registry],
+  });
+
   private poolUse: (() => PoolUse | null) | null = null;
 
   constructor() {

@@ -1,12 +1,22 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, bigintId, msTime } from '../database/columns';
 
-/** An event written in the same transaction as the change it describes; `id` is its position. */
+/**
+ * An event written in the same transaction as the change it describes. `id` is allocated at
+ * insert; `position`, the delivery order, only once the transaction committed (OutboxSequencer).
+ */
 @Entity('outbox_events')
 @Index('IDX_outbox_events_conversation', ['conversationId', 'id'])
+@Index('IDX_outbox_events_conversation_position', ['conversationId', 'position'])
+@Index('IDX_outbox_events_created_at', ['createdAt'])
 export class OutboxEventEntity {
   @IdColumn()
   id: string;
+
+  /** NULL until sequenced. */
+  @Index('UQ_outbox_events_position', { unique: true })
+  @Column({ type: 'bigint', nullable: true, transformer: bigintId })
+  position: string | null;
 
   @Index('UQ_outbox_events_event_id', { unique: true })
   @Column({ name: 'event_id', type: 'varchar', length: 36 })

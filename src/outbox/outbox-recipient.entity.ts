@@ -8,8 +8,13 @@ export class OutboxRecipientEntity {
   @IdColumn()
   id: string;
 
-  @Column({ type: 'bigint', transformer: bigintId })
-  position: string;
+  @Index('IDX_outbox_recipients_event_row')
+  @Column({ name: 'event_row_id', type: 'bigint', transformer: bigintId })
+  eventRowId: string;
+
+  /** The event's position, copied when it is sequenced (NULL until then). */
+  @Column({ type: 'bigint', nullable: true, transformer: bigintId })
+  position: string | null;
 
   @Column({ name: 'user_id', type: 'bigint', transformer: bigintId })
   userId: string;

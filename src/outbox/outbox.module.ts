@@ -1,14 +1,21 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutboxCommitSubscriber } from './outbox-commit.subscriber';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { OutboxRecipientEntity } from './outbox-recipient.entity';
+import { OutboxSequenceEntity } from './outbox-sequence.entity';
+import { OutboxSequenceRepository } from './outbox-sequence.repository';
+import { OutboxSequencer } from './outbox-sequencer';
 import { OutboxRepository } from './outbox.repository';
 
-/** Every state-changing module writes its events here, inside its own transaction. */
+/**
+ * Every state-changing module writes its events here, inside its own transaction; the
+ * sequencer then gives them delivery positions in commit order.
+ */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([OutboxEventEntity, OutboxRecipientEntity])],
-  providers: [OutboxRepository],
-  exports: [OutboxRepository],
+  imports: [TypeOrmModule.forFeature([OutboxEventEntity, OutboxRecipientEntity, OutboxSequenceEntity])],
+  providers: [OutboxRepository, OutboxSequenceRepository, OutboxSequencer, OutboxCommitSubscriber],
+  exports: [OutboxRepository, OutboxSequenceRepository, OutboxSequencer],
 })
 export class OutboxModule {}

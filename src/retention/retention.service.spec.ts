@@ -2,6 +2,7 @@ import { Clock } from '../common/clock';
 import type { ClientErrorsRepository } from '../client-errors/client-errors.repository';
 import type { AppConfig } from '../config/app-config';
 import type { RetentionConfig } from '../config/retention-config';
+import type { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
 import type { RtcRoomEventsRepository } from '../rtc-callback/rtc-room-events.repository';
 import { MAX_BATCHES_PER_RUN, RetentionService, jitteredDelayMs } from './retention.service';
 
@@ -29,11 +30,13 @@ function fakeTable(rows: number) {
   };
 }
 
-function service(retention: Partial<RetentionConfig>, tables = { errors: fakeTable(0), submissions: fakeTable(0), events: fakeTable(0) }) {
+function service(retention: Partial<RetentionConfig>, tables = { errors: fakeTable(0), submissions: fakeTable(0), events: fakeTable(0) }, outboxTable = fakeTable(0)) {
   const settings: RetentionConfig = { clientErrorsDays: 30, roomEventsDays: 30, idempotencyDays: 7, intervalSeconds: 600, batchSize: 500, ...retention };
   const clientErrors = { deleteRecordsOlderThan: tables.errors.prune, deleteSubmissionsOlderThan: tables.submissions.prune } as unknown as ClientErrorsRepository;
   const roomEvents = { deleteOlderThan: tables.events.prune } as unknown as RtcRoomEventsRepository;
-  return { tables, retention: new RetentionService({ retention: settings } as AppConfig, new FixedClock(), clientErrors, roomEvents) };
+  const outbox = { prune: outboxTable.prune } as unknown as OutboxSequenceRepository;
+  const config = { retention: settings, realtime: { backlogSeconds: 3600 } } as AppConfig;
+  return { tables, outboxTable, retention: new RetentionService(config, new FixedClock(), clientErrors, roomEvents, outbox) };
 }
 
 describe('RetentionService', () => {
@@ -41,7 +44,7 @@ describe('RetentionService', () => {
 
   it('prunes each table by its own cutoff in batches until a batch finds nothing', async () => {
     const { retention, tables } = service({ batchSize: 2 }, { errors: fakeTable(5), submissions: fakeTable(1), events: fakeTable(0) });
-    expect(await retention.runOnce()).toEqual({ deleted: { client_errors: 5, client_error_submissions: 1, rtc_room_events: 0 }, failed: [] });
+    expect(await retention.runOnce()).toEqual({ deleted: { client_errors: 5, client_error_submissions: 1, rtc_room_events: 0, outbox_events: 0 }, failed: [] });
     expect(tables.errors.calls).toEqual([2, 2, 2, 2].map(() => ({ cutoff: NOW - 30 * DAY, size: 2 })));
     expect(tables.submissions.calls.map((c) => c.cutoff)).toEqual([NOW - 7 * DAY, NOW - 7 * DAY]);
     expect(tables.events.calls).toEqual([{ cutoff: NOW - 30 * DAY, size: 2 }]);
@@ -51,7 +54,13 @@ describe('RetentionService', () => {
     const { retention, tables } = service({ clientErrorsDays: 0, batchSize: 1 }, { errors: fakeTable(5), submissions: fakeTable(10 * MAX_BATCHES_PER_RUN), events: fakeTable(0) });
     const run = await retention.runOnce();
     expect(tables.errors.prune).not.toHaveBeenCalled();
-    expect(run.deleted).toEqual({ client_error_submissions: MAX_BATCHES_PER_RUN, rtc_room_events: 0 });
+    expect(run.deleted).toEqual({ client_error_submissions: MAX_BATCHES_PER_RUN, rtc_room_events: 0, outbox_events: 0 });
+  });
+
+  it('prunes delivered outbox events older than the resume backlog (REALTIME_BACKLOG_SECONDS)', async () => {
+    const { retention, outboxTable } = service({ batchSize: 3 }, undefined, fakeTable(4));
+    expect((await retention.runOnce()).deleted.outbox_events).toBe(4);
+    expect(outboxTable.calls).toEqual([0, 1, 2].map(() => ({ cutoff: NOW - 3600 * 1000, size: 3 })));
   });
 
   it('reports a failing table and still prunes the others', async () => {
@@ -100,11 +109,16 @@ describe('RetentionService', () => {
     }
   });
 
-  it('starts no timer when every table is kept for ever', () => {
+  it('still runs for the outbox when every other table is kept for ever (delivered events always expire)', async () => {
     jest.useFakeTimers();
-    const { retention } = service({ clientErrorsDays: 0, roomEventsDays: 0, idempotencyDays: 0 });
+    const { retention, tables, outboxTable } = service({ clientErrorsDays: 0, roomEventsDays: 0, idempotencyDays: 0 }, undefined, fakeTable(1));
     retention.onApplicationBootstrap();
-    expect(jest.getTimerCount()).toBe(0);
+    expect(jest.getTimerCount()).toBe(1);
+    jest.useRealTimers();
+    expect((await retention.runOnce()).deleted).toEqual({ outbox_events: 1 });
+    expect(tables.errors.prune).not.toHaveBeenCalled();
+    expect(outboxTable.prune).toHaveBeenCalled();
+    await retention.beforeApplicationShutdown();
   });
 
   it('unrefs its timer so that it never keeps the process alive', () => {

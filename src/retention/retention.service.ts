@@ -3,6 +3,7 @@ import { ClientErrorsRepository } from '../client-errors/client-errors.repositor
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RetentionConfig } from '../config/retention-config';
+import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
 import { RtcRoomEventsRepository } from '../rtc-callback/rtc-room-events.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,7 +18,8 @@ export interface RetentionRun {
 
 interface PrunedTable {
   table: string;
-  days: number;
+  /** How long rows are kept; 0 keeps them for ever. */
+  keepMs: number;
   prune: (cutoff: number, batchSize: number) => Promise<number>;
 }
 
@@ -27,8 +29,8 @@ export function jitteredDelayMs(intervalSeconds: number, random: () => number = 
 }
 
 /**
- * Deletes client errors, room-callback events and idempotency records once they are older than
- * their configured retention, in small batches, every RETENTION_INTERVAL_SECONDS (jittered).
+ * Deletes client errors, room-callback events, idempotency records and delivered outbox events
+ * (after REALTIME_BACKLOG_SECONDS) once they are older than their configured retention, in small batches, every RETENTION_INTERVAL_SECONDS (jittered).
  * Every instance runs it: a batch is deleted by primary key, so instances running at the same
  * moment delete each row once between them and never wait on each other for long.
  */
@@ -46,17 +48,20 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(Clock) private readonly clock: Clock,
     clientErrors: ClientErrorsRepository,
     roomEvents: RtcRoomEventsRepository,
+    outbox: OutboxSequenceRepository,
   ) {
     this.settings = config.retention;
     this.tables = [
-      { table: 'client_errors', days: this.settings.clientErrorsDays, prune: (cutoff, size) => clientErrors.deleteRecordsOlderThan(cutoff, size) },
-      { table: 'client_error_submissions', days: this.settings.idempotencyDays, prune: (cutoff, size) => clientErrors.deleteSubmissionsOlderThan(cutoff, size) },
-      { table: 'rtc_room_events', days: this.settings.roomEventsDays, prune: (cutoff, size) => roomEvents.deleteOlderThan(cutoff, size) },
+      { table: 'client_errors', keepMs: this.settings.clientErrorsDays * DAY_MS, prune: (cutoff, size) => clientErrors.deleteRecordsOlderThan(cutoff, size) },
+      { table: 'client_error_submissions', keepMs: this.settings.idempotencyDays * DAY_MS, prune: (cutoff, size) => clientErrors.deleteSubmissionsOlderThan(cutoff, size) },
+      { table: 'rtc_room_events', keepMs: this.settings.roomEventsDays * DAY_MS, prune: (cutoff, size) => roomEvents.deleteOlderThan(cutoff, size) },
+      // Events older than the resume backlog can never be replayed (resume refuses such points).
+      { table: 'outbox_events', keepMs: config.realtime.backlogSeconds * 1000, prune: (cutoff, size) => outbox.prune(cutoff, size) },
     ];
   }
 
   onApplicationBootstrap(): void {
-    if (this.tables.some((table) => table.days > 0)) this.schedule();
+    if (this.tables.some((table) => table.keepMs > 0)) this.schedule();
   }
 
   /** Stops the timer and lets a run in progress finish its batch before the pool closes. */
@@ -93,9 +98,9 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
   private async run(): Promise<RetentionRun> {
     const result: RetentionRun = { deleted: {}, failed: [] };
     const now = this.clock.now();
-    for (const { table, days, prune } of this.tables) {
-      if (days === 0 || this.stopped) continue;
-      const cutoff = now - days * DAY_MS;
+    for (const { table, keepMs, prune } of this.tables) {
+      if (keepMs === 0 || this.stopped) continue;
+      const cutoff = now - keepMs;
       let deleted = 0;
       try {
         for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !this.stopped; batch++) {

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import type { DurableEventType } from '../events/event-map';
+import { OutboxEventEntity } from './outbox-event.entity';
+import { privatePartOf } from './outbox.repository';
+
+/** A sequenced event with everyone who receives it and, per recipient, their private part. */
+export interface SequencedEvent {
+  position: string;
+  eventId: string;
+  type: DurableEventType;
+  payload: Record<string, unknown>;
+  createdAt: number;
+  recipients: Array<{ userId: string; private: Record<string, unknown> | null }>;
+}
+
+interface EventRow {
+  id: string | number;
+  position?: string | number | null;
+  event_id: string;
+  type: string;
+  payload: string;
+  conversation_id: string | number | null;
+  seq: string | number | null;
+  private_payloads: string | null;
+  created_at: string | number;
+}
+
+const EVENT_COLUMNS = 'id, position, event_id, type, payload, conversation_id, seq, private_payloads, created_at';
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
+
+/**
+ * The statements of the delivery sequence (see OutboxSequencer): which committed events still
+ * wait for a position, assigning positions, the head, and reading sequenced events back with
+ * their recipients for live delivery.
+ */
+@Injectable()
+export class OutboxSequenceRepository {
+  constructor(@InjectRepository(OutboxEventEntity) private readonly events: Repository<OutboxEventEntity>) {}
+
+  get manager(): EntityManager {
+    return this.events.manager;
+  }
+
+  /** The last position assigned. */
+  async head(manager: EntityManager = this.events.manager): Promise<string> {
+    const [row] = (await manager.query('SELECT last_position FROM outbox_sequence WHERE id = 1')) as Array<{ last_position: string | number }>;
+    return String(row?.last_position ?? 0);
+  }
+
+  /** Locks the sequence row: position assignment is one writer at a time, on every instance. */
+  async lockHead(manager: EntityManager): Promise<string> {
+    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    const [row] = (await manager.query(`SELECT last_position FROM outbox_sequence WHERE id = 1${lock}`)) as Array<{ last_position: string | number }>;
+    return String(row?.last_position ?? 0);
+  }
+
+  /**
+   * Committed events without a position, oldest row first. A plain (non-locking) read: an
+   * event whose transaction is still open is invisible here and is never waited on; it gets
+   * a position, higher than every one given now, in a later round after it commits.
+   */
+  async unsequenced(manager: EntityManager, limit: number): Promise<EventRow[]> {
+    return (await manager.query(`SELECT ${EVENT_COLUMNS} FROM outbox_events WHERE position IS NULL ORDER BY id LIMIT ?`, [limit])) as EventRow[];
+  }
+
+  /** Creation time of the oldest committed event without a position, or null when there is none. */
+  async oldestUnsequenced(): Promise<number | null> {
+    const rows = (await this.events.query('SELECT created_at FROM outbox_events WHERE position IS NULL ORDER BY id LIMIT 1')) as Array<{ created_at: string | number }>;
+    return rows.length ? Number(rows[0].created_at) : null;
+  }
+
+  /** Gives `rows` the positions after `head`, in order, and copies them to their recipient rows. */
+  async assign(manager: EntityManager, rows: EventRow[], head: string): Promise<string> {
+    let next = BigInt(head);
+    const pairs: Array<[string, string]> = rows.map((row) => [String(row.id), String((next += 1n))]);
+    const cases = pairs.map(() => 'WHEN ? THEN ?').join(' ');
+    const flat = pairs.flat();
+    const ids = pairs.map(([id]) => id);
+    await manager.query(`UPDATE outbox_events SET position = CASE id ${cases} END WHERE id IN (${placeholders(ids.length)})`, [...flat, ...ids]);
+    await manager.query(`UPDATE outbox_recipients SET position = CASE event_row_id ${cases} END WHERE event_row_id IN (${placeholders(ids.length)})`, [...flat, ...ids]);
+    const last = String(next);
+    await manager.query('UPDATE outbox_sequence SET last_position = ? WHERE id = 1', [last]);
+    for (let i = 0; i < rows.length; i++) rows[i].position = pairs[i][1];
+    return last;
+  }
+
+  /** Sequenced events in (after, upTo], in position order, with their recipients. */
+  async sequencedBetween(after: string, upTo: string, limit: number): Promise<SequencedEvent[]> {
+    const rows = (await this.events.query(`SELECT ${EVENT_COLUMNS} FROM outbox_events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`, [
+      after,
+      upTo,
+      limit,
+    ])) as EventRow[];
+    return this.withRecipients(rows);
+  }
+
+  /**
+   * Resolves who receives each event: the recipient rows of addressed events and, for message
+   * events, the members whose visible range holds the message (the rule of
+   * OutboxRepository.listForUser, which reads the conversations module's membership rows).
+   */
+  async withRecipients(rows: EventRow[]): Promise<SequencedEvent[]> {
+    if (rows.length === 0) return [];
+    const addressed = rows.filter((row) => row.conversation_id === null).map((row) => String(row.id));
+    const conversations = [...new Set(rows.filter((row) => row.conversation_id !== null).map((row) => String(row.conversation_id)))];
+    const byEvent = new Map<string, Array<{ userId: string; private: Record<string, unknown> | null }>>();
+    if (addressed.length) {
+      const recipientRows = (await this.events.query(
+        `SELECT event_row_id, user_id, private_payload FROM outbox_recipients WHERE event_row_id IN (${placeholders(addressed.length)})`,
+        addressed,
+      )) as Array<{ event_row_id: string | number; user_id: string | number; private_payload: string | null }>;
+      for (const r of recipientRows) {
+        const list = byEvent.get(String(r.event_row_id)) ?? [];
+        list.push({ userId: String(r.user_id), private: r.private_payload ? privatePartOf(r.private_payload, 0, String(r.user_id)) : null });
+        byEvent.set(String(r.event_row_id), list);
+      }
+    }
+    const members = new Map<string, Array<{ userId: string; from: bigint; to: bigint | null; toRow: bigint | null }>>();
+    if (conversations.length) {
+      const memberRows = (await this.events.query(
+        `SELECT conversation_id, user_id, visible_from_seq, visible_to_seq, visible_to_position FROM conversation_members WHERE conversation_id IN (${placeholders(conversations.length)})`,
+        conversations,
+      )) as Array<{ conversation_id: string | number; user_id: string | number; visible_from_seq: string | number; visible_to_seq: string | number | null; visible_to_position: string | number | null }>;
+      for (const m of memberRows) {
+        const list = members.get(String(m.conversation_id)) ?? [];
+        list.push({
+          userId: String(m.user_id),
+          from: BigInt(m.visible_from_seq),
+          to: m.visible_to_seq === null ? null : BigInt(m.visible_to_seq),
+          toRow: m.visible_to_position === null ? null : BigInt(m.visible_to_position),
+        });
+        members.set(String(m.conversation_id), list);
+      }
+    }
+    return rows.map((row) => {
+      let recipients = byEvent.get(String(row.id)) ?? [];
+      if (row.conversation_id !== null) {
+        const seq = BigInt(row.seq ?? 0);
+        const id = BigInt(row.id);
+        const parts = row.private_payloads ? (JSON.parse(row.private_payloads) as Record<string, Record<string, unknown>>) : null;
+        recipients = (members.get(String(row.conversation_id)) ?? [])
+          .filter((m) => seq > m.from && (m.to === null || (seq <= m.to && id <= (m.toRow ?? 0n))))
+          .map((m) => ({ userId: m.userId, private: parts ? (parts[m.userId] ?? null) : null }));
+      }
+      return {
+        position: String(row.position),
+        eventId: row.event_id,
+        type: row.type as DurableEventType,
+        payload: JSON.parse(row.payload) as Record<string, unknown>,
+        createdAt: Number(row.created_at),
+        recipients,
+      };
+    });
+  }
+
+  /**
+   * Deletes up to `limit` sequenced events created before `cutoff`, and their recipient rows;
+   * answers how many events went. Unsequenced events are never pruned (they are not delivered yet).
+   */
+  async prune(cutoff: number, limit: number): Promise<number> {
+    const rows = (await this.events.query('SELECT id FROM outbox_events WHERE created_at < ? AND position IS NOT NULL ORDER BY created_at LIMIT ?', [cutoff, limit])) as Array<{
+      id: string | number;
+    }>;
+    const ids = rows.map((row) => String(row.id));
+    if (ids.length === 0) return 0;
+    await this.events.query(`DELETE FROM outbox_recipients WHERE event_row_id IN (${placeholders(ids.length)})`, ids);
+    await this.events.query(`DELETE FROM outbox_events WHERE id IN (${placeholders(ids.length)})`, ids);
+    return ids.length;
+  }
+}
