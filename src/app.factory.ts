@@ -17,6 +17,7 @@ import { configuredSecrets } from './config/secrets';
 import { AppModule, AppOverrides } from './app.module';
 import { Lifecycle } from './health/lifecycle';
 import { MetricsService } from './metrics/metrics.service';
+import { RealtimeIoAdapter } from './realtime/realtime-io.adapter';
 
 /**
  * Builds the application exactly as production runs it; tests use it too. Shutdown on signals
@@ -28,6 +29,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
   // NestFactory.create leaves the start-up buffer attached until told: every later log line
   // would be held in memory and never written.
   app.flushLogs();
+  app.useWebSocketAdapter(new RealtimeIoAdapter(app, config));
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   // Every reply is `no-store` (requestContext), so an ETag could never be revalidated; hashing

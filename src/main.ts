@@ -9,6 +9,7 @@ import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { applyDevSecrets } from './config/dev-secrets';
 import { waitForDatabase } from './database/wait-for-database';
 import { Lifecycle } from './health/lifecycle';
+import { RealtimeService } from './realtime/realtime.service';
 
 function describeDatabase(config: AppConfig): string {
   return config.database.type === 'sqlite' ? `sqlite ${config.database.path}` : `mysql ${config.database.host}:${config.database.port}/${config.database.database}`;
@@ -30,6 +31,9 @@ function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: Pin
       process.exit(1);
     }, config.operations.shutdownTimeoutMs + 5000).unref();
     app.get(Lifecycle).beginShutdown();
+    // Sockets are told to go at once (new handshakes are refused while draining): clients
+    // reconnect to another instance and resume from their last position.
+    app.get(RealtimeService).disconnectAll();
     const server = app.getHttpServer() as Server;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive connection becomes idle when its request in flight ends: close it then.

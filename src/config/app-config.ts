@@ -2,6 +2,7 @@ import { readInteger } from './env-values';
 import { MessagingConfig, loadMessagingConfig } from './messaging-config';
 import { OperationsConfig, loadOperationsConfig } from './operations-config';
 import { PushRule, parsePushRules } from './push-rules';
+import { RealtimeConfig, loadRealtimeConfig } from './realtime-config';
 import { RetentionConfig, loadRetentionConfig } from './retention-config';
 
 export type DatabaseConfig =
@@ -29,6 +30,7 @@ export interface AppConfig {
   messaging: MessagingConfig;
   operations: OperationsConfig;
   retention: RetentionConfig;
+  realtime: RealtimeConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const messaging = loadMessagingConfig(env, problems);
   const operations = loadOperationsConfig(env, nodeEnv, problems);
   const retention = loadRetentionConfig(env, problems);
+  const realtime = loadRealtimeConfig(env, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -152,5 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     messaging,
     operations,
     retention,
+    realtime,
   };
 }

@@ -25,6 +25,13 @@ interface ImTokenClaims {
 /** Verified tokens kept per instance (oldest dropped first): every SDK request presents one. */
 const VERIFIED_MAX = 10_000;
 
+/** A verified token: who, and until when (Unix seconds) under which token version. */
+export interface VerifiedToken {
+  user: AuthUser;
+  expireAt: number;
+  tokenVersion: number;
+}
+
 export interface IssuedToken {
   token: string;
   /** Unix seconds; equals the JWT's `exp`. */
@@ -60,6 +67,12 @@ export class ImTokenService {
    * user's current one (a forced logout raises it) and that the user is not disabled.
    */
   async verify(token: string): Promise<AuthUser> {
+    return (await this.authenticate(token)).user;
+  }
+
+  /** verify, with the token's expiry and version (a live connection watches both). */
+  async authenticate(token: string): Promise<VerifiedToken> {
+    if (!this.config.realtime.sdkEnabled) throw new AppError(ErrorCode.SDK_DISABLED, 'the SDK is switched off on this service (SDK_ENABLED=false)');
     const now = Math.floor(this.clock.now() / 1000);
     let claims = this.verified.get(token);
     if (claims && now >= claims.exp) {
@@ -72,7 +85,7 @@ export class ImTokenService {
       throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
     }
     if (state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
-    return { id: String(state.id), userId: state.externalId };
+    return { user: { id: String(state.id), userId: state.externalId }, expireAt: claims.exp, tokenVersion: claims.tv };
   }
 
   private verifySignature(token: string, now: number): ImTokenClaims {

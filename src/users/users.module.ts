@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { UserAccessEvents } from './user-access-events';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity])],
-  providers: [UsersRepository, UsersService],
-  exports: [UsersRepository, UsersService],
+  providers: [UsersRepository, UsersService, UserAccessEvents],
+  exports: [UsersRepository, UsersService, UserAccessEvents],
 })
 export class UsersModule {}

@@ -134,6 +134,22 @@ export class UsersRepository {
     return state;
   }
 
+  /** findAuthState for many users, always from the database (live connections re-check them). */
+  async findAuthStates(ids: readonly string[]): Promise<Map<string, UserAuthState>> {
+    const states = new Map<string, UserAuthState>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const batch = ids.slice(i, i + 500);
+      const rows = (await this.users.query(`SELECT id, external_id, token_version, disabled FROM users WHERE id IN (${batch.map(() => '?').join(', ')})`, batch)) as Array<{
+        id: string | number;
+        external_id: string;
+        token_version: number | string;
+        disabled: number | boolean;
+      }>;
+      for (const row of rows) states.set(String(row.id), { id: String(row.id), externalId: row.external_id, tokenVersion: Number(row.token_version), disabled: Boolean(row.disabled) });
+    }
+    return states;
+  }
+
   /** Inserts a user; a unique violation (external ID or username) propagates to the caller. */
   async insert(user: NewUser): Promise<UserEntity> {
     const entity = this.users.create({

@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
+import { UserAccessEvents } from './user-access-events';
 import { UserEntity } from './user.entity';
 import { ProfileChanges, UsersRepository } from './users.repository';
 
@@ -30,6 +31,7 @@ const MAX_ATTEMPTS = 5;
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
+    private readonly accessEvents: UserAccessEvents,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -116,6 +118,7 @@ export class UsersService {
       await this.users.setDisabled(user.id, disabled, now);
       user.disabled = disabled;
       user.updatedAt = now;
+      if (disabled) this.accessEvents.changed(user.id, 'disabled');
     }
     return user;
   }
@@ -123,6 +126,7 @@ export class UsersService {
   async revokeTokens(externalId: string): Promise<UserEntity> {
     const user = await this.requireByExternalId(externalId);
     await this.users.incrementTokenVersion(user.id, this.clock.now());
+    this.accessEvents.changed(user.id, 'revoked');
     return user;
   }
 

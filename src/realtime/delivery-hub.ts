@@ -1,0 +1,159 @@
+import { Logger } from '@nestjs/common';
+import type { DurableEventType, EventEnvelope } from '../events/event-map';
+import type { MetricsService } from '../metrics/metrics.service';
+import type { SequencedBatch } from '../outbox/outbox-sequencer';
+import type { OutboxSequenceRepository, SequencedEvent } from '../outbox/outbox-sequence.repository';
+import type { PositionTokens } from './position-token';
+import type { SocketSession } from './socket-session';
+
+const READ_PAGE = 500;
+
+/**
+ * This instance's live delivery: which local sockets belong to which user, and how far the
+ * global delivery sequence has been handed to them (`seen`).
+ *
+ * Batches sequenced here arrive in memory; batches sequenced by another instance are known
+ * only by their head (a socket.io server-side message, or the periodic head check) and are
+ * read back from the database in position order. Either way every position is processed once
+ * and in order, so each socket's cursor only grows.
+ */
+export class DeliveryHub {
+  private readonly logger = new Logger('DeliveryHub');
+  private readonly byUser = new Map<string, Set<SocketSession>>();
+  private seen: bigint | null = null;
+  private target = 0n;
+  private reading: Promise<void> | null = null;
+  private readonly delivered: Record<'live' | 'replay', { inc(): void }>;
+
+  constructor(
+    private readonly sequence: OutboxSequenceRepository,
+    private readonly tokens: PositionTokens,
+    private readonly metrics: MetricsService,
+  ) {
+    this.delivered = { live: metrics.realtimeDeliveries.labels('live'), replay: metrics.realtimeDeliveries.labels('replay') };
+  }
+
+  get sockets(): number {
+    let n = 0;
+    for (const set of this.byUser.values()) n += set.size;
+    return n;
+  }
+
+  /** The highest position handed to local sockets (where a new connection's live stream starts). */
+  get position(): bigint {
+    return this.seen ?? 0n;
+  }
+
+  users(): string[] {
+    return [...this.byUser.keys()];
+  }
+
+  sessionsOf(userId: string): ReadonlySet<SocketSession> {
+    return this.byUser.get(userId) ?? new Set();
+  }
+
+  /** Starts from the current head: what was sequenced before this instance started is resume's. */
+  start(head: string): void {
+    if (this.seen === null) this.seen = BigInt(head);
+    if (this.target < this.seen) this.target = this.seen;
+  }
+
+  add(session: SocketSession): void {
+    const set = this.byUser.get(session.user.id) ?? new Set<SocketSession>();
+    set.add(session);
+    this.byUser.set(session.user.id, set);
+    this.metrics.realtimeSockets.set(this.sockets);
+  }
+
+  remove(session: SocketSession): void {
+    const set = this.byUser.get(session.user.id);
+    if (!set) return;
+    set.delete(session);
+    if (set.size === 0) this.byUser.delete(session.user.id);
+    this.metrics.realtimeSockets.set(this.sockets);
+  }
+
+  /** A batch this instance sequenced: delivered from memory when it continues where we are. */
+  accept(batch: SequencedBatch): void {
+    const after = BigInt(batch.after);
+    const upTo = BigInt(batch.upTo);
+    if (this.seen === null || (after === this.seen && !this.reading)) {
+      this.deliverAll(batch.events);
+      this.seen = upTo;
+      if (this.target < upTo) this.target = upTo;
+      return;
+    }
+    this.advance(batch.upTo);
+  }
+
+  /** The sequence reached `head` somewhere: read what this instance has not handed out yet. */
+  advance(head: string): void {
+    const target = BigInt(head);
+    if (target > this.target) this.target = target;
+    if (this.reading || this.seen === null || this.seen >= this.target) return;
+    this.reading = this.catchUp().finally(() => {
+      this.reading = null;
+    });
+  }
+
+  private async catchUp(): Promise<void> {
+    while (this.seen !== null && this.seen < this.target) {
+      if (this.byUser.size === 0) {
+        // Nobody to hand anything to here; new sockets start from resume.
+        this.seen = this.target;
+        return;
+      }
+      let events: SequencedEvent[];
+      try {
+        events = await this.sequence.sequencedBetween(String(this.seen), String(this.target), READ_PAGE);
+      } catch (error) {
+        // The next head check retries from the same point.
+        this.logger.warn(`reading sequenced events failed: ${(error as Error).message}`);
+        return;
+      }
+      this.deliverAll(events);
+      this.seen = events.length === READ_PAGE ? BigInt(events[events.length - 1].position) : this.target;
+    }
+  }
+
+  private deliverAll(events: SequencedEvent[]): void {
+    for (const event of events) {
+      for (const recipient of event.recipients) {
+        const sessions = this.byUser.get(recipient.userId);
+        if (sessions) this.deliver(event, recipient.private, sessions);
+      }
+    }
+  }
+
+  private deliver(event: SequencedEvent, part: Record<string, unknown> | null, sessions: Set<SocketSession>): void {
+    const position = BigInt(event.position);
+    let envelope: EventEnvelope<DurableEventType, Record<string, unknown>> | null = null;
+    for (const session of sessions) {
+      if (!session.live) {
+        session.pending.push({ event, private: part });
+        continue;
+      }
+      if (position <= session.cursor) continue;
+      envelope ??= this.envelope(session.user.id, event, part);
+      this.emit(session, position, envelope, 'live');
+    }
+  }
+
+  /** The event as this user receives it: shared payload merged with their private part. */
+  envelope(userId: string, event: Pick<SequencedEvent, 'position' | 'eventId' | 'type' | 'payload' | 'createdAt'>, part: Record<string, unknown> | null): EventEnvelope<DurableEventType, Record<string, unknown>> {
+    return {
+      event_id: event.eventId,
+      type: event.type,
+      position: this.tokens.encode(userId, BigInt(event.position), event.createdAt),
+      created_at: event.createdAt,
+      data: part ? { ...event.payload, ...part } : event.payload,
+    };
+  }
+
+  emit(session: SocketSession, position: bigint, envelope: EventEnvelope<DurableEventType, Record<string, unknown>>, via: 'live' | 'replay'): void {
+    session.cursor = position;
+    // The map types each event's payload; here the type is only known at run time.
+    (session.socket.emit as (event: string, payload: unknown) => boolean)(envelope.type, envelope);
+    this.delivered[via].inc();
+  }
+}

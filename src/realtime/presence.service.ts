@@ -1,0 +1,103 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { FriendsRepository } from '../friends/friends.repository';
+import { UsersRepository } from '../users/users.repository';
+import { MemoryPresenceRegistry } from './presence/memory-presence-registry';
+import { PresenceRegistry, PresenceTransition } from './presence/presence-registry';
+import { RedisPresenceRegistry } from './presence/redis-presence-registry';
+import { RealtimeService, ephemeral, userRoom } from './realtime.service';
+import type { SocketSession } from './socket-session';
+
+/** Key prefix of the presence sets in Redis. */
+const PRESENCE_PREFIX = 'im:presence:';
+/** The crash sweep runs at least this often, so TTL + sweep stays within a minute by default. */
+const SWEEP_MAX_MS = 10_000;
+
+/**
+ * Online status, counted across devices and instances: `presence.changed` goes to the user's
+ * friends when their first connection anywhere opens and when their last one closes. A crashed
+ * instance's connections stop being refreshed and expire after REALTIME_PRESENCE_TTL_MS; the
+ * sweep (on every instance; each transition is reported once) then announces them offline.
+ */
+@Injectable()
+export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Presence');
+  private readonly registry: PresenceRegistry;
+  private readonly joined = new WeakMap<SocketSession, Promise<void>>();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly realtime: RealtimeService,
+    private readonly friends: FriendsRepository,
+    private readonly users: UsersRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {
+    const ttlMs = config.realtime.presenceTtlMs;
+    this.registry = config.messaging.redisUrl
+      ? new RedisPresenceRegistry(config.messaging.redisUrl, PRESENCE_PREFIX, ttlMs, { commandTimeoutMs: config.operations.redisTimeoutMs })
+      : new MemoryPresenceRegistry({ ttlMs });
+  }
+
+  onApplicationBootstrap(): void {
+    const ttl = this.config.realtime.presenceTtlMs;
+    const refresh = setInterval(() => void this.refresh(), Math.floor(ttl / 3));
+    const sweep = setInterval(() => void this.sweep(), Math.min(SWEEP_MAX_MS, Math.floor(ttl / 3)));
+    refresh.unref();
+    sweep.unref();
+    this.timers.push(refresh, sweep);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    await this.registry.close();
+  }
+
+  connected(session: SocketSession): void {
+    const joined = this.registry
+      .connected(session.user.id, session.socket.id, this.clock.now())
+      .then((transition) => this.announce(transition, session.user.userId))
+      .catch((error: unknown) => this.logger.warn(`presence connect failed: ${(error as Error).message}`));
+    this.joined.set(session, joined);
+  }
+
+  /** After its own connect was recorded, so a quick connect and disconnect cannot cross. */
+  disconnected(session: SocketSession): void {
+    void (this.joined.get(session) ?? Promise.resolve())
+      .then(() => this.registry.disconnected(session.user.id, session.socket.id, this.clock.now()))
+      .then((transition) => this.announce(transition, session.user.userId))
+      .catch((error: unknown) => this.logger.warn(`presence disconnect failed: ${(error as Error).message}`));
+  }
+
+  private async refresh(): Promise<void> {
+    const connections: Array<{ userId: string; connectionId: string }> = [];
+    for (const userId of this.realtime.hub.users()) {
+      for (const session of this.realtime.hub.sessionsOf(userId)) connections.push({ userId, connectionId: session.socket.id });
+    }
+    await this.registry.refresh(connections, this.clock.now());
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const transitions = await this.registry.sweep(this.clock.now());
+      if (transitions.length === 0) return;
+      const users = new Map((await this.users.findByIds(transitions.map((t) => t.userId))).map((u) => [String(u.id), u.externalId]));
+      for (const transition of transitions) {
+        const externalId = users.get(transition.userId);
+        if (externalId) await this.announce(transition, externalId);
+      }
+    } catch (error) {
+      this.logger.warn(`presence sweep failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async announce(transition: PresenceTransition | null, externalId: string): Promise<void> {
+    if (!transition) return;
+    const friendIds = await this.friends.friendIds(transition.userId);
+    this.realtime.emitToRooms(
+      friendIds.map(userRoom),
+      ephemeral('presence.changed', { user_id: externalId, online: transition.online, last_seen_at: transition.lastSeenAt }, this.clock.now()),
+    );
+  }
+}

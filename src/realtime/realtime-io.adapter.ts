@@ -1,0 +1,82 @@
+import { INestApplicationContext, Logger } from '@nestjs/common';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import Redis from 'ioredis';
+import type { Server, ServerOptions } from 'socket.io';
+import type { AppConfig } from '../config/app-config';
+import { SOCKET_MAX_HTTP_BUFFER_BYTES } from '../config/realtime-config';
+
+/**
+ * The socket.io server, configured on purpose rather than by defaults:
+ * - `path` REALTIME_PATH (default /socket.io) on the service's own port; websocket and polling.
+ * - `maxHttpBufferSize` 64 KiB: a frame above it closes the transport (socket.io's protection
+ *   against memory exhaustion); client messages above 16 KiB but below it answer 1004.
+ * - `pingInterval` / `pingTimeout` (REALTIME_PING_*): a dead peer is noticed within their sum.
+ * - `connectTimeout` (REALTIME_CONNECT_TIMEOUT_MS): a connection that has not completed the
+ *   authenticated handshake by then is closed.
+ * - CORS from CORS_ORIGINS, as for the HTTP endpoints (no cookies: the token is in `auth`).
+ * - With REDIS_URL, the official Redis adapter: rooms, server-side notices and disconnects
+ *   reach every instance (durable events do not depend on it; see docs/realtime.md).
+ */
+export class RealtimeIoAdapter extends IoAdapter {
+  private readonly logger = new Logger('RealtimeIoAdapter');
+  private readonly clients: Redis[] = [];
+
+  constructor(
+    app: INestApplicationContext,
+    private readonly config: AppConfig,
+  ) {
+    super(app);
+  }
+
+  override createIOServer(port: number, options?: ServerOptions): Server {
+    const origins = this.config.operations.corsOrigins;
+    const server = super.createIOServer(port, {
+      ...options,
+      path: this.config.realtime.path,
+      transports: ['polling', 'websocket'],
+      serveClient: false,
+      maxHttpBufferSize: SOCKET_MAX_HTTP_BUFFER_BYTES,
+      pingInterval: this.config.realtime.pingIntervalMs,
+      pingTimeout: this.config.realtime.pingTimeoutMs,
+      connectTimeout: this.config.realtime.connectTimeoutMs,
+      cors: origins.length ? { origin: origins[0] === '*' ? '*' : origins, credentials: false, methods: ['GET', 'POST'] } : undefined,
+    } as ServerOptions) as Server;
+    const url = this.config.messaging.redisUrl;
+    if (url) server.adapter(createAdapter(this.redisClient(url, 'publish'), this.redisClient(url, 'subscribe')));
+    return server;
+  }
+
+  /**
+   * The adapter does not await its PUBLISH (or SUBSCRIBE) calls: during a Redis outage each
+   * would reject with nobody to catch it, and an unhandled rejection ends the process. The
+   * outage is logged instead; sockets on this instance keep working, and durable events still
+   * reach other instances through the head check.
+   */
+  private redisClient(url: string, role: 'publish' | 'subscribe'): Redis {
+    // The subscriber's few commands (SUBSCRIBE at start) wait for a connection instead of
+    // failing; ioredis subscribes again by itself after a reconnect.
+    const client = new Redis(url, { maxRetriesPerRequest: role === 'subscribe' ? null : 1, retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000) });
+    let down = false;
+    client.on('error', (error: Error) => {
+      if (!down) this.logger.warn(`Redis (${role}) unreachable: ${error.message}`);
+      down = true;
+    });
+    client.on('ready', () => {
+      if (down) this.logger.log(`Redis (${role}) reachable again`);
+      down = false;
+    });
+    for (const method of ['publish', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const) {
+      const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
+      (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => original(...args).catch(() => undefined);
+    }
+    this.clients.push(client);
+    return client;
+  }
+
+  /** The Redis connections end first: the adapter's UNSUBSCRIBE would otherwise wait for an unreachable Redis. */
+  override async close(server: Server): Promise<void> {
+    for (const client of this.clients.splice(0)) client.disconnect();
+    await super.close(server);
+  }
+}

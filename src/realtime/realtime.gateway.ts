@@ -1,0 +1,46 @@
+import { Logger } from '@nestjs/common';
+import { ConnectedSocket, MessageBody, OnGatewayConnection, OnGatewayDisconnect, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+import type { Server } from 'socket.io';
+import type { ClientAck } from '../events/event-map';
+import { PresenceService } from './presence.service';
+import { RealtimeService } from './realtime.service';
+import type { ImSocket } from './socket-session';
+import { TypingService } from './typing.service';
+
+/**
+ * The real-time connection of the SDKs (server options: RealtimeIoAdapter). Authentication is
+ * a socket.io middleware installed in afterInit: Nest guards do not run on connection. Each
+ * client message was checked (rate, size, shape) before it reaches a handler here.
+ */
+@WebSocketGateway()
+export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect {
+  private readonly logger = new Logger('RealtimeGateway');
+
+  constructor(
+    private readonly realtime: RealtimeService,
+    private readonly typingService: TypingService,
+    private readonly presence: PresenceService,
+  ) {}
+
+  afterInit(server: Server): void {
+    this.realtime.bind(server);
+  }
+
+  handleConnection(socket: ImSocket): void {
+    this.realtime.connected(socket, (session) => this.presence.connected(session)).catch((error: unknown) => this.logger.error(`connection setup failed: ${(error as Error).message}`));
+  }
+
+  handleDisconnect(socket: ImSocket): void {
+    this.realtime.disconnected(socket, (session) => this.presence.disconnected(session));
+  }
+
+  @SubscribeMessage('auth.renew')
+  renew(@ConnectedSocket() socket: ImSocket, @MessageBody() body: { token: string }): Promise<ClientAck> {
+    return this.realtime.renew(socket, body.token);
+  }
+
+  @SubscribeMessage('conversation.typing')
+  typing(@ConnectedSocket() socket: ImSocket, @MessageBody() body: { conversation_id: string }): Promise<ClientAck> {
+    return this.typingService.typing(socket.data.session!, body.conversation_id);
+  }
+}

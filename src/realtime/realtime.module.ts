@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { FriendsModule } from '../friends/friends.module';
+import { HealthModule } from '../health/health.module';
+import { ImTokenModule } from '../im-token/im-token.module';
+import { PresenceService } from './presence.service';
+import { RealtimeGateway } from './realtime.gateway';
+import { RealtimeService } from './realtime.service';
+import { TypingService } from './typing.service';
+
+/** The socket.io gateway: delivery of the outbox's events, resume, renewal, typing and presence. */
+@Module({
+  imports: [ImTokenModule, ConversationsModule, HealthModule, FriendsModule],
+  providers: [RealtimeGateway, RealtimeService, TypingService, PresenceService],
+  exports: [RealtimeService],
+})
+export class RealtimeModule {}

@@ -1,0 +1,321 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { createHmac, randomUUID } from 'node:crypto';
+import type { Server } from 'socket.io';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isDatabaseUnavailable } from '../database/db-errors';
+import type { ClientAck, EphemeralEventMap, EventEnvelope } from '../events/event-map';
+import { Lifecycle } from '../health/lifecycle';
+import { ImTokenService } from '../im-token/im-token.service';
+import { MetricsService } from '../metrics/metrics.service';
+import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
+import { OutboxSequencer } from '../outbox/outbox-sequencer';
+import { OutboxRepository } from '../outbox/outbox.repository';
+import { AccessChange, UserAccessEvents } from '../users/user-access-events';
+import { UsersRepository } from '../users/users.repository';
+import { ack, ackOf, checkClientMessage } from './client-messages';
+import { DeliveryHub } from './delivery-hub';
+import { PositionTokens } from './position-token';
+import { ImSocket, SocketSession } from './socket-session';
+
+const REPLAY_PAGE = 1000;
+/** How often each instance reads the sequence head (a missed cross-instance notice costs at most this). */
+const HEAD_POLL_MS = 1000;
+/** setTimeout's limit; a later expiry re-arms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const SERVER_HEAD_EVENT = 'outbox.head';
+
+export const userRoom = (userId: string): string => `u:${userId}`;
+
+/** An ephemeral event: not stored, not replayed. */
+export function ephemeral<T extends Exclude<keyof EphemeralEventMap, 'connection.ready'>>(type: T, data: EphemeralEventMap[T], now: number): EventEnvelope<T, EphemeralEventMap[T]> {
+  return { event_id: randomUUID(), type, position: null, created_at: now, data };
+}
+
+/** An error as a client acknowledgement (or handshake refusal): the code and a message safe to show. */
+export function refusalOf(error: unknown, log: Logger): ClientAck {
+  if (error instanceof AppError) return ack(error.code, error.message);
+  if (isDatabaseUnavailable(error)) return ack(ErrorCode.INTERNAL, 'service temporarily unavailable; retry later');
+  const traceId = randomUUID();
+  log.error(`unexpected error [${traceId}]: ${(error as Error)?.message}`, (error as Error)?.stack);
+  return ack(ErrorCode.INTERNAL, 'internal error', traceId);
+}
+
+/**
+ * Connections of the real-time gateway: the handshake, replay of what a client missed, live
+ * delivery through the DeliveryHub, credential renewal, expiry and revocation.
+ */
+@Injectable()
+export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Realtime');
+  readonly hub: DeliveryHub;
+  readonly tokens: PositionTokens;
+  private server: Server | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private sweeping = false;
+
+  constructor(
+    private readonly imTokens: ImTokenService,
+    private readonly outbox: OutboxRepository,
+    private readonly sequence: OutboxSequenceRepository,
+    private readonly sequencer: OutboxSequencer,
+    private readonly users: UsersRepository,
+    private readonly metrics: MetricsService,
+    private readonly lifecycle: Lifecycle,
+    accessEvents: UserAccessEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {
+    // Resume points are bound to the user with a key derived from the token secret.
+    this.tokens = new PositionTokens(createHmac('sha256', config.jwtSecret || 'development').update('im-realtime-position-v1').digest());
+    this.hub = new DeliveryHub(sequence, this.tokens, metrics);
+    accessEvents.subscribe((userId, change) => this.revoke(userId, change));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      this.hub.start(await this.sequence.head());
+    } catch (error) {
+      // The database is not there yet: the first head check starts the hub.
+      this.logger.warn(`could not read the delivery head at start: ${(error as Error).message}`);
+    }
+    this.sequencer.onSequenced((batch) => {
+      this.hub.accept(batch);
+      // Only the Redis adapter has other instances to tell (the in-memory one warns on every call).
+      if (this.config.messaging.redisUrl) this.server?.serverSideEmit(SERVER_HEAD_EVENT, batch.upTo);
+    });
+    const poll = setInterval(() => void this.pollHead(), HEAD_POLL_MS);
+    const sweep = setInterval(() => void this.sweepAccess(), Math.max(this.config.authCacheMs, 1000));
+    poll.unref();
+    sweep.unref();
+    this.timers.push(poll, sweep);
+  }
+
+  onModuleDestroy(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.disconnectAll();
+  }
+
+  /** Wires the socket.io server: the handshake check and the notices of other instances. */
+  bind(server: Server): void {
+    this.server = server;
+    server.use((socket, next) => {
+      this.handshake(socket as ImSocket).then(
+        () => next(),
+        (error: unknown) => {
+          const refusal = refusalOf(error, this.logger);
+          this.metrics.realtimeRefusals.inc({ stage: 'handshake', code: String(refusal.code) });
+          next(Object.assign(new Error(refusal.msg), { data: { code: refusal.code, msg: refusal.msg } }));
+        },
+      );
+    });
+    server.on(SERVER_HEAD_EVENT, (head: unknown) => {
+      if (typeof head === 'string' && /^[0-9]{1,19}$/.test(head)) this.hub.advance(head);
+    });
+  }
+
+  /**
+   * The token travels in `auth.token` only: a token in the query string ends up in access logs
+   * and proxies, so its presence alone is refused, even beside a valid `auth.token`.
+   */
+  private async handshake(socket: ImSocket): Promise<void> {
+    if (this.lifecycle.shuttingDown) throw AppError.unavailable('this instance is shutting down');
+    const query = socket.handshake.query as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(query, 'token')) throw AppError.invalid('token', 'must be sent in the handshake auth object (auth.token), never in the query string');
+    const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
+    const token = auth.token;
+    if (token === undefined || token === null || token === '') throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: pass the IM token as auth.token');
+    if (typeof token !== 'string' || token.length > 4096) throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
+    socket.data.auth = await this.imTokens.authenticate(token);
+    socket.data.resumeFrom = auth.position;
+  }
+
+  /** A socket passed the handshake: replay what it missed, then go live and say so. */
+  async connected(socket: ImSocket, onSession: (session: SocketSession) => void = () => undefined): Promise<void> {
+    const auth = socket.data.auth;
+    if (!auth) {
+      socket.disconnect(true);
+      return;
+    }
+    const session = new SocketSession(socket, auth.user, auth.expireAt, auth.tokenVersion);
+    socket.data.session = session;
+    void socket.join(userRoom(auth.user.id));
+    socket.use((packet, next) => {
+      const verdict = checkClientMessage(session, packet, this.clock.now(), this.config.realtime.clientMessagesPer10s);
+      if (verdict.ok) return next();
+      this.metrics.realtimeRefusals.inc({ stage: 'message', code: String(verdict.refusal.code) });
+      ackOf(packet)?.(verdict.refusal);
+    });
+    this.armExpiry(session);
+    // Registered before reading the backlog: whatever the hub hands out from here on waits in
+    // `pending`, and whatever it handed out before is in the backlog read below.
+    session.cursor = this.hub.position;
+    this.hub.add(session);
+    onSession(session);
+    let replayed = 0;
+    let resumed = false;
+    try {
+      const from = this.resumePoint(session, socket.data.resumeFrom);
+      if (from !== null) {
+        // Events committed before this connection but not yet numbered belong to the replay.
+        await this.sequencer.flush();
+        const behind = await this.outbox.countForUser(session.user.id, String(from), this.config.realtime.backlogEvents + 1);
+        if (behind <= this.config.realtime.backlogEvents) {
+          resumed = true;
+          session.cursor = from;
+          replayed = await this.replay(session, from);
+        }
+      }
+    } catch (error) {
+      // The backlog could not be read: the client falls back to sync, as after any resumed:false.
+      this.logger.warn(`replay failed: ${(error as Error).message}`);
+      resumed = false;
+    }
+    if (session.closed) return;
+    for (const { event, private: part } of session.pending) {
+      const position = BigInt(event.position);
+      if (position <= session.cursor) continue;
+      this.hub.emit(session, position, this.hub.envelope(session.user.id, event, part), resumed ? 'replay' : 'live');
+      if (resumed) replayed += 1;
+    }
+    session.pending = [];
+    session.live = true;
+    const now = this.clock.now();
+    socket.emit('connection.ready', {
+      event_id: randomUUID(),
+      position: this.tokens.encode(session.user.id, session.cursor, now),
+      server_time: now,
+      resumed,
+      replayed,
+    });
+  }
+
+  /** The client's resume point, or null when absent, malformed, foreign or older than the backlog. */
+  private resumePoint(session: SocketSession, given: unknown): bigint | null {
+    if (given === undefined || given === null) return null;
+    const point = this.tokens.decode(session.user.id, given);
+    if (!point) return null;
+    if (point.at < this.clock.now() - this.config.realtime.backlogSeconds * 1000) return null;
+    return point.position;
+  }
+
+  private async replay(session: SocketSession, from: bigint): Promise<number> {
+    let count = 0;
+    let after = from;
+    for (;;) {
+      const page = await this.outbox.listForUser(session.user.id, String(after), REPLAY_PAGE);
+      if (session.closed) return count;
+      for (const event of page) {
+        const position = BigInt(event.position);
+        if (position <= session.cursor) continue;
+        this.hub.emit(session, position, this.hub.envelope(session.user.id, event, event.private), 'replay');
+        count += 1;
+      }
+      if (page.length < REPLAY_PAGE) return count;
+      after = BigInt(page[page.length - 1].position);
+    }
+  }
+
+  disconnected(socket: ImSocket, onSession: (session: SocketSession) => void = () => undefined): void {
+    const session = socket.data.session;
+    if (!session) return;
+    session.closed = true;
+    if (session.expiryTimer) clearTimeout(session.expiryTimer);
+    this.hub.remove(session);
+    onSession(session);
+  }
+
+  /** Renewal on a live connection (5.7): same user only; anything else changes nothing. */
+  async renew(socket: ImSocket, token: string): Promise<ClientAck> {
+    const session = socket.data.session;
+    if (!session) return ack(ErrorCode.TOKEN_INVALID, 'token invalid');
+    try {
+      const verified = await this.imTokens.authenticate(token);
+      if (verified.user.id !== session.user.id) return ack(ErrorCode.TOKEN_INVALID, 'token: belongs to another user; reconnect to change identity');
+      session.expireAt = verified.expireAt;
+      session.tokenVersion = verified.tokenVersion;
+      this.armExpiry(session);
+      return ack(ErrorCode.OK, 'ok');
+    } catch (error) {
+      return refusalOf(error, this.logger);
+    }
+  }
+
+  private armExpiry(session: SocketSession): void {
+    if (session.expiryTimer) clearTimeout(session.expiryTimer);
+    const wait = session.expireAt * 1000 - this.clock.now();
+    session.expiryTimer = setTimeout(
+      () => {
+        if (session.expireAt * 1000 > this.clock.now()) return this.armExpiry(session);
+        this.end(session, 'session.expired', ErrorCode.TOKEN_EXPIRED);
+      },
+      Math.min(Math.max(wait, 0), MAX_TIMER_MS),
+    );
+    session.expiryTimer.unref();
+  }
+
+  private end(session: SocketSession, type: 'session.expired' | 'session.revoked', code: number): void {
+    if (session.closed) return;
+    session.closed = true;
+    const envelope = ephemeral(type, { code }, this.clock.now());
+    (session.socket.emit as (event: string, payload: unknown) => boolean)(type, envelope);
+    session.socket.disconnect(true);
+  }
+
+  /** Access changed on this instance: every instance's sockets of the user end now (the adapter carries it). */
+  private revoke(userId: string, change: AccessChange): void {
+    const code = change === 'disabled' ? ErrorCode.USER_DISABLED : ErrorCode.TOKEN_INVALID;
+    if (!this.server) return;
+    this.server.to(userRoom(userId)).emit('session.revoked', ephemeral('session.revoked', { code }, this.clock.now()));
+    this.server.in(userRoom(userId)).disconnectSockets(true);
+  }
+
+  /**
+   * The safety net for revocation: every AUTH_CACHE_MS (at least a second) the state of every
+   * connected user is read again, and a socket whose token version is no longer current or whose
+   * user was disabled is ended, also when the notice from the instance that made the change was lost.
+   */
+  private async sweepAccess(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const ids = this.hub.users();
+      if (ids.length === 0) return;
+      const states = await this.users.findAuthStates(ids);
+      for (const id of ids) {
+        const state = states.get(id);
+        for (const session of [...this.hub.sessionsOf(id)]) {
+          if (!state || state.tokenVersion !== session.tokenVersion) this.end(session, 'session.revoked', ErrorCode.TOKEN_INVALID);
+          else if (state.disabled) this.end(session, 'session.revoked', ErrorCode.USER_DISABLED);
+        }
+      }
+    } catch {
+      // Checked again at the next round.
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async pollHead(): Promise<void> {
+    try {
+      const head = await this.sequence.head();
+      this.hub.start(head);
+      this.hub.advance(head);
+    } catch {
+      // The database is away; the next poll tries again.
+    }
+  }
+
+  /** An ephemeral event to every socket of these users, on every instance. */
+  emitToRooms(rooms: string[], envelope: EventEnvelope<string, unknown>): void {
+    if (!this.server || rooms.length === 0) return;
+    (this.server.to(rooms).emit as (event: string, payload: unknown) => boolean)(envelope.type, envelope);
+  }
+
+  /** Shutdown: clients reconnect (to another instance) and resume. */
+  disconnectAll(): void {
+    this.server?.local.disconnectSockets(true);
+  }
+}

@@ -1,0 +1,45 @@
+import type { Socket } from 'socket.io';
+import type { ClientToServerEvents, ServerToClientEvents } from '../events/event-map';
+import type { AuthUser } from '../im-token/auth-user';
+import type { SequencedEvent } from '../outbox/outbox-sequence.repository';
+
+export type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** What the handshake proved, kept on the socket. */
+export interface SocketData {
+  auth?: { user: AuthUser; expireAt: number; tokenVersion: number };
+  /** The raw `auth.position` the client sent (validated later; anything else means no resume). */
+  resumeFrom?: unknown;
+  session?: SocketSession;
+}
+
+/** A durable event waiting for a socket that is still catching up, with this user's private part. */
+export interface PendingEvent {
+  event: SequencedEvent;
+  private: Record<string, unknown> | null;
+}
+
+/**
+ * One authenticated connection: who it is for, until when, and the highest position it was
+ * given. Positions only go up, so an event at or below the cursor (a replayed one arriving
+ * live too, or a batch read twice) is never emitted again: each event reaches each connection
+ * once, in order.
+ */
+export class SocketSession {
+  cursor = 0n;
+  /** False while the backlog is replayed: live events wait in `pending` meanwhile. */
+  live = false;
+  pending: PendingEvent[] = [];
+  expiryTimer: NodeJS.Timeout | null = null;
+  /** Client messages in the current 10-second window (the per-socket limit). */
+  windowStart = 0;
+  windowCount = 0;
+  closed = false;
+
+  constructor(
+    readonly socket: ImSocket,
+    public user: AuthUser,
+    public expireAt: number,
+    public tokenVersion: number,
+  ) {}
+}

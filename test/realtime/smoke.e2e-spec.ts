@@ -1,0 +1,33 @@
+import { bearer, friendConversationId, issueUser, startTestApp, TestApp } from '../helpers/test-app';
+import { Seed } from '../helpers/seed';
+import { connect, listen, refusal } from '../helpers/realtime';
+
+describe('realtime smoke', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    url = await listen(t);
+  });
+  afterAll(() => t.close());
+
+  it('delivers a message live and on resume', async () => {
+    const alice = await issueUser(t);
+    const bob = await issueUser(t);
+    await new Seed(t).friends(alice.id, bob.id);
+    expect((await refusal(url, { auth: {} })).code).toBe(1101);
+    const b = await connect(url, { auth: { token: bob.token } });
+    const ready = await b.waitForReady();
+    expect(ready.resumed).toBe(false);
+    const sent = await t.http.post('/app/sdk/messages/send').set(...bearer(alice.token)).send({ conversation_id: friendConversationId(bob), client_message_id: 'x1', type: 'text', content: { text: 'hi' } });
+    const live = await b.waitForEvent(sent.body.data.event_id as string);
+    expect(live.data.conversation_id).toBe(friendConversationId(alice));
+    b.close();
+    const sent2 = await t.http.post('/app/sdk/messages/send').set(...bearer(alice.token)).send({ conversation_id: friendConversationId(bob), client_message_id: 'x2', type: 'text', content: { text: 'again' } });
+    const b2 = await connect(url, { auth: { token: bob.token, position: live.position } });
+    const r2 = await b2.waitForReady();
+    expect(r2).toMatchObject({ resumed: true, replayed: 1 });
+    expect(b2.of().map((e) => e.event_id)).toEqual([sent2.body.data.event_id]);
+    b2.close();
+  });
+});
