@@ -30,4 +30,17 @@ describe('realtime smoke', () => {
     expect(b2.of().map((e) => e.event_id)).toEqual([sent2.body.data.event_id]);
     b2.close();
   });
+
+  it('SDK_ENABLED=false: IM tokens answer 1002 on HTTP and at the handshake; the host endpoints still work', async () => {
+    const off = await startTestApp({ SDK_ENABLED: 'false' });
+    try {
+      const user = await issueUser(off);
+      const unread = await off.http.get('/app/sdk/unread').set(...bearer(user.token));
+      expect(unread.body).toMatchObject({ code: 1002, data: null });
+      expect(unread.body.msg).toContain('SDK_ENABLED');
+      expect(await refusal(await listen(off), { auth: { token: user.token } })).toMatchObject({ code: 1002 });
+    } finally {
+      await off.close();
+    }
+  });
 });
