@@ -43,4 +43,17 @@ describe('realtime smoke', () => {
       await off.close();
     }
   });
+
+  it('answers CORS on the socket.io endpoint for CORS_ORIGINS only', async () => {
+    const cors = await startTestApp({ CORS_ORIGINS: 'https://app.example' });
+    try {
+      const allowed = await cors.http.get('/socket.io/?EIO=4&transport=polling').set('Origin', 'https://app.example');
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example');
+      expect(allowed.headers['access-control-allow-credentials']).toBeUndefined();
+      const other = await cors.http.get('/socket.io/?EIO=4&transport=polling').set('Origin', 'https://evil.example');
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await cors.close();
+    }
+  });
 });
