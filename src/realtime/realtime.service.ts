@@ -174,14 +174,9 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       resumed = false;
     }
     if (session.closed) return;
-    for (const { event, private: part } of session.pending) {
-      const position = BigInt(event.position);
-      if (position <= session.cursor) continue;
-      this.hub.emit(session, position, this.hub.envelope(session.user.id, event, part), resumed ? 'replay' : 'live');
-      if (resumed) replayed += 1;
-    }
-    session.pending = [];
-    session.live = true;
+    // Resumed: what arrived meanwhile is part of the replay, before ready. Not resumed: ready
+    // comes first (only counted replays may precede it), and what arrived meanwhile follows live.
+    if (resumed) replayed += this.flushPending(session, 'replay');
     const now = this.clock.now();
     socket.emit('connection.ready', {
       event_id: randomUUID(),
@@ -190,6 +185,20 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       resumed,
       replayed,
     });
+    this.flushPending(session, 'live');
+    session.live = true;
+  }
+
+  private flushPending(session: SocketSession, via: 'replay' | 'live'): number {
+    let count = 0;
+    for (const { event, private: part } of session.pending) {
+      const position = BigInt(event.position);
+      if (position <= session.cursor) continue;
+      this.hub.emit(session, position, this.hub.envelope(session.user.id, event, part), via);
+      count += 1;
+    }
+    session.pending = [];
+    return count;
   }
 
   /** The client's resume point, or null when absent, malformed, foreign or older than the backlog. */
