@@ -103,16 +103,19 @@ export class DeliveryHub {
         this.seen = this.target;
         return;
       }
+      // The bound is fixed before the read: the target may rise while it runs, and what lies
+      // above this bound was not read.
+      const upTo = this.target;
       let events: SequencedEvent[];
       try {
-        events = await this.sequence.sequencedBetween(String(this.seen), String(this.target), READ_PAGE);
+        events = await this.sequence.sequencedBetween(String(this.seen), String(upTo), READ_PAGE);
       } catch (error) {
         // The next head check retries from the same point.
         this.logger.warn(`reading sequenced events failed: ${(error as Error).message}`);
         return;
       }
       this.deliverAll(events);
-      this.seen = events.length === READ_PAGE ? BigInt(events[events.length - 1].position) : this.target;
+      this.seen = events.length === READ_PAGE ? BigInt(events[events.length - 1].position) : upTo;
     }
   }
 
