@@ -108,6 +108,10 @@ load_secrets() {
       process.stdout.write(`SDK_SECRET=${s()}\nJWT_SECRET=${s()}\nRTC_SDK_APP_ID=${1400000000 + randomInt(99999999)}\nRTC_CALLBACK_SECRET=${s()}\n`);
     ' >"$SECRETS")
   fi
+  # Added to a file written before calls existed (a production boot refuses to start without it).
+  if ! grep -q '^RTC_SECRET_KEY=' "$SECRETS"; then
+    (umask 077 && node -e 'process.stdout.write(`RTC_SECRET_KEY=${require("node:crypto").randomBytes(32).toString("hex")}\n`)' >>"$SECRETS")
+  fi
   local name value
   while IFS='=' read -r name value; do
     [[ -n "$name" && -z "${!name:-}" ]] && export "$name=$value"

@@ -5,6 +5,7 @@ const strong = {
   JWT_SECRET: 'j'.repeat(32),
   RTC_SDK_APP_ID: '1400000001',
   RTC_CALLBACK_SECRET: 'c'.repeat(16),
+  RTC_SECRET_KEY: '5bd2850fff3ecb11d7c805251c51ee463a25727bddc2385f3fa8bfee1bb93b5e',
 };
 
 function problems(env: NodeJS.ProcessEnv): string[] {
@@ -25,7 +26,7 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
   });
 
-  it.each(['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET'])('refuses production without %s', (name) => {
+  it.each(['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET', 'RTC_SECRET_KEY'])('refuses production without %s', (name) => {
     const found = problems({ NODE_ENV: 'production', ...strong, [name]: undefined });
     expect(found).toEqual([`${name} is required when NODE_ENV=production`]);
   });
@@ -34,6 +35,8 @@ describe('loadConfig', () => {
     expect(problems({ NODE_ENV: 'production', ...strong, JWT_SECRET: 'k'.repeat(31) })).toEqual(['JWT_SECRET is too short: at least 32 bytes are required']);
     expect(problems({ NODE_ENV: 'production', ...strong, SDK_SECRET: 'x'.repeat(31) })[0]).toContain('SDK_SECRET is too short');
     expect(problems({ NODE_ENV: 'production', ...strong, RTC_CALLBACK_SECRET: 'y'.repeat(15) })[0]).toContain('RTC_CALLBACK_SECRET is too short');
+    expect(problems({ NODE_ENV: 'production', ...strong, RTC_SECRET_KEY: 'f'.repeat(31) })).toEqual(['RTC_SECRET_KEY is too short: at least 32 bytes are required']);
+    expect(problems({ NODE_ENV: 'production', ...strong, RTC_SECRET_KEY: 'f'.repeat(32) })).toEqual([]);
     const message = (() => {
       try {
         loadConfig({ NODE_ENV: 'production', ...strong, JWT_SECRET: 'topsecretvalue' });
@@ -47,6 +50,31 @@ describe('loadConfig', () => {
 
   it('refuses the same value for the host secret and the token key', () => {
     expect(problems({ ...strong, JWT_SECRET: strong.SDK_SECRET })[0]).toContain('must differ');
+  });
+
+  it('exposes the provider keys under rtc, the SDKSecretKey apart from the callback key', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...strong }).rtc).toEqual({ sdkAppId: '1400000001', callbackSecret: strong.RTC_CALLBACK_SECRET, secretKey: strong.RTC_SECRET_KEY });
+    expect(loadConfig({ NODE_ENV: 'test' }).rtc.secretKey).toBe('');
+  });
+
+  it.each(['RTC_CALLBACK_SECRET', 'SDK_SECRET', 'JWT_SECRET'])('refuses RTC_SECRET_KEY equal to %s, in every environment, without echoing it', (other) => {
+    const shared = 'shared-value-0123456789abcdef-0123456789';
+    for (const NODE_ENV of ['production', 'development']) {
+      const found = problems({ NODE_ENV, ...strong, [other]: shared, RTC_SECRET_KEY: shared });
+      expect(found).toEqual(['RTC_SECRET_KEY must differ from RTC_CALLBACK_SECRET, SDK_SECRET and JWT_SECRET']);
+      expect(found.join('\n')).not.toContain(shared);
+    }
+  });
+
+  it('reads the ring timeout of calls, 30 s unless set, from 5 to 180 s, and the group call size, 16 unless set, from 2 to 300', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).calls).toEqual({ ringTimeoutSeconds: 30, maxParticipants: 16 });
+    expect(loadConfig({ NODE_ENV: 'test', CALL_MAX_PARTICIPANTS: '300' }).calls.maxParticipants).toBe(300);
+    expect(() => loadConfig({ NODE_ENV: 'test', CALL_MAX_PARTICIPANTS: '1' })).toThrow(/CALL_MAX_PARTICIPANTS must be an integer from 2 to 300/);
+    expect(loadConfig({ NODE_ENV: 'test', CALL_RING_TIMEOUT_SECONDS: '5' }).calls.ringTimeoutSeconds).toBe(5);
+    expect(loadConfig({ NODE_ENV: 'test', CALL_RING_TIMEOUT_SECONDS: '180' }).calls.ringTimeoutSeconds).toBe(180);
+    for (const value of ['4', '181', '30.5', '-30', '30s']) {
+      expect(problems({ NODE_ENV: 'test', CALL_RING_TIMEOUT_SECONDS: value })).toEqual([`CALL_RING_TIMEOUT_SECONDS must be an integer from 5 to 180 (got "${value}")`]);
+    }
   });
 
   it('reports every problem at once', () => {

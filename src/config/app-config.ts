@@ -1,3 +1,4 @@
+import { CallsConfig, loadCallsConfig } from './calls-config';
 import { readInteger } from './env-values';
 import { MessagingConfig, loadMessagingConfig } from './messaging-config';
 import { OperationsConfig, loadOperationsConfig } from './operations-config';
@@ -19,7 +20,11 @@ export interface AppConfig {
   sdkSecret: string;
   jwtSecret: string;
   tokenTtlSeconds: number;
-  rtc: { sdkAppId: string; callbackSecret: string };
+  /**
+   * The real-time provider (Tencent TRTC): the application ID, the key that signs its room
+   * callbacks, and the application's SDKSecretKey that signs our users' UserSigs.
+   */
+  rtc: { sdkAppId: string; callbackSecret: string; secretKey: string };
   publicBaseUrl: string;
   defaultAvatarUrl: string;
   pushRules: PushRule[];
@@ -31,6 +36,7 @@ export interface AppConfig {
   operations: OperationsConfig;
   retention: RetentionConfig;
   realtime: RealtimeConfig;
+  calls: CallsConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -46,9 +52,12 @@ export const SECRET_MINIMUMS = {
   SDK_SECRET: 32,
   JWT_SECRET: 32,
   RTC_CALLBACK_SECRET: 16,
+  // TRTC's SDKSecretKey is 64 hex characters; 32 refuses a truncated paste or a placeholder
+  // without tying the check to the console's current key format.
+  RTC_SECRET_KEY: 32,
 } as const;
 export type SecretName = keyof typeof SECRET_MINIMUMS | 'RTC_SDK_APP_ID';
-export const SECRET_NAMES: readonly SecretName[] = ['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET'];
+export const SECRET_NAMES: readonly SecretName[] = ['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET', 'RTC_SECRET_KEY'];
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -112,6 +121,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (env.SDK_SECRET && env.JWT_SECRET && env.SDK_SECRET === env.JWT_SECRET) {
     problems.push('SDK_SECRET and JWT_SECRET must differ (the host secret must never verify an IM token)');
   }
+  // Whoever holds RTC_SECRET_KEY can sign a UserSig for any user: no other secret, handed to
+  // the host or to the provider's callback configuration, may double as it.
+  if (env.RTC_SECRET_KEY && [env.RTC_CALLBACK_SECRET, env.SDK_SECRET, env.JWT_SECRET].includes(env.RTC_SECRET_KEY)) {
+    problems.push('RTC_SECRET_KEY must differ from RTC_CALLBACK_SECRET, SDK_SECRET and JWT_SECRET');
+  }
 
   const tokenTtlSeconds = readInteger(env, 'TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600, problems);
   const bodyLimitBytes = readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 65536, 16 * 1024 * 1024, problems);
@@ -136,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const operations = loadOperationsConfig(env, nodeEnv, problems);
   const retention = loadRetentionConfig(env, problems);
   const realtime = loadRealtimeConfig(env, problems);
+  const calls = loadCallsConfig(env, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -146,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     sdkSecret: env.SDK_SECRET ?? '',
     jwtSecret: env.JWT_SECRET ?? '',
     tokenTtlSeconds,
-    rtc: { sdkAppId: env.RTC_SDK_APP_ID ?? '', callbackSecret: env.RTC_CALLBACK_SECRET ?? '' },
+    rtc: { sdkAppId: env.RTC_SDK_APP_ID ?? '', callbackSecret: env.RTC_CALLBACK_SECRET ?? '', secretKey: env.RTC_SECRET_KEY ?? '' },
     publicBaseUrl,
     defaultAvatarUrl,
     pushRules,
@@ -156,5 +171,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     operations,
     retention,
     realtime,
+    calls,
   };
 }

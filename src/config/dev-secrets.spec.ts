@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from './app-config';
 import { applyDevSecrets } from './dev-secrets';
 
 describe('applyDevSecrets', () => {
@@ -14,6 +15,9 @@ describe('applyDevSecrets', () => {
     expect(env.SDK_SECRET).toBe('given-by-operator-0123456789abcdef');
     expect(env.JWT_SECRET!.length).toBeGreaterThanOrEqual(32);
     expect(env.RTC_SDK_APP_ID).toMatch(/^[1-9][0-9]+$/);
+    // Shaped like the provider console's SDKSecretKey, and a key of its own.
+    expect(env.RTC_SECRET_KEY).toMatch(/^[0-9a-f]{64}$/);
+    expect([env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET]).not.toContain(env.RTC_SECRET_KEY);
     const again: NodeJS.ProcessEnv = {};
     applyDevSecrets(again, path);
     expect(again.JWT_SECRET).toBe(env.JWT_SECRET);
@@ -22,6 +26,27 @@ describe('applyDevSecrets', () => {
 
   it('does nothing in production or when everything is set', () => {
     expect(applyDevSecrets({ NODE_ENV: 'production' }, file())).toBeNull();
-    expect(applyDevSecrets({ SDK_SECRET: 'a', JWT_SECRET: 'b', RTC_SDK_APP_ID: '1', RTC_CALLBACK_SECRET: 'c' }, file())).toBeNull();
+    expect(applyDevSecrets({ SDK_SECRET: 'a', JWT_SECRET: 'b', RTC_SDK_APP_ID: '1', RTC_CALLBACK_SECRET: 'c', RTC_SECRET_KEY: 'd' }, file())).toBeNull();
+  });
+
+  it('adds RTC_SECRET_KEY to a file written before it existed, keeping the other values', () => {
+    const path = file();
+    const before: NodeJS.ProcessEnv = {};
+    applyDevSecrets(before, path);
+    const stored = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
+    delete stored.RTC_SECRET_KEY;
+    writeFileSync(path, JSON.stringify(stored));
+    const after: NodeJS.ProcessEnv = {};
+    applyDevSecrets(after, path);
+    expect(after.RTC_SECRET_KEY).toMatch(/^[0-9a-f]{64}$/);
+    expect(after.RTC_SECRET_KEY).not.toBe(before.RTC_SECRET_KEY);
+    expect(after.JWT_SECRET).toBe(before.JWT_SECRET);
+    expect(JSON.parse(readFileSync(path, 'utf8')).RTC_SECRET_KEY).toBe(after.RTC_SECRET_KEY);
+  });
+
+  it('generated values pass the boot checks', () => {
+    const env: NodeJS.ProcessEnv = {};
+    applyDevSecrets(env, file());
+    expect(() => loadConfig({ ...env, NODE_ENV: 'production' })).not.toThrow();
   });
 });

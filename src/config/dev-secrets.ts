@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { SECRET_NAMES } from './app-config';
+import { SECRET_NAMES, SecretName } from './app-config';
 
 export const DEFAULT_DEV_SECRETS_FILE = './data/dev-secrets.json';
 
@@ -27,7 +27,7 @@ export function applyDevSecrets(env: NodeJS.ProcessEnv, file = env.DEV_SECRETS_F
   let changed = false;
   for (const name of missing) {
     if (!stored[name]) {
-      stored[name] = name === 'RTC_SDK_APP_ID' ? String(1400000000 + randomInt(99999999)) : randomBytes(32).toString('base64url');
+      stored[name] = generate(name);
       changed = true;
     }
     env[name] = stored[name];
@@ -38,4 +38,11 @@ export function applyDevSecrets(env: NodeJS.ProcessEnv, file = env.DEV_SECRETS_F
   }
   chmodSync(path, 0o600);
   return path;
+}
+
+function generate(name: SecretName): string {
+  if (name === 'RTC_SDK_APP_ID') return String(1400000000 + randomInt(99999999));
+  // Shaped like the provider console's SDKSecretKey (64 hex characters).
+  if (name === 'RTC_SECRET_KEY') return randomBytes(32).toString('hex');
+  return randomBytes(32).toString('base64url');
 }

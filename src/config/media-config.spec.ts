@@ -94,7 +94,7 @@ describe('loadMediaStorageConfig', () => {
   });
 
   it('accepts production without keys (the default AWS credential chain: instance or task role)', () => {
-    const config = loadConfig({ NODE_ENV: 'production', SDK_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32), RTC_SDK_APP_ID: '1400000001', RTC_CALLBACK_SECRET: 'c'.repeat(16), ...S3_ENV });
+    const config = loadConfig({ NODE_ENV: 'production', SDK_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32), RTC_SDK_APP_ID: '1400000001', RTC_CALLBACK_SECRET: 'c'.repeat(16), RTC_SECRET_KEY: 'k'.repeat(64), ...S3_ENV });
     expect(config.messaging.media.storage).toMatchObject({ driver: 's3', bucket: 'im-media', credentials: null });
   });
 

@@ -49,7 +49,7 @@ describe('loadOperationsConfig', () => {
   it('refuses a metrics token equal to another secret, without naming it', () => {
     const secret = 'sdk-secret-0123456789abcdef-0123456789';
     const { problems } = load({ SDK_SECRET: secret, METRICS_TOKEN: secret });
-    expect(problems).toEqual(['METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET and RTC_CALLBACK_SECRET']);
+    expect(problems).toEqual(['METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET, RTC_CALLBACK_SECRET and RTC_SECRET_KEY']);
   });
 
   it('refuses a retry cap below the first delay', () => {

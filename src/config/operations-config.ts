@@ -53,8 +53,8 @@ export function loadOperationsConfig(env: NodeJS.ProcessEnv, nodeEnv: string, pr
   if (metricsToken !== null && (Buffer.byteLength(metricsToken, 'utf8') < 16 || /\s/.test(metricsToken))) {
     problems.push('METRICS_TOKEN must be at least 16 bytes without white space');
   }
-  if (metricsToken !== null && [env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET].includes(metricsToken)) {
-    problems.push('METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET and RTC_CALLBACK_SECRET');
+  if (metricsToken !== null && [env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET, env.RTC_SECRET_KEY].includes(metricsToken)) {
+    problems.push('METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET, RTC_CALLBACK_SECRET and RTC_SECRET_KEY');
   }
   const connectRetryMs = readInteger(env, 'DB_CONNECT_RETRY_MS', 500, 50, 60_000, problems);
   const connectRetryMaxMs = readInteger(env, 'DB_CONNECT_RETRY_MAX_MS', 10_000, 50, 600_000, problems);

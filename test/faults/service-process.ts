@@ -14,6 +14,7 @@ export const FAULT_SECRETS = {
   JWT_SECRET: 'fault-jwt-secret-0123456789abcdef-0123456789',
   RTC_SDK_APP_ID: '1400765432',
   RTC_CALLBACK_SECRET: 'fault-callback-secret-0123456789',
+  RTC_SECRET_KEY: 'fa017c0de5ec4e7b1a2c3d4e5f607182fa017c0de5ec4e7b1a2c3d4e5f607182',
 };
 
 export interface HttpReply {

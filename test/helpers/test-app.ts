@@ -45,6 +45,8 @@ export const TEST_SECRETS = {
   JWT_SECRET: 'test-jwt-secret-0123456789abcdef-0123456789',
   RTC_SDK_APP_ID: '1400123456',
   RTC_CALLBACK_SECRET: 'test-callback-secret-0123456789',
+  // Shaped like the provider console's SDKSecretKey (64 hex characters).
+  RTC_SECRET_KEY: '7e57c0de5ec4e7b1a2c3d4e5f60718297e57c0de5ec4e7b1a2c3d4e5f6071829',
 };
 
 /** Which database this run uses: E2E_DATABASE_URL (set by test/run-tests.js), SQLite by default. */
