@@ -23,6 +23,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ProfileModule } from './profile/profile.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { CallsModule } from './calls/calls.module';
 import { ReportsModule } from './reports/reports.module';
 import { RetentionModule } from './retention/retention.module';
 import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
@@ -40,7 +41,7 @@ export class AppModule {
       imports: [
         MetricsModule,
         CoreModule.forRoot(config, root, overrides.clock),
-        DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule, RetentionModule, RealtimeModule],
+        DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule, RetentionModule, RealtimeModule, CallsModule],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -22,6 +22,11 @@ export const ERROR_CODE_MEANINGS: Record<number, string> = {
   [ErrorCode.GROUP_OPERATION_FORBIDDEN]: 'Group operation forbidden (or group not accessible)',
   [ErrorCode.INVITATION_INVALID]: 'Invitation invalid',
   [ErrorCode.RELATIONSHIP_RESTRICTED]: 'Relationship restricted',
+  [ErrorCode.CALL_DISABLED]: 'Call disabled here (a group call over CALL_MAX_PARTICIPANTS)',
+  [ErrorCode.CALL_NOT_FOUND]: 'Call not found (or not one of yours)',
+  [ErrorCode.CALL_NO_PERMISSION]: 'No permission for this call operation (e.g. the caller accepting, a callee cancelling)',
+  [ErrorCode.CALL_STATE_CONFLICT]: 'Call state conflict (e.g. accepting an ended call, cancelling an answered one)',
+  [ErrorCode.CALL_DEVICE_CONFLICT]: 'Device conflict: accepted on another device of yours',
   [ErrorCode.GROUP_DISABLED]: 'Group disabled',
   [ErrorCode.INTERNAL]: 'Internal or configuration fault (HTTP 500)',
 };

@@ -1,3 +1,4 @@
+import type { CallReply } from '../calls/call.mapper';
 import type { BlockReply, FriendReply, FriendRequestReply } from '../friends/friend.mapper';
 import type { GroupSummary } from '../groups/group.mapper';
 import type { MessageReply } from '../messages/message.mapper';
@@ -55,11 +56,26 @@ export interface DurableEventMap {
   'group.admin_changed': { shared: GroupEvent<{ user_id: string; role: string }>; private: null };
   'group.member_muted': { shared: GroupEvent<{ user_id: string; muted_until: number | null }>; private: null };
   'group.invitation_created': { shared: GroupEvent<{ expires_at: number }>; private: null };
+  // Calls: the call as it is after the change; `conversation_id` is each recipient's own.
+  'call.invited': { shared: { call: Omit<CallReply, 'conversation_id'> }; private: CallPrivatePart };
+  'call.ringing': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string }; private: CallPrivatePart };
+  'call.accepted': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string; device_id: string }; private: CallPrivatePart };
+  'call.rejected': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string; reason: 'decline' | 'busy' }; private: CallPrivatePart };
+  'call.canceled': { shared: { call: Omit<CallReply, 'conversation_id'> }; private: CallPrivatePart };
+  'call.participant_joined': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string }; private: CallPrivatePart };
+  'call.participant_left': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string }; private: CallPrivatePart };
+  'call.ended': { shared: { call: Omit<CallReply, 'conversation_id'>; reason: string }; private: CallPrivatePart };
+}
+
+/** Call events: the recipient's own ID of the call's conversation. */
+export interface CallPrivatePart {
+  conversation_id: string;
 }
 
 export type DurableEventType = keyof DurableEventMap;
 export type MessageEventType = 'message.new' | 'message.recalled' | 'message.deleted';
 export type GroupEventType = Extract<DurableEventType, `group.${string}`>;
+export type CallEventType = Extract<DurableEventType, `call.${string}`>;
 /** The fields a group event adds to the common ones (see GroupEvent). */
 export type GroupEventFields<T extends GroupEventType> = Omit<DurableEventMap[T]['shared'], 'group_id' | 'conversation_id' | 'group'>;
 
@@ -89,6 +105,14 @@ export const DURABLE_EVENT_TYPES: readonly DurableEventType[] = [
   'group.admin_changed',
   'group.member_muted',
   'group.invitation_created',
+  'call.invited',
+  'call.ringing',
+  'call.accepted',
+  'call.rejected',
+  'call.canceled',
+  'call.participant_joined',
+  'call.participant_left',
+  'call.ended',
 ];
 
 /** Not stored, not replayed: `position` is null. */

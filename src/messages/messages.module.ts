@@ -12,5 +12,6 @@ import { MessagingService } from './messaging.service';
   imports: [ImTokenModule, ConversationsModule, FriendsModule, MediaModule],
   controllers: [MessagesController],
   providers: [MessagingService, MessageWindowService],
+  exports: [MessagingService],
 })
 export class MessagesModule {}

@@ -297,6 +297,16 @@ export class MessagingService {
 
   /** 1203 unless the sender may post here now; 1218 for a disabled group. */
   private async assertMaySend(auth: AuthUser, view: ViewerConversation, parsed: ParsedContent): Promise<void> {
+    await this.assertMayPost(auth, view);
+    const keyword = findBlockedKeyword(parsed.moderatedText, this.config.messaging.blockedKeywords);
+    if (keyword) throw new AppError(ErrorCode.SEND_FORBIDDEN, 'the message contains blocked content');
+  }
+
+  /**
+   * The rules of sending, whatever is sent: a current member; one-to-one, friends and not
+   * blocked; in a group, not disabled, dismissed or muted. Calls follow them too.
+   */
+  async assertMayPost(auth: AuthUser, view: ViewerConversation): Promise<void> {
     const forbidden = (reason: string) => new AppError(ErrorCode.SEND_FORBIDDEN, reason);
     if (view.member.visibleToSeq !== null) throw forbidden('you are no longer a member of this conversation');
     if (view.conversation.type === 'direct') {
@@ -312,8 +322,37 @@ export class MessagingService {
       if (!membership || membership.status !== 'active') throw forbidden('you are no longer a member of this group');
       if (membership.mutedUntil > this.clock.now()) throw forbidden(`you are muted in this group until ${membership.mutedUntil}`);
     }
-    const keyword = findBlockedKeyword(parsed.moderatedText, this.config.messaging.blockedKeywords);
-    if (keyword) throw forbidden('the message contains blocked content');
+  }
+
+  /**
+   * A message the service writes on a member's behalf (a call summary), inside the caller's
+   * transaction, with its sequence, unread counters and `message.new` event like any send.
+   * `clientMessageId` makes it idempotent. Answers null when the sender is no longer a member.
+   */
+  async appendServerMessage(
+    manager: EntityManager,
+    view: ViewerConversation,
+    sender: AuthUser,
+    input: { type: 'call'; clientMessageId: string; content: Record<string, unknown> },
+    now: number,
+  ): Promise<{ message: MessageEntity; eventId: string } | null> {
+    if (!(await this.conversationMembers.recordSend(manager, view.conversation, sender.id, now))) return null;
+    const idFor = this.conversationIdFor(view, sender);
+    const privateParts = await this.privateParts(manager, view.conversation, idFor);
+    const eventId = randomUUID();
+    const message = await this.messages.appendInTransaction(manager, {
+      conversationId: view.conversation.id,
+      eventId,
+      senderId: sender.id,
+      clientMessageId: input.clientMessageId,
+      type: input.type,
+      content: JSON.stringify(input.content),
+      contentHash: contentHash(view.conversation.id, input.type, input.content),
+      searchText: null,
+      now,
+    });
+    await this.emit(manager, 'message.new', view.conversation, idFor, sender, sender.userId, message, now, {}, eventId, privateParts);
+    return { message, eventId };
   }
 
   /** Image and file messages carry an upload of the sender's; its details are stored with the message. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CallbackSignatureGuard } from './callback-signature.guard';
+import { RoomEventsFeed } from './room-events-feed';
 import { RtcCallbackController } from './rtc-callback.controller';
 import { RtcCallbackService } from './rtc-callback.service';
 import { RtcRoomEventEntity } from './rtc-room-event.entity';
@@ -9,7 +10,7 @@ import { RtcRoomEventsRepository } from './rtc-room-events.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([RtcRoomEventEntity])],
   controllers: [RtcCallbackController],
-  providers: [CallbackSignatureGuard, RtcCallbackService, RtcRoomEventsRepository],
-  exports: [RtcRoomEventsRepository],
+  providers: [CallbackSignatureGuard, RtcCallbackService, RtcRoomEventsRepository, RoomEventsFeed],
+  exports: [RtcRoomEventsRepository, RoomEventsFeed],
 })
 export class RtcCallbackModule {}

@@ -26,6 +26,11 @@ export class RtcRoomEventsRepository {
     return (await executeCountedAlone(this.events.manager.connection, sql, values)) > 0;
   }
 
+  /** Forgets an event whose processing failed, so that the provider's retry is processed. */
+  async deleteByBodyHash(bodySha256: string): Promise<void> {
+    await this.events.delete({ bodySha256 });
+  }
+
   /**
    * Retention: deletes one batch of events received before `cutoff`. A provider retry of a
    * deleted body cannot be stored twice: its CallbackTs would be far outside the 5-minute window.

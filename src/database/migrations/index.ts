@@ -7,6 +7,7 @@ import { MediaMessageLinks1732700000000 } from './1732700000000-media-message-li
 import { FormerMemberVersions1732800000000 } from './1732800000000-former-member-versions';
 import { RetentionIndexes1732900000000 } from './1732900000000-retention-indexes';
 import { OutboxDeliveryPositions1733000000000 } from './1733000000000-outbox-delivery-positions';
+import { Calls1733100000000 } from './1733100000000-calls';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
-export const MIGRATIONS = [InitialSchema1732200000000, MessagingCore1732300000000, GroupReadSideState1732400000000, UserUnreadTotals1732500000000, MemberPeer1732600000000, MediaMessageLinks1732700000000, FormerMemberVersions1732800000000, RetentionIndexes1732900000000, OutboxDeliveryPositions1733000000000];
+export const MIGRATIONS = [InitialSchema1732200000000, MessagingCore1732300000000, GroupReadSideState1732400000000, UserUnreadTotals1732500000000, MemberPeer1732600000000, MediaMessageLinks1732700000000, FormerMemberVersions1732800000000, RetentionIndexes1732900000000, OutboxDeliveryPositions1733000000000, Calls1733100000000];

@@ -1,0 +1,167 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { TransactionRunner } from '../database/transaction-runner';
+import type { RoomEvent } from '../rtc-callback/room-callback';
+import { RoomEventsFeed } from '../rtc-callback/room-events-feed';
+import { CallEndReason, CallEntity } from './call.entity';
+import { CallContext, CallRecorder } from './call-recorder.service';
+import { CallsRepository } from './calls.repository';
+import { internalUserIdOf } from './user-sig';
+
+/** TRTC room events: 102 room closed, 103 user entered, 104 user left. */
+const ROOM_CLOSED = 102;
+const ENTERED = 103;
+const LEFT = 104;
+/** An ongoing call whose room reports nobody for this long ends as `interrupted`. */
+export const EMPTY_ROOM_MS = 60_000;
+/** An ended call frees its room at the latest this long after the end, if nobody reported leaving it. */
+const ROOM_HOLD_MS = 10 * 60_000;
+/** Events stamped this long before a call started belong to an earlier use of the room number. */
+const ROOM_CLOCK_SKEW_MS = 30_000;
+const TIMER_MS = 1000;
+const TIMER_BATCH = 100;
+
+/**
+ * The provider's room callbacks and the server's timers drive the calls: who is in the room,
+ * and the ends that no client reports (ringing nobody answered, a room left empty, a room
+ * closed). Callbacks may arrive late, twice or out of order: each participant keeps the time
+ * of the last room event applied, and an older one changes nothing.
+ */
+@Injectable()
+export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('CallTimers');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly calls: CallsRepository,
+    private readonly recorder: CallRecorder,
+    private readonly tx: TransactionRunner,
+    feed: RoomEventsFeed,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {
+    feed.subscribe((event) => this.onRoomEvent(event));
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.runTimers(), TIMER_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  async onRoomEvent(event: RoomEvent): Promise<void> {
+    const call = await this.calls.findByLiveRoom(event.roomId);
+    if (!call || event.eventMs < call.startedAt - ROOM_CLOCK_SKEW_MS) return;
+    const context = await this.recorder.context(call);
+    await this.tx.run(async (manager) => {
+      const locked = await this.calls.lock(manager, call.id);
+      if (!locked || locked.liveRoomId !== event.roomId) return;
+      context.call = locked;
+      context.participants = await this.calls.participantsOf(locked.id, manager);
+      const now = this.clock.now();
+      if (event.eventType === ROOM_CLOSED) {
+        for (const p of context.participants) {
+          if (p.roomEventMs >= event.eventMs) continue;
+          Object.assign(p, { inRoom: false, roomEventMs: event.eventMs, updatedAt: now });
+          await this.calls.updateParticipant(manager, p.id, { inRoom: false, roomEventMs: event.eventMs, updatedAt: now });
+        }
+        if (this.calls.isLive(locked)) await this.recorder.end(manager, context, 'ended_by_server', now);
+        if (!context.participants.some((p) => p.inRoom)) await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
+        return;
+      }
+      const userId = event.providerUserId === null ? null : internalUserIdOf(event.providerUserId);
+      const me = context.participants.find((p) => p.userId === userId);
+      // Only participants hold credentials for the room; anyone else is not ours to track.
+      if (!me || me.roomEventMs >= event.eventMs) return;
+      const entered = event.eventType === ENTERED;
+      if (event.eventType !== ENTERED && event.eventType !== LEFT) return;
+      Object.assign(me, { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now });
+      await this.calls.updateParticipant(manager, me.id, { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now });
+      const external = context.externalIds.get(me.userId) ?? '';
+      if (!this.calls.isLive(locked)) {
+        // After the end only the room's occupancy matters: the room is free once it is empty.
+        if (!context.participants.some((p) => p.inRoom)) await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
+        return;
+      }
+      if (entered) {
+        await this.enter(manager, context, me.id, now);
+        await this.recorder.emit(manager, 'call.participant_joined', context.call, context.participants, context.externalIds, { user_id: external }, now);
+        return;
+      }
+      if (me.state === 'joined') {
+        Object.assign(me, { state: 'left', leftAt: now });
+        await this.calls.updateParticipant(manager, me.id, { state: 'left', leftAt: now });
+      }
+      await this.recorder.emit(manager, 'call.participant_left', context.call, context.participants, context.externalIds, { user_id: external }, now);
+      await this.afterLeave(manager, context, now);
+    });
+  }
+
+  /** Entering the room is joining the call, also without an accept (a group member who joined from another screen). */
+  private async enter(manager: EntityManager, context: CallContext, participantId: string, now: number): Promise<void> {
+    const me = context.participants.find((p) => p.id === participantId)!;
+    if (me.state !== 'joined') {
+      Object.assign(me, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
+      await this.calls.updateParticipant(manager, me.id, { state: 'joined', joinedAt: me.joinedAt, leftAt: null });
+    }
+    const changes = context.call.state === 'ringing' && me.role === 'callee' ? { state: 'ongoing' as const, acceptedAt: now, ringDeadline: null } : {};
+    Object.assign(context.call, changes, { emptySince: null, updatedAt: now });
+    await this.calls.updateCall(manager, context.call.id, { ...changes, emptySince: null, updatedAt: now });
+  }
+
+  /** A one-to-one call ends when either side leaves the room; a group call when the last participant has left. */
+  private async afterLeave(manager: EntityManager, context: CallContext, now: number): Promise<void> {
+    const call = context.call;
+    if (call.state !== 'ongoing') return;
+    const someoneIn = context.participants.some((p) => p.inRoom);
+    if (!call.isGroup || !context.participants.some((p) => p.state === 'joined')) {
+      await this.recorder.end(manager, context, 'hangup', now);
+      return;
+    }
+    if (!someoneIn && call.emptySince === null) {
+      call.emptySince = now;
+      await this.calls.updateCall(manager, call.id, { emptySince: now, updatedAt: now });
+    }
+  }
+
+  /** One pass of the timers (every second on every instance; each end happens once under the call's lock). */
+  runTimers(): Promise<void> {
+    this.running ??= this.sweep().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async sweep(): Promise<void> {
+    const now = this.clock.now();
+    try {
+      for (const id of await this.calls.dueRinging(now, TIMER_BATCH)) await this.endIf(id, 'no_answer', (c) => c.state === 'ringing' && (c.ringDeadline ?? Infinity) <= now);
+      for (const id of await this.calls.dueEmpty(now - EMPTY_ROOM_MS, TIMER_BATCH)) {
+        await this.endIf(id, 'interrupted', (c) => c.state === 'ongoing' && c.emptySince !== null && c.emptySince <= now - EMPTY_ROOM_MS);
+      }
+      for (const id of await this.calls.roomsHeldAfterEnd(now - ROOM_HOLD_MS, TIMER_BATCH)) {
+        await this.tx.run((manager) => this.calls.updateCall(manager, id, { liveRoomId: null, updatedAt: now }));
+      }
+    } catch (error) {
+      this.logger.warn(`call timers failed, retried next second: ${(error as Error).message}`);
+    }
+  }
+
+  private async endIf(rowId: string, reason: CallEndReason, due: (call: CallEntity) => boolean): Promise<void> {
+    const call = await this.calls.findById(rowId);
+    if (!call || !due(call)) return;
+    const context = await this.recorder.context(call);
+    await this.tx.run(async (manager) => {
+      const locked = await this.calls.lock(manager, rowId);
+      if (!locked || !due(locked)) return;
+      context.call = locked;
+      context.participants = await this.calls.participantsOf(locked.id, manager);
+      await this.recorder.end(manager, context, reason, this.clock.now());
+    });
+  }
+}

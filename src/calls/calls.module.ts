@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CapabilityGuard } from '../common/capability.guard';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { ImTokenModule } from '../im-token/im-token.module';
+import { MessagesModule } from '../messages/messages.module';
+import { RtcCallbackModule } from '../rtc-callback/rtc-callback.module';
+import { CallParticipantEntity } from './call-participant.entity';
+import { CallRecorder } from './call-recorder.service';
+import { CallRoomEventsService } from './call-room-events.service';
+import { CallEntity } from './call.entity';
+import { CallsController } from './calls.controller';
+import { CallsRepository } from './calls.repository';
+import { CallsService } from './calls.service';
+import { RtcCredentialsService } from './rtc-credentials';
+
+/** Audio/video calls on the provider's rooms: signalling, credentials, and state from the room callback. */
+@Module({
+  imports: [TypeOrmModule.forFeature([CallEntity, CallParticipantEntity]), ImTokenModule, ConversationsModule, MessagesModule, RtcCallbackModule],
+  controllers: [CallsController],
+  providers: [CallsRepository, CallsService, CallRecorder, CallRoomEventsService, RtcCredentialsService, CapabilityGuard],
+})
+export class CallsModule {}

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
+import { insertRow, insertRows } from '../database/insert-row';
+import { CallEntity } from './call.entity';
+import { CallParticipantEntity } from './call-participant.entity';
+
+const LIVE_STATES = ['ringing', 'ongoing'];
+
+/** The calls tables. Every state change reads the call row with a lock first (`lock*`), so concurrent changes of one call run one after another. */
+@Injectable()
+export class CallsRepository {
+  constructor(
+    @InjectRepository(CallEntity) private readonly calls: Repository<CallEntity>,
+    @InjectRepository(CallParticipantEntity) private readonly participants: Repository<CallParticipantEntity>,
+  ) {}
+
+  async insertCall(manager: EntityManager, call: Omit<CallEntity, 'id'>): Promise<CallEntity> {
+    const id = await insertRow(manager, CallEntity, call);
+    return { ...call, id };
+  }
+
+  async insertParticipants(manager: EntityManager, rows: Array<Omit<CallParticipantEntity, 'id'>>): Promise<void> {
+    await insertRows(manager, CallParticipantEntity, rows);
+  }
+
+  findByCallId(callId: string, manager: EntityManager = this.calls.manager): Promise<CallEntity | null> {
+    return manager.getRepository(CallEntity).findOneBy({ callId });
+  }
+
+  findById(rowId: string): Promise<CallEntity | null> {
+    return this.calls.findOneBy({ id: rowId });
+  }
+
+  findByCallerClientId(callerId: string, clientCallId: string): Promise<CallEntity | null> {
+    return this.calls.findOneBy({ callerId, clientCallId });
+  }
+
+  findLiveInConversation(conversationId: string, manager: EntityManager = this.calls.manager): Promise<CallEntity | null> {
+    return manager.getRepository(CallEntity).findOneBy({ liveConversationId: conversationId });
+  }
+
+  findByLiveRoom(roomId: string, manager: EntityManager = this.calls.manager): Promise<CallEntity | null> {
+    return manager.getRepository(CallEntity).findOneBy({ liveRoomId: roomId });
+  }
+
+  /** The call row, locked until the transaction ends (MySQL; SQLite transactions are serial). */
+  async lock(manager: EntityManager, rowId: string): Promise<CallEntity | null> {
+    if (manager.connection.options.type === 'mysql') await manager.query('SELECT id FROM calls WHERE id = ? FOR UPDATE', [rowId]);
+    return manager.getRepository(CallEntity).findOneBy({ id: rowId });
+  }
+
+  participantsOf(callRowId: string, manager: EntityManager = this.calls.manager): Promise<CallParticipantEntity[]> {
+    return manager.getRepository(CallParticipantEntity).find({ where: { callRowId }, order: { id: 'ASC' } });
+  }
+
+  async updateCall(manager: EntityManager, rowId: string, changes: Partial<CallEntity>): Promise<void> {
+    await manager.getRepository(CallEntity).update({ id: rowId }, changes);
+  }
+
+  async updateParticipant(manager: EntityManager, participantId: string, changes: Partial<CallParticipantEntity>): Promise<void> {
+    await manager.getRepository(CallParticipantEntity).update({ id: participantId }, changes);
+  }
+
+  /** Whether the user has joined a call that is still ringing or ongoing (other than `exceptRowId`). */
+  async isBusy(userId: string, exceptRowId: string | null, manager: EntityManager = this.calls.manager): Promise<boolean> {
+    const rows = (await manager.query(
+      "SELECT c.id FROM call_participants p JOIN calls c ON c.id = p.call_row_id WHERE p.user_id = ? AND p.state = 'joined' AND c.state IN ('ringing', 'ongoing') AND c.id <> ? LIMIT 1",
+      [userId, exceptRowId ?? '0'],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Live calls the user takes part in (invited, ringing or joined), newest first. */
+  async liveCallsOf(userId: string): Promise<CallEntity[]> {
+    const ids = (await this.calls.query(
+      "SELECT c.id FROM call_participants p JOIN calls c ON c.id = p.call_row_id WHERE p.user_id = ? AND p.state IN ('invited', 'ringing', 'joined') AND c.state IN ('ringing', 'ongoing') ORDER BY c.id DESC LIMIT 50",
+      [userId],
+    )) as Array<{ id: string | number }>;
+    if (ids.length === 0) return [];
+    const calls = await this.calls.findBy({ id: In(ids.map((row) => String(row.id))) });
+    return calls.sort((a, b) => Number(BigInt(b.id) - BigInt(a.id)));
+  }
+
+  /** Ringing calls whose ring time is over. */
+  async dueRinging(now: number, limit: number): Promise<string[]> {
+    const rows = await this.calls.find({ select: { id: true }, where: { state: 'ringing', ringDeadline: LessThanOrEqual(now) }, take: limit });
+    return rows.map((row) => row.id);
+  }
+
+  /** Ongoing calls whose room has been empty since `cutoff` or before. */
+  async dueEmpty(cutoff: number, limit: number): Promise<string[]> {
+    const rows = await this.calls.find({ select: { id: true }, where: { state: 'ongoing', emptySince: LessThanOrEqual(cutoff) }, take: limit });
+    return rows.map((row) => row.id);
+  }
+
+  /** Ended calls still holding their room (someone stayed in it), ended at `cutoff` or before. */
+  async roomsHeldAfterEnd(cutoff: number, limit: number): Promise<string[]> {
+    const rows = await this.calls.find({ select: { id: true }, where: { state: 'ended', liveRoomId: Not(IsNull()), endedAt: LessThanOrEqual(cutoff) }, take: limit });
+    return rows.map((row) => row.id);
+  }
+
+  isLive(call: CallEntity): boolean {
+    return LIVE_STATES.includes(call.state);
+  }
+}
