@@ -49,9 +49,20 @@ describe('Scrubber', () => {
     });
   });
 
-  it('scrubs every secret the service is configured with, METRICS_TOKEN included', () => {
-    const secrets = { sdkSecret: 'sdk-secret-value-0123456789', jwtSecret: 'jwt-secret-value-0123456789', callbackSecret: 'callback-secret-0123456789', metricsToken: 'metrics-token-value-0123456789' };
-    const config = { sdkSecret: secrets.sdkSecret, jwtSecret: secrets.jwtSecret, rtc: { callbackSecret: secrets.callbackSecret }, operations: { metricsToken: secrets.metricsToken } } as unknown as AppConfig;
+  it('scrubs every secret the service is configured with, RTC_SECRET_KEY and METRICS_TOKEN included', () => {
+    const secrets = {
+      sdkSecret: 'sdk-secret-value-0123456789',
+      jwtSecret: 'jwt-secret-value-0123456789',
+      callbackSecret: 'callback-secret-0123456789',
+      rtcKey: 'rtc-secret-key-value-0123456789abcdef',
+      metricsToken: 'metrics-token-value-0123456789',
+    };
+    const config = {
+      sdkSecret: secrets.sdkSecret,
+      jwtSecret: secrets.jwtSecret,
+      rtc: { callbackSecret: secrets.callbackSecret, secretKey: secrets.rtcKey },
+      operations: { metricsToken: secrets.metricsToken },
+    } as unknown as AppConfig;
     const fromConfig = Scrubber.forConfig(config);
     for (const secret of Object.values(secrets)) expect(fromConfig.text(`x ${secret} y`)).toBe(`x ${REDACTED} y`);
     const withoutMetrics = Scrubber.forConfig({ ...config, operations: { metricsToken: null } } as unknown as AppConfig);
