@@ -16,6 +16,10 @@ export interface RealtimeConfig {
   connectTimeoutMs: number;
   /** Client messages allowed per socket per 10 seconds (more answer 1005). */
   clientMessagesPer10s: number;
+  /** Handshakes per user per minute, across instances with Redis (more answer 1005 in connect_error). */
+  connectsPerMinute: number;
+  /** Open connections per user on one instance (more answer 1005 in connect_error). */
+  maxSocketsPerUser: number;
   /**
    * A connection of a crashed instance counts as online at most this long after its last
    * heartbeat (heartbeats every third of it; the sweep at least every 10 s, so the default
@@ -46,6 +50,8 @@ export function loadRealtimeConfig(env: NodeJS.ProcessEnv, problems: string[]): 
     pingTimeoutMs,
     connectTimeoutMs: readInteger(env, 'REALTIME_CONNECT_TIMEOUT_MS', 10_000, 1000, 120_000, problems),
     clientMessagesPer10s: readInteger(env, 'REALTIME_CLIENT_MESSAGES_PER_10S', 100, 1, 100_000, problems),
+    connectsPerMinute: readInteger(env, 'REALTIME_CONNECTS_PER_MINUTE', 60, 1, 100_000, problems),
+    maxSocketsPerUser: readInteger(env, 'REALTIME_MAX_SOCKETS_PER_USER', 20, 1, 10_000, problems),
     presenceTtlMs: readInteger(env, 'REALTIME_PRESENCE_TTL_MS', 45_000, 3000, 600_000, problems),
   };
 }

@@ -82,7 +82,15 @@ export class OutboxSequenceRepository {
     const flat = pairs.flat();
     const ids = pairs.map(([id]) => id);
     await manager.query(`UPDATE outbox_events SET position = CASE id ${cases} END WHERE id IN (${placeholders(ids.length)})`, [...flat, ...ids]);
-    await manager.query(`UPDATE outbox_recipients SET position = CASE event_row_id ${cases} END WHERE event_row_id IN (${placeholders(ids.length)})`, [...flat, ...ids]);
+    // Message events have no recipient rows (membership decides): only addressed events do.
+    const addressed = pairs.filter((_pair, i) => rows[i].conversation_id === null);
+    if (addressed.length) {
+      const addressedCases = addressed.map(() => 'WHEN ? THEN ?').join(' ');
+      await manager.query(`UPDATE outbox_recipients SET position = CASE event_row_id ${addressedCases} END WHERE event_row_id IN (${placeholders(addressed.length)})`, [
+        ...addressed.flat(),
+        ...addressed.map(([id]) => id),
+      ]);
+    }
     const last = String(next);
     await manager.query('UPDATE outbox_sequence SET last_position = ? WHERE id = 1', [last]);
     for (let i = 0; i < rows.length; i++) rows[i].position = pairs[i][1];

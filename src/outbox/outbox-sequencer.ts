@@ -36,6 +36,9 @@ export class OutboxSequencer implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly listeners: Array<(batch: SequencedBatch) => void> = [];
   private running: Promise<void> | null = null;
   private again = false;
+  /** Rounds begun so far; a flush waits for one begun after it. */
+  private started = 0;
+  private waiters: Array<{ need: number; resolve: () => void }> = [];
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private failing = false;
@@ -73,30 +76,49 @@ export class OutboxSequencer implements OnApplicationBootstrap, OnModuleDestroy 
     }
     this.running = this.loop().finally(() => {
       this.running = null;
+      // A kick that came after the loop's last check would otherwise be lost.
+      if (this.again && !this.stopped) this.kick();
     });
   }
 
-  /** Runs rounds until every event committed before the call has a position. */
-  async flush(): Promise<void> {
+  /**
+   * Resolves once every event committed before the call has a position: after a round that
+   * started after the call and found the rest of the queue shorter than a round (not when the
+   * sequencer goes idle, which under steady writes it may not do for long), or when rounds
+   * fail (the caller then reads what is numbered so far).
+   */
+  flush(): Promise<void> {
+    const need = this.started + 1;
+    const done = new Promise<void>((resolve) => this.waiters.push({ need, resolve }));
     this.kick();
-    while (this.running) await this.running;
+    return done;
   }
 
   private async loop(): Promise<void> {
     let more = true;
     while (!this.stopped && (more || this.again)) {
       this.again = false;
+      const number = ++this.started;
       try {
         more = await this.round();
         if (this.failing) this.logger.log('sequencing works again');
         this.failing = false;
+        if (!more) this.release((waiter) => waiter.need <= number);
       } catch (error) {
         // The database is down or slow: the poll tries again; one line per outage.
         if (!this.failing) this.logger.warn(`sequencing failed, retrying every ${SEQUENCER_POLL_MS} ms: ${(error as Error).message}`);
         this.failing = true;
+        this.release(() => true);
         return;
       }
     }
+    if (this.stopped) this.release(() => true);
+  }
+
+  private release(which: (waiter: { need: number }) => boolean): void {
+    const still: typeof this.waiters = [];
+    for (const waiter of this.waiters) (which(waiter) ? waiter.resolve() : still.push(waiter));
+    this.waiters = still;
   }
 
   /** One round; answers whether more events may be waiting. */

@@ -52,6 +52,10 @@ export class DeliveryHub {
     return this.byUser.get(userId) ?? new Set();
   }
 
+  get started(): boolean {
+    return this.seen !== null;
+  }
+
   /** Starts from the current head: what was sequenced before this instance started is resume's. */
   start(head: string): void {
     if (this.seen === null) this.seen = BigInt(head);
@@ -91,9 +95,11 @@ export class DeliveryHub {
     const target = BigInt(head);
     if (target > this.target) this.target = target;
     if (this.reading || this.seen === null || this.seen >= this.target) return;
-    this.reading = this.catchUp().finally(() => {
-      this.reading = null;
-    });
+    this.reading = this.catchUp()
+      .catch((error: unknown) => this.logger.error(`live delivery failed: ${(error as Error).message}`, (error as Error).stack))
+      .finally(() => {
+        this.reading = null;
+      });
   }
 
   private async catchUp(): Promise<void> {

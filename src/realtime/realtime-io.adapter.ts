@@ -1,8 +1,10 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
+import type { MessageMappingProperties } from '@nestjs/websockets';
 import { createAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
-import type { Server, ServerOptions } from 'socket.io';
+import type { Observable } from 'rxjs';
+import type { Server, ServerOptions, Socket } from 'socket.io';
 import type { AppConfig } from '../config/app-config';
 import { SOCKET_MAX_HTTP_BUFFER_BYTES } from '../config/realtime-config';
 
@@ -72,6 +74,32 @@ export class RealtimeIoAdapter extends IoAdapter {
     }
     this.clients.push(client);
     return client;
+  }
+
+  /**
+   * Plain listeners instead of Nest's per-socket RxJS pipelines (a shared disconnect stream and
+   * one fromEvent → mergeMap → takeUntil chain per handler): those cost about 10 KB of heap per
+   * idle socket. Same contract: the handler's result is the acknowledgement, or an emit when it
+   * names an `event`.
+   */
+  override bindMessageHandlers(socket: Socket, handlers: MessageMappingProperties[], transform: (data: unknown) => Observable<unknown>): void {
+    for (const { message, callback, isAckHandledManually } of handlers) {
+      socket.on(message as string, (...args: unknown[]) => {
+        const { data, ack } = this.mapPayload(args.length === 1 ? args[0] : args);
+        transform(callback(data, ack)).subscribe({
+          next: (response) => {
+            if (response === undefined || response === null) return;
+            const named = response as { event?: string; data?: unknown };
+            if (named.event) {
+              socket.emit(named.event, named.data);
+              return;
+            }
+            if (!isAckHandledManually && typeof ack === 'function') (ack as (reply: unknown) => void)(response);
+          },
+          error: (error: unknown) => this.logger.error(`socket handler for ${String(message)} failed: ${(error as Error)?.message}`),
+        });
+      });
+    }
   }
 
   /** The Redis connections end first: the adapter's UNSUBSCRIBE would otherwise wait for an unreachable Redis. */

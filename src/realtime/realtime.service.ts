@@ -8,6 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isDatabaseUnavailable } from '../database/db-errors';
 import type { ClientAck, EphemeralEventMap, EventEnvelope } from '../events/event-map';
 import { Lifecycle } from '../health/lifecycle';
+import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { ImTokenService } from '../im-token/im-token.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
@@ -26,6 +27,8 @@ const HEAD_POLL_MS = 1000;
 /** setTimeout's limit; a later expiry re-arms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const SERVER_HEAD_EVENT = 'outbox.head';
+/** Backlog reads one instance runs at once; more connections wait their turn (a reconnect storm must not flood the database). */
+const CONCURRENT_REPLAYS = 8;
 
 export const userRoom = (userId: string): string => `u:${userId}`;
 
@@ -55,6 +58,8 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   private server: Server | null = null;
   private timers: NodeJS.Timeout[] = [];
   private sweeping = false;
+  private replays = 0;
+  private replayQueue: Array<() => void> = [];
 
   constructor(
     private readonly imTokens: ImTokenService,
@@ -64,6 +69,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly users: UsersRepository,
     private readonly metrics: MetricsService,
     private readonly lifecycle: Lifecycle,
+    private readonly limiter: RateLimiter,
     accessEvents: UserAccessEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
@@ -128,7 +134,18 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     const token = auth.token;
     if (token === undefined || token === null || token === '') throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: pass the IM token as auth.token');
     if (typeof token !== 'string' || token.length > 4096) throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
-    socket.data.auth = await this.imTokens.authenticate(token);
+    const verified = await this.imTokens.authenticate(token);
+    const limits = this.config.realtime;
+    if (this.hub.sessionsOf(verified.user.id).size >= limits.maxSocketsPerUser) {
+      throw new AppError(ErrorCode.TOO_FAST, `too many connections: at most ${limits.maxSocketsPerUser} per user on one instance`);
+    }
+    if (!(await this.limiter.hit(`rt-connect:${verified.user.id}`, { limit: limits.connectsPerMinute, windowMs: 60_000 }))) {
+      throw new AppError(ErrorCode.TOO_FAST, `too many connection attempts: at most ${limits.connectsPerMinute} per minute per user; reconnect with backoff`);
+    }
+    // Before the hub has read the head (the database was away at start), a fresh connection
+    // would be given position 0, from which a resume would replay everything retained.
+    if (!this.hub.started) this.hub.start(await this.sequence.head());
+    socket.data.auth = verified;
     socket.data.resumeFrom = auth.position;
   }
 
@@ -154,25 +171,30 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     session.cursor = this.hub.position;
     this.hub.add(session);
     onSession(session);
-    let replayed = 0;
+    const progress = { replayed: 0 };
     let resumed = false;
-    try {
-      const from = this.resumePoint(session, socket.data.resumeFrom);
-      if (from !== null) {
+    const from = this.resumePoint(session, socket.data.resumeFrom);
+    if (from !== null) {
+      await this.replaySlot();
+      try {
         // Events committed before this connection but not yet numbered belong to the replay.
         await this.sequencer.flush();
         const behind = await this.outbox.countForUser(session.user.id, String(from), this.config.realtime.backlogEvents + 1);
-        if (behind <= this.config.realtime.backlogEvents) {
+        if (behind <= this.config.realtime.backlogEvents && !session.closed) {
           resumed = true;
           session.cursor = from;
-          replayed = await this.replay(session, from);
+          await this.replay(session, from, progress);
         }
+      } catch (error) {
+        // The backlog could not be read (whole): the client falls back to sync, as after any
+        // resumed:false; what was already sent is counted in `replayed`.
+        this.logger.warn(`replay failed: ${(error as Error).message}`);
+        resumed = false;
+      } finally {
+        this.releaseReplaySlot();
       }
-    } catch (error) {
-      // The backlog could not be read: the client falls back to sync, as after any resumed:false.
-      this.logger.warn(`replay failed: ${(error as Error).message}`);
-      resumed = false;
     }
+    let replayed = progress.replayed;
     if (session.closed) return;
     // Resumed: what arrived meanwhile is part of the replay, before ready. Not resumed: ready
     // comes first (only counted replays may precede it), and what arrived meanwhile follows live.
@@ -210,21 +232,34 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     return point.position;
   }
 
-  private async replay(session: SocketSession, from: bigint): Promise<number> {
-    let count = 0;
+  private async replay(session: SocketSession, from: bigint, progress: { replayed: number }): Promise<void> {
     let after = from;
     for (;;) {
       const page = await this.outbox.listForUser(session.user.id, String(after), REPLAY_PAGE);
-      if (session.closed) return count;
+      if (session.closed) return;
       for (const event of page) {
         const position = BigInt(event.position);
         if (position <= session.cursor) continue;
         this.hub.emit(session, position, this.hub.envelope(session.user.id, event, event.private), 'replay');
-        count += 1;
+        progress.replayed += 1;
       }
-      if (page.length < REPLAY_PAGE) return count;
+      if (page.length < REPLAY_PAGE) return;
       after = BigInt(page[page.length - 1].position);
     }
+  }
+
+  private replaySlot(): Promise<void> {
+    if (this.replays < CONCURRENT_REPLAYS) {
+      this.replays += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.replayQueue.push(resolve));
+  }
+
+  private releaseReplaySlot(): void {
+    const next = this.replayQueue.shift();
+    if (next) next();
+    else this.replays -= 1;
   }
 
   disconnected(socket: ImSocket, onSession: (session: SocketSession) => void = () => undefined): void {
@@ -242,6 +277,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     if (!session) return ack(ErrorCode.TOKEN_INVALID, 'token invalid');
     try {
       const verified = await this.imTokens.authenticate(token);
+      if (session.closed) return ack(ErrorCode.TOKEN_INVALID, 'the connection has closed');
       if (verified.user.id !== session.user.id) return ack(ErrorCode.TOKEN_INVALID, 'token: belongs to another user; reconnect to change identity');
       session.expireAt = verified.expireAt;
       session.tokenVersion = verified.tokenVersion;
@@ -254,6 +290,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
 
   private armExpiry(session: SocketSession): void {
     if (session.expiryTimer) clearTimeout(session.expiryTimer);
+    if (session.closed) return;
     const wait = session.expireAt * 1000 - this.clock.now();
     session.expiryTimer = setTimeout(
       () => {

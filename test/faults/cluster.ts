@@ -14,6 +14,7 @@ const CLUSTER_ENV: Record<string, string> = {
   SHUTDOWN_TIMEOUT_MS: '5000',
   // Rate limits live in Redis and are shared by the instances: far above what the tests send.
   RATE_LIMITS: 'send=100000/1s,friend_request=100000/60s,report=100000/60s,client_error=100000/60s,media_upload=100000/60s',
+  REALTIME_CONNECTS_PER_MINUTE: '100000',
   REALTIME_CLIENT_MESSAGES_PER_10S: '10000',
   LOG_LEVEL: 'warn',
 };

@@ -56,4 +56,21 @@ describe('realtime smoke', () => {
       await cors.close();
     }
   });
+
+  it('limits handshakes per user per minute and open connections per user, answering 1005 in connect_error', async () => {
+    const limited = await startTestApp({ REALTIME_CONNECTS_PER_MINUTE: '3', REALTIME_MAX_SOCKETS_PER_USER: '2' });
+    try {
+      const limitedUrl = await listen(limited);
+      const [busy, eager] = [await issueUser(limited), await issueUser(limited)];
+      const open = [await connect(limitedUrl, { auth: { token: busy.token } }), await connect(limitedUrl, { auth: { token: busy.token } })];
+      expect(await refusal(limitedUrl, { auth: { token: busy.token } })).toMatchObject({ code: 1005, msg: expect.stringContaining('at most 2 per user') });
+      for (const client of open) client.close();
+      for (let i = 0; i < 3; i++) (await connect(limitedUrl, { auth: { token: eager.token } })).close();
+      expect(await refusal(limitedUrl, { auth: { token: eager.token } })).toMatchObject({ code: 1005, msg: expect.stringContaining('per minute') });
+      limited.clock.advance(61_000);
+      (await connect(limitedUrl, { auth: { token: eager.token } })).close();
+    } finally {
+      await limited.close();
+    }
+  });
 });
