@@ -13,7 +13,12 @@
  * paths (captured through the general log) and flags table scans.
  * Results go to bench/results/latest.json.
  *
+ * Then the real-time section (bench/lib/realtime.js, MariaDB only, whatever BENCH_DRIVERS says):
+ * socket.io fan-out from the service against a bare socket.io server in the same run, resume
+ * of missed events, and RSS per idle socket.
+ *
  * Environment:
+ *   BENCH_SECTIONS     comma list of http,realtime (default both)
  *   BENCH_DURATION     measured seconds per case (default 8)
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
@@ -24,6 +29,10 @@
  *   BENCH_KEEP_DB=1    keep the scratch directory (SQLite file, media) of each driver
  *   BENCH_SHOW_SQL=1   print every statement captured per messaging path
  *   BENCH_SERVER_LOG   append every server log line to this file (with BENCH_NODE_ARGS=--trace-gc: GC pauses)
+ *   BENCH_RT_PHASES    real-time phases, comma list of fanout,resume,memory (default all)
+ *   BENCH_RT_GROUP_SENDERS / BENCH_RT_DIRECT_SENDERS  concurrent senders into the group / the pairs (default 4 / 16)
+ *   BENCH_RT_MEMORY_SOCKETS  idle sockets of the memory case (default 5000)
+ *   BENCH_RT_RESUME_EVENTS / BENCH_RT_RESUME_ATTEMPTS  missed events and reconnections of the resume case (default 1000 / 5)
  *
  * The server gets a clean environment (only PATH, HOME, LANG, TZ, TMPDIR from the caller) and
  * every per-user rate limit (RATE_LIMITS) raised out of reach, see unlimitedRateLimits().
@@ -39,6 +48,8 @@ const { Server, RssSampler, readRssMb, readCpuSeconds, readSystemCpu, findDataba
 const { runLoad, errorCount } = require('./lib/load');
 const { buildCases, TARGETS, P99_TARGETS_MS, RSS_TARGET_MB, POOL_SIZE } = require('./lib/cases');
 const { prepareMessaging, explainMessaging } = require('./lib/messaging');
+const { runRealtime, ensureFileLimit } = require('./lib/realtime');
+const { printRealtime, realtimeVerdict } = require('./lib/realtime-report');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -58,12 +69,19 @@ const settings = {
   duration: positiveNumberEnv('BENCH_DURATION', 8),
   warmup: positiveNumberEnv('BENCH_WARMUP', 2, { allowZero: true }),
   connections: Math.round(positiveNumberEnv('BENCH_CONNECTIONS', 20)),
+  sections: (process.env.BENCH_SECTIONS || 'http,realtime').split(',').map((d) => d.trim()).filter(Boolean),
   drivers: (process.env.BENCH_DRIVERS || 'sqlite,mysql').split(',').map((d) => d.trim()).filter(Boolean),
   cases: process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',').map((c) => c.trim()).filter(Boolean) : null,
   mysqlUrl: process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/im_bench',
   enforce: process.env.BENCH_ENFORCE === '1',
   keepDb: process.env.BENCH_KEEP_DB === '1',
 };
+for (const section of settings.sections) {
+  if (!['http', 'realtime'].includes(section)) {
+    console.error(`BENCH_SECTIONS: unknown section "${section}" (use http and/or realtime)`);
+    process.exit(2);
+  }
+}
 for (const driver of settings.drivers) {
   if (!(driver in PORTS)) {
     console.error(`BENCH_DRIVERS: unknown driver "${driver}" (use sqlite and/or mysql)`);
@@ -231,6 +249,34 @@ async function createPool(baseUrl, runId, sdkSecret) {
   return pool;
 }
 
+/** The server's environment: only these settings (see the header), every rate limit out of reach. */
+function serverEnv({ port, databaseUrl, mediaDir, sdkSecret, jwtSecret, rtcAppId, rtcSecret }) {
+  const env = {
+    ...pickEnv(['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR']),
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    MIGRATIONS_RUN: 'true',
+    SDK_SECRET: sdkSecret,
+    JWT_SECRET: jwtSecret,
+    RTC_SDK_APP_ID: rtcAppId,
+    RTC_CALLBACK_SECRET: rtcSecret,
+    RTC_SECRET_KEY: `rtckey-${secret(32)}`,
+    // The bench connects thousands of sockets and reconnects some users many times a minute.
+    REALTIME_CONNECTS_PER_MINUTE: '100000',
+    REALTIME_MAX_SOCKETS_PER_USER: '10000',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    MEDIA_DIR: mediaDir,
+  };
+  if (rateLimits) env.RATE_LIMITS = rateLimits;
+  return env;
+}
+
+/** The real-time section's server: fresh secrets, its own scratch media directory. */
+function realtimeServerEnv(port, databaseUrl, mediaDir) {
+  return serverEnv({ port, databaseUrl, mediaDir, sdkSecret: `sdk-${secret(32)}`, jwtSecret: `jwt-${secret(32)}`, rtcAppId: '1400000001', rtcSecret: `rtc-${secret(24)}` });
+}
+
 // ---------------------------------------------------------------------------------------------
 // One driver
 
@@ -265,20 +311,7 @@ async function benchDriver(driver) {
 
   // A clean environment: nothing from the caller's shell (REDIS_URL, CAPABILITIES_CLOSED, ...)
   // changes what is measured.
-  const env = {
-    ...pickEnv(['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR']),
-    NODE_ENV: 'production',
-    PORT: String(PORTS[driver]),
-    DATABASE_URL: databaseUrl,
-    MIGRATIONS_RUN: 'true',
-    SDK_SECRET: sdkSecret,
-    JWT_SECRET: jwtSecret,
-    RTC_SDK_APP_ID: rtcAppId,
-    RTC_CALLBACK_SECRET: rtcSecret,
-    PUBLIC_BASE_URL: `http://127.0.0.1:${PORTS[driver]}`,
-    MEDIA_DIR: path.join(tempDir, 'media'),
-  };
-  if (rateLimits) env.RATE_LIMITS = rateLimits;
+  const env = serverEnv({ port: PORTS[driver], databaseUrl, mediaDir: path.join(tempDir, 'media'), sdkSecret, jwtSecret, rtcAppId, rtcSecret });
 
   console.log(`\n== ${driver}: ${report.database}, port ${PORTS[driver]} ==`);
   const server = new Server({ name: driver, port: PORTS[driver], env });
@@ -572,10 +605,11 @@ async function machineBusyPct(ms) {
 }
 
 async function main() {
+  if (settings.sections.includes('realtime')) ensureFileLimit();
   const cpus = os.cpus();
   console.log(
     `IM SDK benchmark: ${settings.duration}s measured + ${settings.warmup}s warm-up per case, ${settings.connections} connections, ` +
-      `drivers ${settings.drivers.join(',')}; node ${process.version}, ${cpus.length} x ${cpus[0] ? cpus[0].model.trim() : 'cpu'}`,
+      `sections ${settings.sections.join(',')}, drivers ${settings.drivers.join(',')}; node ${process.version}, ${cpus.length} x ${cpus[0] ? cpus[0].model.trim() : 'cpu'}`,
   );
   if (rateLimits) console.log(`per-user rate limits raised for the bench: RATE_LIMITS=${rateLimits}`);
   const busyAtStart = await machineBusyPct(1000);
@@ -598,7 +632,7 @@ async function main() {
   };
 
   const reports = [];
-  for (const driver of settings.drivers) {
+  for (const driver of settings.sections.includes('http') ? settings.drivers : []) {
     let report;
     try {
       report = await benchDriver(driver);
@@ -610,8 +644,19 @@ async function main() {
     output.drivers[driver] = rest;
   }
 
+  let realtime = null;
+  if (settings.sections.includes('realtime')) {
+    try {
+      realtime = await runRealtime({ settings, prepareMysql, serverEnv: realtimeServerEnv, liveServers });
+    } catch (error) {
+      realtime = { failed: error.message, problems: [] };
+    }
+    output.realtime = realtime;
+  }
+
   console.log('\n================ results ================');
   for (const report of reports) printReport(report);
+  if (realtime) printRealtime(realtime, table);
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, 'latest.json');
@@ -639,6 +684,15 @@ async function main() {
       console.log(missed.length ? `MariaDB targets missed: ${missed.join(', ')}` : 'MariaDB targets: all met');
       if (missed.length && settings.enforce) exitCode = 1;
     }
+  }
+  if (realtime) {
+    const verdict = realtimeVerdict(realtime);
+    if (verdict.invalid) {
+      console.log('realtime: run failed or deliveries were wrong; the numbers are not valid.');
+      exitCode = 1;
+    }
+    if (!realtime.skipped && !realtime.failed) console.log(verdict.missed.length ? `realtime targets missed: ${verdict.missed.join(', ')}` : 'realtime targets: all met');
+    if (verdict.missed.length && settings.enforce) exitCode = 1;
   }
   process.exitCode = exitCode;
 }
