@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { PositionTokens } from './position-token';
 
 describe('PositionTokens', () => {
@@ -8,6 +9,15 @@ describe('PositionTokens', () => {
     const token = tokens.encode('42', 123456789n, at);
     expect(tokens.decode('42', token)).toEqual({ position: 123456789n, at });
     expect(tokens.decode('42', tokens.encode('42', 0n, 0))).toEqual({ position: 0n, at: 0 });
+  });
+
+  it('signs with standard HMAC-SHA256 (short and long keys), truncated to 12 bytes', () => {
+    for (const key of [Buffer.from('k'.repeat(32)), Buffer.from('L'.repeat(100))]) {
+      const token = new PositionTokens(key).encode('42', 123456789n, at);
+      const [position, time, mac] = token.split('.');
+      const expected = createHmac('sha256', key).update(`42\n${position}.${time}`).digest().subarray(0, 12).toString('base64url');
+      expect(mac).toBe(expected);
+    }
   });
 
   it('refuses another user, another key, and any change to the text', () => {

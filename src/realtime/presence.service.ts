@@ -58,7 +58,8 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
     const joined = this.registry
       .connected(session.user.id, session.socket.id, this.clock.now())
       .then((transition) => this.announce(transition, session.user.userId))
-      .catch((error: unknown) => this.logger.warn(`presence connect failed: ${(error as Error).message}`));
+      .catch((error: unknown) => this.logger.warn(`presence connect failed: ${(error as Error).message}`))
+      .finally(() => this.joined.delete(session));
     this.joined.set(session, joined);
   }
 

@@ -30,7 +30,6 @@ export class SocketSession {
   /** False while the backlog is replayed: live events wait in `pending` meanwhile. */
   live = false;
   pending: PendingEvent[] = [];
-  expiryTimer: NodeJS.Timeout | null = null;
   /** Client messages in the current 10-second window (the per-socket limit). */
   windowStart = 0;
   windowCount = 0;
