@@ -62,11 +62,15 @@ export class CallsRepository {
     await manager.getRepository(CallParticipantEntity).update({ id: participantId }, changes);
   }
 
-  /** Whether the user has joined a call that is still ringing or ongoing (other than `exceptRowId`). */
-  async isBusy(userId: string, exceptRowId: string | null, manager: EntityManager = this.calls.manager): Promise<boolean> {
+  /**
+   * Whether the user has joined a call that is still ringing or ongoing in another conversation.
+   * A live call in the same conversation is not busy but the other side calling at the same
+   * moment: the start converges on it (the live-conversation key refuses a second one).
+   */
+  async isBusy(userId: string, conversationId: string, manager: EntityManager = this.calls.manager): Promise<boolean> {
     const rows = (await manager.query(
-      "SELECT c.id FROM call_participants p JOIN calls c ON c.id = p.call_row_id WHERE p.user_id = ? AND p.state = 'joined' AND c.state IN ('ringing', 'ongoing') AND c.id <> ? LIMIT 1",
-      [userId, exceptRowId ?? '0'],
+      "SELECT c.id FROM call_participants p JOIN calls c ON c.id = p.call_row_id WHERE p.user_id = ? AND p.state = 'joined' AND c.state IN ('ringing', 'ongoing') AND c.conversation_id <> ? LIMIT 1",
+      [userId, conversationId],
     )) as unknown[];
     return rows.length > 0;
   }

@@ -178,7 +178,7 @@ export class CallsService {
     const isGroup = view.conversation.type === 'group';
     // Someone already in a live call is answered busy at once (one-to-one; read before the
     // transaction, like the other checks of a start).
-    const busy = !isGroup && (await this.calls.isBusy(invitees[0], null));
+    const busy = !isGroup && (await this.calls.isBusy(invitees[0], view.conversation.id));
     const roomId = String(randomInt(ROOM_ID_MIN, ROOM_ID_MAX + 1));
     const call: Omit<CallEntity, 'id'> = {
       callId: randomUUID(),

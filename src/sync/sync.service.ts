@@ -80,8 +80,7 @@ export class SyncService {
         has_more: hasMore,
       },
       unread: { total: totals.total, total_unmuted: totals.unmuted },
-      // Calls arrive with the real-time gateway; until then the capability is reported closed.
-      capabilities: { ...this.config.messaging.capabilities, calls: false },
+      capabilities: this.config.messaging.capabilities,
       media_limits: mediaLimits(this.config),
       server_time: this.clock.now(),
     };

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { CallRoomEventsService } from '../../src/calls/call-room-events.service';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/app.factory';
 import { Clock } from '../../src/common/clock';
@@ -58,7 +59,7 @@ function databaseUrl(): { url: string; sqliteFile: string | null } {
 }
 
 /** Boots the real application (same factory as production) on a real database. */
-export async function startTestApp(env: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { logLines?: string[]; callTimers?: boolean } = {}): Promise<TestApp> {
   const { url, sqliteFile } = databaseUrl();
   const mediaDir = join(tmpdir(), `im-e2e-media-${randomBytes(6).toString('hex')}`);
   const config = loadConfig({
@@ -79,6 +80,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const root = lines ? createRootLogger(config.operations.log, { write: (line: string) => void lines.push(line) }) : undefined;
   const app = await createApp(config, { clock }, root);
   await app.init();
+  // On MySQL every spec file shares one database, and a call timer pass ends every due call in
+  // it by its own app's test clock: a file that moves its clock a day ahead would end the calls
+  // of the others. Call specs run timer passes themselves (test/calls/call-helpers.ts).
+  if (!options.callTimers) await app.get(CallRoomEventsService).onModuleDestroy();
   return {
     app,
     http: request(app.getHttpServer()),
