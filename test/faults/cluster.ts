@@ -16,6 +16,9 @@ const CLUSTER_ENV: Record<string, string> = {
   RATE_LIMITS: 'send=100000/1s,friend_request=100000/60s,report=100000/60s,client_error=100000/60s,media_upload=100000/60s',
   REALTIME_CONNECTS_PER_MINUTE: '100000',
   REALTIME_CLIENT_MESSAGES_PER_10S: '10000',
+  // A crashed instance's connections expire after this (production: 45 s), so that the
+  // presence test waits seconds, not a minute.
+  REALTIME_PRESENCE_TTL_MS: '3000',
   LOG_LEVEL: 'warn',
 };
 

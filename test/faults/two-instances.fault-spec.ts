@@ -7,6 +7,7 @@ import { createConnection } from 'mysql2/promise';
 import { Cluster, SentMessage, eventually, report, sendMessage, startCluster } from './cluster';
 import { FaultLab, FaultUser, createGroup, friendConversationId, issueUser, makeFriends, readAll, sleep } from './harness';
 import { ResumingClient } from './resuming-client';
+import { connect } from '../helpers/realtime';
 
 const DELIVERY_MS = 5000;
 
@@ -147,6 +148,23 @@ describe('two instances on one MariaDB and one Redis', () => {
       `kill -9 of the holder: ${sent.length} messages, ${duringGap} acknowledged while the client was away, replayed ${second.replayed} on resume, ` +
         `drop noticed ${drop.at - killedAt} ms after the kill, last message processed ${Math.max(...bobClient.processed.map((p) => p.at)) - Math.max(...sent.map((s) => s.ackedAt))} ms after its reply`,
     );
+    await cluster.restart(0);
+  });
+
+  it('announces a user offline to friends on the other instance after kill -9 of the instance holding their only connection', async () => {
+    const watcher = await connect(cluster.url(1), { auth: { token: bob.token } });
+    const onFirst = await connect(cluster.url(0), { auth: { token: alice.token } });
+    const presence = (online: boolean) => watcher.events.find((e) => e.name === 'presence.changed' && e.data.user_id === alice.userId && e.data.online === online);
+    expect(await eventually(DELIVERY_MS, () => Boolean(presence(true)))).toBe(true);
+    const killedAt = Date.now();
+    await cluster.kill(0);
+    // TTL 3 s (CLUSTER_ENV) plus a sweep every second: well within the production bound of a minute.
+    expect(await eventually(10_000, () => Boolean(presence(false)))).toBe(true);
+    const offline = presence(false)!;
+    expect(offline.data.last_seen_at).toEqual(expect.any(Number));
+    report('two-instances', `crashed instance: friend told offline ${offline.created_at - killedAt} ms after the kill`);
+    onFirst.close();
+    watcher.close();
     await cluster.restart(0);
   });
 
