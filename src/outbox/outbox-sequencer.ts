@@ -117,7 +117,10 @@ export class OutboxSequencer implements OnApplicationBootstrap, OnModuleDestroy 
 
   private release(which: (waiter: { need: number }) => boolean): void {
     const still: typeof this.waiters = [];
-    for (const waiter of this.waiters) (which(waiter) ? waiter.resolve() : still.push(waiter));
+    for (const waiter of this.waiters) {
+      if (which(waiter)) waiter.resolve();
+      else still.push(waiter);
+    }
     this.waiters = still;
   }
 
