@@ -17,6 +17,10 @@
  * socket.io fan-out from the service against a bare socket.io server in the same run, resume
  * of missed events, and RSS per idle socket.
  *
+ * The calls cases (bench/lib/calls.js) run after the messaging cases on both drivers: the
+ * one-to-one start + accept (+ hangup) cycle by a closed loop, and room callbacks that change
+ * the participants of live group calls. Their fixtures are made only when a calls case is selected.
+ *
  * Environment:
  *   BENCH_SECTIONS     comma list of http,realtime (default both)
  *   BENCH_DURATION     measured seconds per case (default 8)
@@ -48,6 +52,7 @@ const { Server, RssSampler, readRssMb, readCpuSeconds, readSystemCpu, findDataba
 const { runLoad, errorCount } = require('./lib/load');
 const { buildCases, TARGETS, P99_TARGETS_MS, RSS_TARGET_MB, POOL_SIZE } = require('./lib/cases');
 const { prepareMessaging, explainMessaging } = require('./lib/messaging');
+const { prepareCalls, callCases, CALL_CASE_KEYS } = require('./lib/calls');
 const { runRealtime, ensureFileLimit } = require('./lib/realtime');
 const { printRealtime, realtimeVerdict } = require('./lib/realtime-report');
 
@@ -181,6 +186,8 @@ const COUNTED_TABLES = [
   'messages',
   'outbox_events',
   'outbox_recipients',
+  'calls',
+  'call_participants',
 ];
 
 /** Row counts after the run, a sanity check that writes really happened. */
@@ -336,11 +343,21 @@ async function benchDriver(driver) {
         `a user with ${f.hubConversations} conversations and a conversation of ${f.historyMessages} messages (both seeded in the database)`,
     );
 
+    const callsWanted = !settings.cases || CALL_CASE_KEYS.some((key) => settings.cases.includes(key));
+    const calls = callsWanted
+      ? await prepareCalls({ baseUrl: server.baseUrl, driver, dbTarget: countTarget, runId, sdkSecret, rtcAppId, rtcSecret, connections: settings.connections, cases: settings.cases })
+      : null;
+    if (calls) {
+      report.callsFixtures = calls.summary;
+      console.log(`calls fixtures in ${fmt(calls.summary.totalMs / 1000, 1)} s: ${calls.summary.friendPairs} friend pairs, ${calls.summary.groupCalls} ongoing group calls (${calls.summary.toggledMembers} members toggled)`);
+    }
+
     const sampler = new RssSampler(server.pid, 200);
     const dbHost = driver === 'mysql' ? new URL(settings.mysqlUrl).hostname : null;
     const dbPid = dbHost && ['127.0.0.1', 'localhost', '::1'].includes(dbHost) ? findDatabasePid() : null;
     report.cpuCores = os.cpus().length;
     const allCases = buildCases({ runId, sdkSecret, rtcAppId, rtcSecret, pool, messaging });
+    allCases.splice(allCases.length - 1, 0, ...callCases(calls)); // before health_2
     const unknownCases = (settings.cases || []).filter((key) => !allCases.some(([k]) => k === key));
     if (unknownCases.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknownCases.join(', ')} (known: ${allCases.map(([k]) => k).join(', ')})`);
     const cases = allCases.filter(([key]) => !settings.cases || key.startsWith('health_') || settings.cases.includes(key));
@@ -350,8 +367,10 @@ async function benchDriver(driver) {
       sampler.begin();
       let warmupErrors = 0;
       let warmupSamples = [];
+      // A case with its own driver (the calls cases) has `run`, with runLoad's options and reply.
+      const load = spec.run || runLoad;
       if (settings.warmup > 0) {
-        const warm = await runLoad({ url: server.baseUrl, ...spec, duration: settings.warmup, connections: spec.connections || settings.connections });
+        const warm = await load({ url: server.baseUrl, ...spec, duration: settings.warmup, connections: spec.connections || settings.connections });
         warmupErrors = errorCount(warm.result, warm.stats);
         warmupSamples = warm.stats.samples;
       }
@@ -360,7 +379,7 @@ async function benchDriver(driver) {
       const systemCpuBefore = readSystemCpu();
       const loaderCpuBefore = process.cpuUsage();
       const wallBefore = process.hrtime.bigint();
-      const { result, stats } = await runLoad({ url: server.baseUrl, ...spec, duration: settings.duration, connections: spec.connections || settings.connections });
+      const { result, stats } = await load({ url: server.baseUrl, ...spec, duration: settings.duration, connections: spec.connections || settings.connections });
       const wallSeconds = Number(process.hrtime.bigint() - wallBefore) / 1e9;
       const loaderCpu = process.cpuUsage(loaderCpuBefore);
       const serverCpuAfter = readCpuSeconds(server.pid);
@@ -389,6 +408,7 @@ async function benchDriver(driver) {
         loaderCpuPct: round((100 * (loaderCpu.user + loaderCpu.system)) / 1e6 / wallSeconds, 0),
         dbCpuPct: dbCpuBefore === null || dbCpuAfter === null ? null : round((100 * (dbCpuAfter - dbCpuBefore)) / wallSeconds, 0),
       };
+      if (result.detail) entry.detail = result.detail;
       if (systemCpuBefore && systemCpuAfter && entry.serverCpuPct !== null) {
         // CPU used by everything else on the machine (other jobs), in % of one core.
         const systemPct = (100 * (systemCpuAfter.busy - systemCpuBefore.busy)) / wallSeconds;
@@ -404,6 +424,7 @@ async function benchDriver(driver) {
         `${fmt(entry.rps, 0).padStart(7)} req/s  p50 ${fmt(entry.p50, 0).padStart(3)} ms  p99 ${fmt(entry.p99, 0).padStart(4)} ms  ` +
           `cpu: server ${fmt(entry.serverCpuPct, 0)}% loader ${fmt(entry.loaderCpuPct, 0)}%${entry.dbCpuPct != null ? ` db ${entry.dbCpuPct}%` : ''} other ${fmt(entry.otherCpuPct, 0)}%  ${entry.requests} requests${errors || warmupErrors ? `  ERRORS ${errors} (+${warmupErrors} in warm-up)` : ''}`,
       );
+      if (entry.detail) console.log(`    ${entry.detail.summary}`);
     }
     report.peakRssMb = round(sampler.peak, 1);
     report.rssSamples = sampler.samples;
@@ -439,6 +460,7 @@ function computeRatios(report) {
   report.healthBaselineRps = round(baseline, 1);
   for (const [key, entry] of Object.entries(report.cases)) {
     entry.ratio = baseline > 0 ? round(entry.rps / baseline, 3) : null;
+    if (entry.detail && entry.detail.allRequestsRps !== undefined) entry.detail.allRequestsRatio = baseline > 0 ? round(entry.detail.allRequestsRps / baseline, 3) : null;
     if (key in TARGETS) {
       entry.target = TARGETS[key];
       entry.met = entry.ratio !== null && entry.ratio >= TARGETS[key];
@@ -581,6 +603,11 @@ function printReport(report) {
     `peak server RSS under load: ${fmt(report.peakRssMb, 1)} MB (target <= ${RSS_TARGET_MB} MB: ${report.rssMet ? 'met' : targetsApply ? 'NOT MET' : 'not met'}; idle after start ${fmt(report.idleRssMb, 1)} MB; ${report.rssSamples} samples every 200 ms)`,
   );
   if (!targetsApply) console.log('(the ratio and RSS targets are set for MariaDB; shown here for comparison)');
+  for (const [key, c] of Object.entries(report.cases)) {
+    if (!c.detail) continue;
+    const all = c.detail.allRequestsRatio !== undefined ? ` (ratio of all three: ${fmt(c.detail.allRequestsRatio, 2)})` : '';
+    console.log(`${key}: ${c.detail.summary}${all}`);
+  }
   if (report.rowCounts) console.log(`rows after run: ${Object.entries(report.rowCounts).map(([t, n]) => `${t}=${n}`).join(', ')}`);
   const connectionsOverridden = Object.entries(report.cases).filter(([, c]) => c.connections !== settings.connections).map(([key, c]) => `${key} ${c.connections}`);
   if (connectionsOverridden.length) console.log(`connections per case differ from ${settings.connections}: ${connectionsOverridden.join(', ')}`);

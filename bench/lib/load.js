@@ -30,13 +30,15 @@ function keepSample(stats, kind, status, body, context) {
  * @param {'envelope'|'provider'} options.reply  `{code:0,...}` envelope or the exact provider reply `{"code":0}`
  * @param {(data: any, context: object) => string|null} [options.verify]  deep check of the envelope's data
  * @param {(body: string, context: object) => string|null} [options.check]  cheap check of every code-0 reply's raw body
+ * @param {(status: number, body: string, context: object) => void} [options.afterResponse]  called with every reply first (a case's own bookkeeping)
  * @param {number} options.duration  seconds
  * @param {number} options.connections
  */
-async function runLoad({ url, request, reply, verify, check, duration, connections }) {
+async function runLoad({ url, request, reply, verify, check, afterResponse, duration, connections }) {
   const stats = newStats();
 
   const onResponse = (status, body, context) => {
+    if (afterResponse) afterResponse(status, body, context);
     stats.responses++;
     stats.statusCodes[status] = (stats.statusCodes[status] || 0) + 1;
     if (status < 200 || status > 299) {

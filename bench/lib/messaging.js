@@ -567,6 +567,12 @@ async function explainMessaging({ baseUrl, mysqlUrl, messaging, runId }) {
 module.exports = {
   prepareMessaging,
   explainMessaging,
+  // HTTP helpers of the fixtures, shared with the calls cases (bench/lib/calls.js).
+  callJson,
+  parallel,
+  issueTokens,
+  befriend,
+  directConversationId,
   messagesPath,
   checkResetWindow,
   checkSync,
