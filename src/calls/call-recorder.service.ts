@@ -36,14 +36,17 @@ export class CallRecorder {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  /** Reads the call's context outside any transaction (the reads here use the pool). */
-  async context(call: CallEntity): Promise<CallContext> {
+  /**
+   * Reads the call's context outside any transaction (the reads here use the pool). `withView`
+   * false leaves out the caller's view of the conversation, for a change that cannot end the call.
+   */
+  async context(call: CallEntity, withView = true): Promise<CallContext> {
     const participants = await this.calls.participantsOf(call.id);
     const users = await this.users.findByIds([call.callerId, ...participants.map((p) => p.userId)]);
     const externalIds = new Map(users.map((u) => [String(u.id), u.externalId]));
     let callerView: ViewerConversation | null = null;
     try {
-      callerView = await this.access.resolveForViewer(call.callerId, call.callerConversationId);
+      if (withView) callerView = await this.access.resolveForViewer(call.callerId, call.callerConversationId);
     } catch {
       // The conversation is gone for the caller (the group was deleted): no summary message.
     }

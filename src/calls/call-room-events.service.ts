@@ -57,7 +57,8 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
   async onRoomEvent(event: RoomEvent): Promise<void> {
     const call = await this.calls.findByLiveRoom(event.roomId);
     if (!call || event.eventMs < call.startedAt - ROOM_CLOCK_SKEW_MS) return;
-    const context = await this.recorder.context(call);
+    // Entering the room never ends a call: it needs no view of the conversation for a summary.
+    const context = await this.recorder.context(call, event.eventType !== ENTERED);
     await this.tx.run(async (manager) => {
       const locked = await this.calls.lock(manager, call.id);
       if (!locked || locked.liveRoomId !== event.roomId) return;
@@ -80,38 +81,40 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
       if (!me || me.roomEventMs >= event.eventMs) return;
       const entered = event.eventType === ENTERED;
       if (event.eventType !== ENTERED && event.eventType !== LEFT) return;
-      Object.assign(me, { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now });
-      await this.calls.updateParticipant(manager, me.id, { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now });
       const external = context.externalIds.get(me.userId) ?? '';
-      if (!this.calls.isLive(locked)) {
+      const live = this.calls.isLive(locked);
+      // One write of the participant row: the room presence and, while the call lives, joining or leaving it.
+      const changes: Partial<typeof me> = { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now };
+      if (live && entered && me.state !== 'joined') Object.assign(changes, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
+      if (live && !entered && me.state === 'joined') Object.assign(changes, { state: 'left', leftAt: now });
+      Object.assign(me, changes);
+      await this.calls.updateParticipant(manager, me.id, changes);
+      if (!live) {
         // After the end only the room's occupancy matters: the room is free once it is empty.
         if (!context.participants.some((p) => p.inRoom)) await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
         return;
       }
       if (entered) {
-        await this.enter(manager, context, me.id, now);
+        await this.enter(manager, context, me.role, now);
         await this.recorder.emit(manager, 'call.participant_joined', context.call, context.participants, context.externalIds, { user_id: external }, now);
         return;
-      }
-      if (me.state === 'joined') {
-        Object.assign(me, { state: 'left', leftAt: now });
-        await this.calls.updateParticipant(manager, me.id, { state: 'left', leftAt: now });
       }
       await this.recorder.emit(manager, 'call.participant_left', context.call, context.participants, context.externalIds, { user_id: external }, now);
       await this.afterLeave(manager, context, now);
     });
   }
 
-  /** Entering the room is joining the call, also without an accept (a group member who joined from another screen). */
-  private async enter(manager: EntityManager, context: CallContext, participantId: string, now: number): Promise<void> {
-    const me = context.participants.find((p) => p.id === participantId)!;
-    if (me.state !== 'joined') {
-      Object.assign(me, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
-      await this.calls.updateParticipant(manager, me.id, { state: 'joined', joinedAt: me.joinedAt, leftAt: null });
-    }
-    const changes = context.call.state === 'ringing' && me.role === 'callee' ? { state: 'ongoing' as const, acceptedAt: now, ringDeadline: null } : {};
-    Object.assign(context.call, changes, { emptySince: null, updatedAt: now });
-    await this.calls.updateCall(manager, context.call.id, { ...changes, emptySince: null, updatedAt: now });
+  /**
+   * Entering the room is joining the call, also without an accept (a group member who joined
+   * from another screen): a callee entering makes a ringing call ongoing; anyone entering ends
+   * the room's emptiness.
+   */
+  private async enter(manager: EntityManager, context: CallContext, role: string, now: number): Promise<void> {
+    const ringing = context.call.state === 'ringing' && role === 'callee';
+    if (!ringing && context.call.emptySince === null) return;
+    const changes = ringing ? { state: 'ongoing' as const, acceptedAt: now, ringDeadline: null, emptySince: null, updatedAt: now } : { emptySince: null, updatedAt: now };
+    Object.assign(context.call, changes);
+    await this.calls.updateCall(manager, context.call.id, changes);
   }
 
   /** A one-to-one call ends when either side leaves the room; a group call when the last participant has left. */

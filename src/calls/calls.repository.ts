@@ -46,8 +46,9 @@ export class CallsRepository {
 
   /** The call row, locked until the transaction ends (MySQL; SQLite transactions are serial). */
   async lock(manager: EntityManager, rowId: string): Promise<CallEntity | null> {
-    if (manager.connection.options.type === 'mysql') await manager.query('SELECT id FROM calls WHERE id = ? FOR UPDATE', [rowId]);
-    return manager.getRepository(CallEntity).findOneBy({ id: rowId });
+    const calls = manager.getRepository(CallEntity);
+    if (manager.connection.options.type === 'mysql') return calls.findOne({ where: { id: rowId }, lock: { mode: 'pessimistic_write' } });
+    return calls.findOneBy({ id: rowId });
   }
 
   participantsOf(callRowId: string, manager: EntityManager = this.calls.manager): Promise<CallParticipantEntity[]> {
