@@ -82,7 +82,7 @@ export class CallsService {
       if (me.state !== 'invited') return null;
       await this.setParticipant(manager, me, { state: 'ringing' });
       return this.recorder.emit(manager, 'call.ringing', context.call, context.participants, context.externalIds, { user_id: auth.userId }, this.clock.now());
-    });
+    }, false, false);
   }
 
   async accept(auth: AuthUser, dto: AcceptCallDto): Promise<CallActionReply> {
@@ -95,7 +95,7 @@ export class CallsService {
       if (context.call.state === 'ended') throw conflict(`the call has ended (${context.call.endReason})`);
       if (!context.call.isGroup && me.state !== 'invited' && me.state !== 'ringing') throw conflict(`you already ${me.state === 'declined' ? 'declined' : 'left'} this call`);
       return this.admit(manager, context, me, dto.device_id);
-    });
+    }, false, false);
     return this.withCredentials(auth, reply);
   }
 
@@ -151,7 +151,7 @@ export class CallsService {
   }
 
   async get(auth: AuthUser, dto: CallRefDto): Promise<CallReply> {
-    const { context } = await this.mine(auth, dto.call_id);
+    const { context } = await this.mine(auth, dto.call_id, false, false);
     return this.recorder.reply(context.call, context.participants, context.externalIds, auth.id);
   }
 
@@ -167,7 +167,7 @@ export class CallsService {
 
   /** Fresh credentials for a participant who joined a live call (to enter the room again). */
   async credentials(auth: AuthUser, dto: CallRefDto): Promise<RtcCredentialsReply> {
-    const { context, me } = await this.mine(auth, dto.call_id);
+    const { context, me } = await this.mine(auth, dto.call_id, false, false);
     if (context.call.state === 'ended') throw conflict(`the call has ended (${context.call.endReason})`);
     if (me?.state !== 'joined') throw conflict('accept the call first');
     return this.rtc.issue(auth.id, Number(context.call.roomId), this.clock.now());
@@ -238,7 +238,7 @@ export class CallsService {
         throw new AppError(ErrorCode.CALL_DEVICE_CONFLICT, 'conversation_id: you are in this call on another device');
       }
       return this.admit(manager, context, me, deviceId);
-    }, true);
+    }, true, false);
     return this.withCredentials(auth, reply);
   }
 
@@ -264,15 +264,17 @@ export class CallsService {
   /**
    * Runs one change of a call: reads it (1214 unless the user takes part; in a group a current
    * member may join too), then locks and re-reads it in a transaction and applies `work`, which
-   * answers the event ID of the change or null when nothing changed.
+   * answers the event ID of the change or null when nothing changed. `mayEnd` false: the change
+   * cannot end the call (accepting, ringing), so no view of the conversation is read.
    */
   private async change(
     auth: AuthUser,
     callId: string,
     work: (manager: EntityManager, context: CallContext, me: CallParticipantEntity) => Promise<string | null>,
     membersMayJoin = false,
+    mayEnd = true,
   ): Promise<CallActionReply> {
-    const { context } = await this.mine(auth, callId, membersMayJoin);
+    const { context } = await this.mine(auth, callId, membersMayJoin, mayEnd);
     const eventId = await this.tx.run(async (manager) => {
       const call = await this.calls.lock(manager, context.call.id);
       if (!call) throw notFound();
@@ -294,10 +296,11 @@ export class CallsService {
   }
 
   /** The call and the user's part in it: 1214 unless they take part (or, `membersMayJoin`, are a current member of its group). */
-  private async mine(auth: AuthUser, callId: string, membersMayJoin = false): Promise<{ context: CallContext; me: CallParticipantEntity | null }> {
+  private async mine(auth: AuthUser, callId: string, membersMayJoin = false, mayEnd = true): Promise<{ context: CallContext; me: CallParticipantEntity | null }> {
     const call = await this.calls.findByCallId(callId);
     if (!call) throw notFound();
-    const context = await this.recorder.context(call);
+    // The caller's view of the conversation is read only for a change that may end the call (the summary message).
+    const context = await this.recorder.context(call, mayEnd);
     const me = context.participants.find((p) => p.userId === auth.id) ?? null;
     if (me) return { context, me };
     if (membersMayJoin && call.isGroup && (await this.members.findMember(call.conversationId, auth.id))?.visibleToSeq === null) return { context, me: null };
