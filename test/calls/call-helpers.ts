@@ -5,9 +5,9 @@ import type { Response } from 'supertest';
 import { createConnection } from 'mysql2/promise';
 import { CallRoomEventsService } from '../../src/calls/call-room-events.service';
 import { parseDatabaseUrl } from '../../src/config/app-config';
-import { Received, RtClient, connect } from '../helpers/realtime';
+import { Received, RtClient, connect, listen } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
-import { IssuedUser, TEST_SECRETS, TestApp, bearer, friendConversationId, issueUser, okData, randomGroupId } from '../helpers/test-app';
+import { IssuedUser, TEST_SECRETS, TestApp, bearer, friendConversationId, issueUser, okData, randomGroupId, startTestApp } from '../helpers/test-app';
 
 export interface Participant {
   user_id: string;
@@ -224,3 +224,34 @@ export async function isolateCallTimers(t: TestApp, lock = true): Promise<() => 
     await connection.end();
   };
 }
+
+/** What a call spec file shares: its app, the calls API, the listening URL and the sockets to close at the end. */
+export interface CallSpecApp {
+  t: TestApp;
+  api: CallsApi;
+  url: string;
+  sockets: RtClient[];
+}
+
+/**
+ * Registers the hooks of a call spec file: one app with its call timers isolated (see
+ * isolateCallTimers), listening; at the end the sockets in `sockets` are closed and the app too.
+ * The fields are set once the file's first beforeAll has run.
+ */
+export function useCallApp(env: Record<string, string> = {}): CallSpecApp {
+  const app = { sockets: [] as RtClient[] } as CallSpecApp;
+  let release: () => Promise<void> = async () => undefined;
+  beforeAll(async () => {
+    app.t = await startTestApp(env);
+    release = await isolateCallTimers(app.t);
+    app.api = new CallsApi(app.t);
+    app.url = await listen(app.t);
+  }, TIMER_LOCK_WAIT_MS);
+  afterAll(async () => {
+    await release();
+    for (const s of app.sockets) s.close();
+    await app.t.close();
+  });
+  return app;
+}
+

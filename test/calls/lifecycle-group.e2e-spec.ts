@@ -1,29 +1,20 @@
 // Black-box life cycle of group calls (issue 12): who is rung, participant states, each end
 // reason, the summary message in the group, and the call events on the socket.
-import { RtClient, fence, listen } from '../helpers/realtime';
+import { RtClient, fence } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
-import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
-import { CallsApi, callEvents, connectAs, endedOn, eventOn, groupOf, participant, providerId, states, TIMER_LOCK_WAIT_MS, isolateCallTimers } from './call-helpers';
+import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
+import { CallsApi, callEvents, connectAs, endedOn, eventOn, groupOf, participant, providerId, states, useCallApp } from './call-helpers';
 
 const RING_S = 5;
 
 describe('group call life cycle (issue 12)', () => {
+  const app = useCallApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
+  const sockets = app.sockets;
   let t: TestApp;
-  let release: () => Promise<void> = async () => undefined;
   let api: CallsApi;
   let url: string;
-  const sockets: RtClient[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
-    release = await isolateCallTimers(t);
-    api = new CallsApi(t);
-    url = await listen(t);
-  }, TIMER_LOCK_WAIT_MS);
-  afterAll(async () => {
-    await release();
-    for (const s of sockets) s.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, api, url } = app);
   });
   beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));
 

@@ -1,30 +1,21 @@
 // Black-box life cycle of one-to-one calls (issue 12): every end reason, times, participant
 // states, GET /calls/get and /calls/active, the summary message and its unread effect, and the
 // call events on the socket. Group calls: lifecycle-group.e2e-spec.ts.
-import { RtClient, listen } from '../helpers/realtime';
-import { IssuedUser, TEST_SECRETS, TestApp, friendConversationId, issueUser, startTestApp } from '../helpers/test-app';
+import { RtClient } from '../helpers/realtime';
+import { IssuedUser, TEST_SECRETS, TestApp, friendConversationId, issueUser } from '../helpers/test-app';
 import { Seed } from '../helpers/seed';
-import { CallAction, CallsApi, callEvents, connectAs, endedOn, eventOn, friendPair, participant, providerId, states, TIMER_LOCK_WAIT_MS, isolateCallTimers } from './call-helpers';
+import { CallAction, CallsApi, callEvents, connectAs, endedOn, eventOn, friendPair, participant, providerId, states, useCallApp } from './call-helpers';
 
 const RING_S = 5;
 
 describe('one-to-one call life cycle (issue 12)', () => {
+  const app = useCallApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
+  const sockets = app.sockets;
   let t: TestApp;
-  let release: () => Promise<void> = async () => undefined;
   let api: CallsApi;
   let url: string;
-  const sockets: RtClient[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
-    release = await isolateCallTimers(t);
-    api = new CallsApi(t);
-    url = await listen(t);
-  }, TIMER_LOCK_WAIT_MS);
-  afterAll(async () => {
-    await release();
-    for (const s of sockets) s.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, api, url } = app);
   });
   // Time held still (and never moved back, so tokens stay valid) for exact timestamps.
   beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));

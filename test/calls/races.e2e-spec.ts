@@ -2,30 +2,21 @@
 // racing cancel, accept racing the ring timeout, two devices accepting at once. Every race must
 // end in exactly one outcome, with the replies, the stored call, the socket events and the
 // summary message telling the same story. Meant for MariaDB; SQLite runs them too.
-import { RtClient, listen, sleep } from '../helpers/realtime';
-import { TestApp, startTestApp } from '../helpers/test-app';
-import { Call, CallsApi, callEvents, connectAs, endedOn, friendPair, participant, TIMER_LOCK_WAIT_MS, isolateCallTimers } from './call-helpers';
+import { RtClient, sleep } from '../helpers/realtime';
+import { TestApp } from '../helpers/test-app';
+import { Call, CallsApi, callEvents, connectAs, endedOn, friendPair, participant, useCallApp } from './call-helpers';
 
 const ROUNDS = 20;
 const RING_S = 5;
 
 describe('call races (issue 12)', () => {
+  const app = useCallApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
+  const sockets = app.sockets;
   let t: TestApp;
-  let release: () => Promise<void> = async () => undefined;
   let api: CallsApi;
   let url: string;
-  const sockets: RtClient[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
-    release = await isolateCallTimers(t);
-    api = new CallsApi(t);
-    url = await listen(t);
-  }, TIMER_LOCK_WAIT_MS);
-  afterAll(async () => {
-    await release();
-    for (const s of sockets) s.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, api, url } = app);
   });
 
   /** A friend pair with one socket each, reused across the rounds of one race. */

@@ -1,27 +1,18 @@
 // Black-box call transitions driven by the provider's room callback (issue 12): 103 enter,
 // 104 leave, 102 room closed; duplicated, late and out-of-order events; events for rooms or
 // users that are not ours. The callback always answers {"code":0} to a valid signed body.
-import { RtClient, fence, listen } from '../helpers/realtime';
-import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
-import { Call, CallsApi, callEvents, connectAs, endedOn, friendPair, groupOf, participant, TIMER_LOCK_WAIT_MS, isolateCallTimers } from './call-helpers';
+import { RtClient, fence } from '../helpers/realtime';
+import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
+import { Call, CallsApi, callEvents, connectAs, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
 
 describe('room callbacks drive calls (issue 12)', () => {
+  const app = useCallApp();
+  const sockets = app.sockets;
   let t: TestApp;
-  let release: () => Promise<void> = async () => undefined;
   let api: CallsApi;
   let url: string;
-  const sockets: RtClient[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    release = await isolateCallTimers(t);
-    api = new CallsApi(t);
-    url = await listen(t);
-  }, TIMER_LOCK_WAIT_MS);
-  afterAll(async () => {
-    await release();
-    for (const s of sockets) s.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, api, url } = app);
   });
   beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));
 
