@@ -9,46 +9,8 @@
 
 const GROUP_SIZE = 200;
 
-async function callJson(baseUrl, urlPath, bearer, body) {
-  const response = await fetch(baseUrl + urlPath, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bearer}` },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error(`POST ${urlPath}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
-  }
-  if (response.status !== 200 || json.code !== 0) throw new Error(`POST ${urlPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
-  return json.data;
-}
-
-/** Runs `work(item, index)` over `items`, `width` at a time. */
-async function parallel(items, width, work) {
-  let next = 0;
-  async function worker() {
-    while (next < items.length) {
-      const i = next++;
-      await work(items[i], i);
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
-
-/** The ID of the one-to-one conversation with `peerExternalId`, as its other member sees it. */
-function directConversationId(peerExternalId) {
-  return `friend_${Buffer.from(peerExternalId, 'utf8').toString('base64url')}`;
-}
-
-async function befriend(baseUrl, a, b, requestId) {
-  const sent = await callJson(baseUrl, '/app/sdk/friends/requests', a.token, { user_id: b.userId, request_id: requestId, message: 'bench' });
-  if (!sent || !sent.request || typeof sent.request.id !== 'string') throw new Error(`friend request ${a.userId} -> ${b.userId}: no request id in reply`);
-  await callJson(baseUrl, '/app/sdk/friends/requests/accept', b.token, { id: sent.request.id });
-}
+// The HTTP helpers of the messaging fixtures (callJson, parallel, befriend, conversation IDs).
+const { callJson, parallel, befriend, directConversationId } = require('./messaging');
 
 /**
  * @param {object} o
@@ -70,7 +32,7 @@ async function seedRealtime({ baseUrl, sdkSecret, runId, users: count, fanoutUse
   const users = new Array(count);
   await parallel(users, 20, async (_, i) => {
     const userId = `rt-${runId}-${String(i).padStart(4, '0')}`;
-    const data = await callJson(baseUrl, '/app/sdk/token', sdkSecret, { user_id: userId, nickname: `Realtime User ${i}` });
+    const data = await callJson(baseUrl, 'POST', '/app/sdk/token', sdkSecret, { user_id: userId, nickname: `Realtime User ${i}` });
     if (!data || !data.user || data.user.user_id !== userId || typeof data.token !== 'string') throw new Error(`token for ${userId}: unexpected reply`);
     users[i] = { userId, token: data.token };
   });
@@ -78,7 +40,7 @@ async function seedRealtime({ baseUrl, sdkSecret, runId, users: count, fanoutUse
 
   const groupId = `rg${runId}`;
   const members = Array.from({ length: GROUP_SIZE }, (_, i) => i);
-  const created = await callJson(baseUrl, '/app/sdk/groups/create', users[0].token, {
+  const created = await callJson(baseUrl, 'POST', '/app/sdk/groups/create', users[0].token, {
     group_id: groupId,
     name: 'Bench realtime group',
     member_ids: members.slice(1).map((i) => users[i].userId),
