@@ -22,5 +22,5 @@ VOLUME ["/app/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# Heap limits keep RSS under load near 170 MB (see README, Benchmark); raise them with the load.
+# Heap limits keep RSS under load near 170 MB (see docs/decisions.md); raise them with the load.
 CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "dist/main.js"]

@@ -8,4 +8,8 @@ import { buildDataSourceOptions } from './src/database/data-source-options';
  * DATABASE_URL as the service. Migrations are hand-checked to stay portable between MySQL and
  * SQLite: review generated SQL, prefer the Table API (see the initial migration).
  */
-export default new DataSource(buildDataSourceOptions(parseDatabaseUrl(process.env.DATABASE_URL || 'sqlite:./data/im.sqlite'), ['src/**/*.entity.ts']));
+export default new DataSource(
+  buildDataSourceOptions(parseDatabaseUrl(process.env.DATABASE_URL || 'sqlite:./data/im.sqlite'), [
+    'src/**/*.entity.ts',
+  ]),
+);

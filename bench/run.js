@@ -74,9 +74,19 @@ const settings = {
   duration: positiveNumberEnv('BENCH_DURATION', 8),
   warmup: positiveNumberEnv('BENCH_WARMUP', 2, { allowZero: true }),
   connections: Math.round(positiveNumberEnv('BENCH_CONNECTIONS', 20)),
-  sections: (process.env.BENCH_SECTIONS || 'http,realtime').split(',').map((d) => d.trim()).filter(Boolean),
-  drivers: (process.env.BENCH_DRIVERS || 'sqlite,mysql').split(',').map((d) => d.trim()).filter(Boolean),
-  cases: process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',').map((c) => c.trim()).filter(Boolean) : null,
+  sections: (process.env.BENCH_SECTIONS || 'http,realtime')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean),
+  drivers: (process.env.BENCH_DRIVERS || 'sqlite,mysql')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean),
+  cases: process.env.BENCH_CASES
+    ? process.env.BENCH_CASES.split(',')
+        .map((c) => c.trim())
+        .filter(Boolean)
+    : null,
   mysqlUrl: process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/im_bench',
   enforce: process.env.BENCH_ENFORCE === '1',
   keepDb: process.env.BENCH_KEEP_DB === '1',
@@ -112,7 +122,9 @@ function assertPortFree(port) {
   const net = require('node:net');
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
-    probe.once('error', (error) => reject(new Error(`port ${port} is not free (${error.code}); stop whatever listens there first`)));
+    probe.once('error', (error) =>
+      reject(new Error(`port ${port} is not free (${error.code}); stop whatever listens there first`)),
+    );
     probe.listen(port, () => probe.close(resolve));
   });
 }
@@ -152,7 +164,8 @@ async function prepareMysql(url) {
   const mysql = require('mysql2/promise');
   const parsed = new URL(url);
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  if (!/^[A-Za-z0-9_]+$/.test(database)) throw new Error(`BENCH_MYSQL_URL: database name "${database}" must be letters, digits, _`);
+  if (!/^[A-Za-z0-9_]+$/.test(database))
+    throw new Error(`BENCH_MYSQL_URL: database name "${database}" must be letters, digits, _`);
   let connection;
   try {
     connection = await mysql.createConnection({
@@ -206,7 +219,8 @@ async function rowCounts(driver, target) {
       const mysql = require('mysql2/promise');
       const connection = await mysql.createConnection({ uri: target, connectTimeout: 3000 });
       try {
-        for (const table of COUNTED_TABLES) counts[table] = Number((await connection.query(`SELECT COUNT(*) AS n FROM ${table}`))[0][0].n);
+        for (const table of COUNTED_TABLES)
+          counts[table] = Number((await connection.query(`SELECT COUNT(*) AS n FROM ${table}`))[0][0].n);
       } finally {
         await connection.end();
       }
@@ -234,7 +248,8 @@ async function postJson(baseUrl, urlPath, headers, body) {
   } catch {
     throw new Error(`POST ${urlPath}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
   }
-  if (response.status !== 200 || json.code !== 0) throw new Error(`POST ${urlPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
+  if (response.status !== 200 || json.code !== 0)
+    throw new Error(`POST ${urlPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
   return json.data;
 }
 
@@ -247,8 +262,14 @@ async function createPool(baseUrl, runId, sdkSecret) {
       const i = nextIndex++;
       const userId = `bx-${runId}-${i}`;
       const nickname = `Bench User ${i}`;
-      const data = await postJson(baseUrl, '/app/sdk/token', { Authorization: `Bearer ${sdkSecret}` }, { user_id: userId, nickname });
-      if (!data || !data.user || data.user.user_id !== userId || typeof data.token !== 'string') throw new Error(`token for ${userId}: unexpected reply`);
+      const data = await postJson(
+        baseUrl,
+        '/app/sdk/token',
+        { Authorization: `Bearer ${sdkSecret}` },
+        { user_id: userId, nickname },
+      );
+      if (!data || !data.user || data.user.user_id !== userId || typeof data.token !== 'string')
+        throw new Error(`token for ${userId}: unexpected reply`);
       pool[i] = { userId, nickname, token: data.token };
     }
   }
@@ -281,7 +302,15 @@ function serverEnv({ port, databaseUrl, mediaDir, sdkSecret, jwtSecret, rtcAppId
 
 /** The real-time section's server: fresh secrets, its own scratch media directory. */
 function realtimeServerEnv(port, databaseUrl, mediaDir) {
-  return serverEnv({ port, databaseUrl, mediaDir, sdkSecret: `sdk-${secret(32)}`, jwtSecret: `jwt-${secret(32)}`, rtcAppId: '1400000001', rtcSecret: `rtc-${secret(24)}` });
+  return serverEnv({
+    port,
+    databaseUrl,
+    mediaDir,
+    sdkSecret: `sdk-${secret(32)}`,
+    jwtSecret: `jwt-${secret(32)}`,
+    rtcAppId: '1400000001',
+    rtcSecret: `rtc-${secret(24)}`,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,7 +347,15 @@ async function benchDriver(driver) {
 
   // A clean environment: nothing from the caller's shell (REDIS_URL, CAPABILITIES_CLOSED, ...)
   // changes what is measured.
-  const env = serverEnv({ port: PORTS[driver], databaseUrl, mediaDir: path.join(tempDir, 'media'), sdkSecret, jwtSecret, rtcAppId, rtcSecret });
+  const env = serverEnv({
+    port: PORTS[driver],
+    databaseUrl,
+    mediaDir: path.join(tempDir, 'media'),
+    sdkSecret,
+    jwtSecret,
+    rtcAppId,
+    rtcSecret,
+  });
 
   console.log(`\n== ${driver}: ${report.database}, port ${PORTS[driver]} ==`);
   const server = new Server({ name: driver, port: PORTS[driver], env });
@@ -330,12 +367,21 @@ async function benchDriver(driver) {
     await server.waitHealthy();
     report.startupMs = Date.now() - started;
     report.idleRssMb = round(readRssMb(server.pid), 1);
-    console.log(`server pid ${server.pid} healthy after ${report.startupMs} ms (migrations included), idle RSS ${fmt(report.idleRssMb, 1)} MB`);
+    console.log(
+      `server pid ${server.pid} healthy after ${report.startupMs} ms (migrations included), idle RSS ${fmt(report.idleRssMb, 1)} MB`,
+    );
 
     const pool = await createPool(server.baseUrl, runId, sdkSecret);
     console.log(`created ${pool.length} users with IM tokens`);
     const fixturesStarted = Date.now();
-    const messaging = await prepareMessaging({ baseUrl: server.baseUrl, driver, dbTarget: countTarget, runId, sdkSecret, pool });
+    const messaging = await prepareMessaging({
+      baseUrl: server.baseUrl,
+      driver,
+      dbTarget: countTarget,
+      runId,
+      sdkSecret,
+      pool,
+    });
     report.messagingFixtures = { ...messaging.summary, totalMs: Date.now() - fixturesStarted };
     const f = messaging.summary;
     console.log(
@@ -345,11 +391,23 @@ async function benchDriver(driver) {
 
     const callsWanted = !settings.cases || CALL_CASE_KEYS.some((key) => settings.cases.includes(key));
     const calls = callsWanted
-      ? await prepareCalls({ baseUrl: server.baseUrl, driver, dbTarget: countTarget, runId, sdkSecret, rtcAppId, rtcSecret, connections: settings.connections, cases: settings.cases })
+      ? await prepareCalls({
+          baseUrl: server.baseUrl,
+          driver,
+          dbTarget: countTarget,
+          runId,
+          sdkSecret,
+          rtcAppId,
+          rtcSecret,
+          connections: settings.connections,
+          cases: settings.cases,
+        })
       : null;
     if (calls) {
       report.callsFixtures = calls.summary;
-      console.log(`calls fixtures in ${fmt(calls.summary.totalMs / 1000, 1)} s: ${calls.summary.friendPairs} friend pairs, ${calls.summary.groupCalls} ongoing group calls (${calls.summary.toggledMembers} members toggled)`);
+      console.log(
+        `calls fixtures in ${fmt(calls.summary.totalMs / 1000, 1)} s: ${calls.summary.friendPairs} friend pairs, ${calls.summary.groupCalls} ongoing group calls (${calls.summary.toggledMembers} members toggled)`,
+      );
     }
 
     const sampler = new RssSampler(server.pid, 200);
@@ -359,8 +417,13 @@ async function benchDriver(driver) {
     const allCases = buildCases({ runId, sdkSecret, rtcAppId, rtcSecret, pool, messaging });
     allCases.splice(allCases.length - 1, 0, ...callCases(calls)); // before health_2
     const unknownCases = (settings.cases || []).filter((key) => !allCases.some(([k]) => k === key));
-    if (unknownCases.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknownCases.join(', ')} (known: ${allCases.map(([k]) => k).join(', ')})`);
-    const cases = allCases.filter(([key]) => !settings.cases || key.startsWith('health_') || settings.cases.includes(key));
+    if (unknownCases.length)
+      throw new Error(
+        `BENCH_CASES: unknown case(s) ${unknownCases.join(', ')} (known: ${allCases.map(([k]) => k).join(', ')})`,
+      );
+    const cases = allCases.filter(
+      ([key]) => !settings.cases || key.startsWith('health_') || settings.cases.includes(key),
+    );
     for (const [key, spec] of cases) {
       process.stdout.write(`  ${spec.label.padEnd(40)} `);
       const logMark = server.lineCount;
@@ -370,7 +433,12 @@ async function benchDriver(driver) {
       // A case with its own driver (the calls cases) has `run`, with runLoad's options and reply.
       const load = spec.run || runLoad;
       if (settings.warmup > 0) {
-        const warm = await load({ url: server.baseUrl, ...spec, duration: settings.warmup, connections: spec.connections || settings.connections });
+        const warm = await load({
+          url: server.baseUrl,
+          ...spec,
+          duration: settings.warmup,
+          connections: spec.connections || settings.connections,
+        });
         warmupErrors = errorCount(warm.result, warm.stats);
         warmupSamples = warm.stats.samples;
       }
@@ -379,14 +447,22 @@ async function benchDriver(driver) {
       const systemCpuBefore = readSystemCpu();
       const loaderCpuBefore = process.cpuUsage();
       const wallBefore = process.hrtime.bigint();
-      const { result, stats } = await load({ url: server.baseUrl, ...spec, duration: settings.duration, connections: spec.connections || settings.connections });
+      const { result, stats } = await load({
+        url: server.baseUrl,
+        ...spec,
+        duration: settings.duration,
+        connections: spec.connections || settings.connections,
+      });
       const wallSeconds = Number(process.hrtime.bigint() - wallBefore) / 1e9;
       const loaderCpu = process.cpuUsage(loaderCpuBefore);
       const serverCpuAfter = readCpuSeconds(server.pid);
       const dbCpuAfter = dbPid ? readCpuSeconds(dbPid) : null;
       const systemCpuAfter = readSystemCpu();
       const casePeak = sampler.end();
-      if (server.exit) throw new Error(`server exited during ${key} (code ${server.exit.code}, signal ${server.exit.signal}):\n  ${server.tail(20).join('\n  ')}`);
+      if (server.exit)
+        throw new Error(
+          `server exited during ${key} (code ${server.exit.code}, signal ${server.exit.signal}):\n  ${server.tail(20).join('\n  ')}`,
+        );
 
       const errors = errorCount(result, stats);
       const entry = {
@@ -399,20 +475,35 @@ async function benchDriver(driver) {
         durationS: result.duration,
         connections: spec.connections || settings.connections,
         errors,
-        errorDetail: { transport: result.errors - result.timeouts, timeouts: result.timeouts, non2xx: stats.non2xx, nonZeroCode: stats.badCode, badShape: stats.badShape },
+        errorDetail: {
+          transport: result.errors - result.timeouts,
+          timeouts: result.timeouts,
+          non2xx: stats.non2xx,
+          nonZeroCode: stats.badCode,
+          badShape: stats.badShape,
+        },
         deepChecked: stats.deepChecked,
         warmupErrors,
         peakRssMb: round(casePeak, 1),
         // Share of one core used during the measured run (100 = one core busy all the time).
-        serverCpuPct: serverCpuBefore === null || serverCpuAfter === null ? null : round((100 * (serverCpuAfter - serverCpuBefore)) / wallSeconds, 0),
+        serverCpuPct:
+          serverCpuBefore === null || serverCpuAfter === null
+            ? null
+            : round((100 * (serverCpuAfter - serverCpuBefore)) / wallSeconds, 0),
         loaderCpuPct: round((100 * (loaderCpu.user + loaderCpu.system)) / 1e6 / wallSeconds, 0),
-        dbCpuPct: dbCpuBefore === null || dbCpuAfter === null ? null : round((100 * (dbCpuAfter - dbCpuBefore)) / wallSeconds, 0),
+        dbCpuPct:
+          dbCpuBefore === null || dbCpuAfter === null
+            ? null
+            : round((100 * (dbCpuAfter - dbCpuBefore)) / wallSeconds, 0),
       };
       if (result.detail) entry.detail = result.detail;
       if (systemCpuBefore && systemCpuAfter && entry.serverCpuPct !== null) {
         // CPU used by everything else on the machine (other jobs), in % of one core.
         const systemPct = (100 * (systemCpuAfter.busy - systemCpuBefore.busy)) / wallSeconds;
-        entry.otherCpuPct = Math.max(0, round(systemPct - entry.serverCpuPct - entry.loaderCpuPct - (entry.dbCpuPct || 0), 0));
+        entry.otherCpuPct = Math.max(
+          0,
+          round(systemPct - entry.serverCpuPct - entry.loaderCpuPct - (entry.dbCpuPct || 0), 0),
+        );
       }
       if (errors || warmupErrors) {
         entry.errorSamples = [...stats.samples, ...warmupSamples].slice(0, 5);
@@ -434,7 +525,12 @@ async function benchDriver(driver) {
         // was on as the statement was prepared: the probes run on a restarted server, whose new
         // connections prepare sync's statement again while the log is on.
         await server.restart();
-        report.explain = await explainMessaging({ baseUrl: server.baseUrl, mysqlUrl: settings.mysqlUrl, messaging, runId });
+        report.explain = await explainMessaging({
+          baseUrl: server.baseUrl,
+          mysqlUrl: settings.mysqlUrl,
+          messaging,
+          runId,
+        });
       } catch (error) {
         report.explain = { error: error.message };
       }
@@ -460,7 +556,8 @@ function computeRatios(report) {
   report.healthBaselineRps = round(baseline, 1);
   for (const [key, entry] of Object.entries(report.cases)) {
     entry.ratio = baseline > 0 ? round(entry.rps / baseline, 3) : null;
-    if (entry.detail && entry.detail.allRequestsRps !== undefined) entry.detail.allRequestsRatio = baseline > 0 ? round(entry.detail.allRequestsRps / baseline, 3) : null;
+    if (entry.detail && entry.detail.allRequestsRps !== undefined)
+      entry.detail.allRequestsRatio = baseline > 0 ? round(entry.detail.allRequestsRps / baseline, 3) : null;
     if (key in TARGETS) {
       entry.target = TARGETS[key];
       entry.met = entry.ratio !== null && entry.ratio >= TARGETS[key];
@@ -493,7 +590,8 @@ function fmt(value, digits) {
 
 function table(headers, rows, alignRight) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (alignRight[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ');
+  const line = (cells) =>
+    cells.map((c, i) => (alignRight[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -505,7 +603,9 @@ function targetText(c) {
 
 /** The EXPLAIN of the messaging paths' statements: the three named queries in full, then every scan. */
 function printExplain(explain) {
-  console.log('\nEXPLAIN of the messaging paths (statements captured from the general log during one request per path):');
+  console.log(
+    '\nEXPLAIN of the messaging paths (statements captured from the general log during one request per path):',
+  );
   if (explain.error) {
     console.log(`  could not run: ${explain.error}`);
     return;
@@ -524,7 +624,7 @@ function printExplain(explain) {
     homeList: 'home list (conversation_members, ORDER BY pinned, last_activity_at, conversation_id)',
     messageWindow: 'message window (messages, seq range, ORDER BY seq DESC LIMIT 50)',
     sendMemberUpdate: 'one-to-one send: UPDATE of both members (conversation_id)',
-    groupSendMemberUpdate: 'group send: UPDATE of the sender\'s member row only',
+    groupSendMemberUpdate: "group send: UPDATE of the sender's member row only",
   };
   for (const [key, title] of Object.entries(names)) {
     const s = explain.named[key];
@@ -538,13 +638,20 @@ function printExplain(explain) {
   }
   console.log('  statements per request (round trips to the database):');
   for (const [p, entry] of Object.entries(explain.perRequest || {})) {
-    console.log(`    ${p.padEnd(22)} ${String(entry.total).padStart(3)}  (${Object.entries(entry.byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+    console.log(
+      `    ${p.padEnd(22)} ${String(entry.total).padStart(3)}  (${Object.entries(entry.byKind)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')})`,
+    );
     // BENCH_SHOW_SQL=1 lists each path's statements, to see which round trips a change saved.
-    if (process.env.BENCH_SHOW_SQL === '1') for (const sql of entry.sql || []) console.log(`        ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+    if (process.env.BENCH_SHOW_SQL === '1')
+      for (const sql of entry.sql || []) console.log(`        ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
   }
   const byPath = new Map();
   for (const s of explain.statements) byPath.set(s.path, (byPath.get(s.path) || 0) + 1);
-  console.log(`  ${explain.statements.length} SELECT/UPDATE/DELETE statements explained (${[...byPath].map(([p, n]) => `${p}: ${n}`).join(', ')}); ${explain.captured} statements captured in all`);
+  console.log(
+    `  ${explain.statements.length} SELECT/UPDATE/DELETE statements explained (${[...byPath].map(([p, n]) => `${p}: ${n}`).join(', ')}); ${explain.captured} statements captured in all`,
+  );
   const accesses = new Map();
   for (const s of explain.statements) {
     for (const r of s.plan) {
@@ -590,31 +697,68 @@ function printReport(report) {
     ...(report.driver === 'mysql' ? [pct(c.dbCpuPct)] : []),
     pct(c.otherCpuPct),
   ]);
-  const headers = ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'met?', 'errors', 'server cpu', ...(report.driver === 'mysql' ? ['db cpu'] : []), 'other cpu'];
-  console.log(table(headers, rows, headers.map((h, i) => i !== 0 && h !== 'target' && h !== 'met?')));
-  const disturbed = Object.entries(report.cases).filter(([, c]) => c.otherCpuPct > 25).map(([key, c]) => `${key} ${c.otherCpuPct}%`);
+  const headers = [
+    'case',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio',
+    'target',
+    'met?',
+    'errors',
+    'server cpu',
+    ...(report.driver === 'mysql' ? ['db cpu'] : []),
+    'other cpu',
+  ];
+  console.log(
+    table(
+      headers,
+      rows,
+      headers.map((h, i) => i !== 0 && h !== 'target' && h !== 'met?'),
+    ),
+  );
+  const disturbed = Object.entries(report.cases)
+    .filter(([, c]) => c.otherCpuPct > 25)
+    .map(([key, c]) => `${key} ${c.otherCpuPct}%`);
   if (disturbed.length) {
-    console.log(`WARNING: other processes were busy during ${disturbed.join(', ')} (% of one core, ${report.cpuCores} cores); those numbers are disturbed.`);
+    console.log(
+      `WARNING: other processes were busy during ${disturbed.join(', ')} (% of one core, ${report.cpuCores} cores); those numbers are disturbed.`,
+    );
   }
   const h1 = report.cases.health_1;
   const h2 = report.cases.health_2;
-  if (h1 && h2) console.log(`/health baseline: ${fmt(report.healthBaselineRps, 0)} req/s (mean of first run ${fmt(h1.rps, 0)} and last run ${fmt(h2.rps, 0)})`);
-  if (report.peakRssMb !== undefined) console.log(
-    `peak server RSS under load: ${fmt(report.peakRssMb, 1)} MB (target <= ${RSS_TARGET_MB} MB: ${report.rssMet ? 'met' : targetsApply ? 'NOT MET' : 'not met'}; idle after start ${fmt(report.idleRssMb, 1)} MB; ${report.rssSamples} samples every 200 ms)`,
-  );
+  if (h1 && h2)
+    console.log(
+      `/health baseline: ${fmt(report.healthBaselineRps, 0)} req/s (mean of first run ${fmt(h1.rps, 0)} and last run ${fmt(h2.rps, 0)})`,
+    );
+  if (report.peakRssMb !== undefined)
+    console.log(
+      `peak server RSS under load: ${fmt(report.peakRssMb, 1)} MB (target <= ${RSS_TARGET_MB} MB: ${report.rssMet ? 'met' : targetsApply ? 'NOT MET' : 'not met'}; idle after start ${fmt(report.idleRssMb, 1)} MB; ${report.rssSamples} samples every 200 ms)`,
+    );
   if (!targetsApply) console.log('(the ratio and RSS targets are set for MariaDB; shown here for comparison)');
   for (const [key, c] of Object.entries(report.cases)) {
     if (!c.detail) continue;
-    const all = c.detail.allRequestsRatio !== undefined ? ` (ratio of all three: ${fmt(c.detail.allRequestsRatio, 2)})` : '';
+    const all =
+      c.detail.allRequestsRatio !== undefined ? ` (ratio of all three: ${fmt(c.detail.allRequestsRatio, 2)})` : '';
     console.log(`${key}: ${c.detail.summary}${all}`);
   }
-  if (report.rowCounts) console.log(`rows after run: ${Object.entries(report.rowCounts).map(([t, n]) => `${t}=${n}`).join(', ')}`);
-  const connectionsOverridden = Object.entries(report.cases).filter(([, c]) => c.connections !== settings.connections).map(([key, c]) => `${key} ${c.connections}`);
-  if (connectionsOverridden.length) console.log(`connections per case differ from ${settings.connections}: ${connectionsOverridden.join(', ')}`);
+  if (report.rowCounts)
+    console.log(
+      `rows after run: ${Object.entries(report.rowCounts)
+        .map(([t, n]) => `${t}=${n}`)
+        .join(', ')}`,
+    );
+  const connectionsOverridden = Object.entries(report.cases)
+    .filter(([, c]) => c.connections !== settings.connections)
+    .map(([key, c]) => `${key} ${c.connections}`);
+  if (connectionsOverridden.length)
+    console.log(`connections per case differ from ${settings.connections}: ${connectionsOverridden.join(', ')}`);
   if (report.explain) printExplain(report.explain);
   for (const [key, c] of Object.entries(report.cases)) {
     if (!c.errors && !c.warmupErrors) continue;
-    console.log(`\n${key}: ${c.errors} errors in the measured run (${JSON.stringify(c.errorDetail)}), ${c.warmupErrors} in warm-up. Samples:`);
+    console.log(
+      `\n${key}: ${c.errors} errors in the measured run (${JSON.stringify(c.errorDetail)}), ${c.warmupErrors} in warm-up. Samples:`,
+    );
     for (const sample of c.errorSamples || []) {
       console.log(`  [${sample.kind}] HTTP ${sample.status}: ${sample.body}`);
       if (sample.sent) console.log(`      sent: ${sample.sent.slice(0, 400)}`);
@@ -641,7 +785,9 @@ async function main() {
   if (rateLimits) console.log(`per-user rate limits raised for the bench: RATE_LIMITS=${rateLimits}`);
   const busyAtStart = await machineBusyPct(1000);
   if (busyAtStart !== null && busyAtStart > 25) {
-    console.log(`note: other processes are using ${Math.round(busyAtStart)}% of a core right now (${cpus.length} cores); results will be noisy. See the "other cpu" column.`);
+    console.log(
+      `note: other processes are using ${Math.round(busyAtStart)}% of a core right now (${cpus.length} cores); results will be noisy. See the "other cpu" column.`,
+    );
   }
   const output = {
     generatedAt: new Date().toISOString(),
@@ -695,17 +841,23 @@ async function main() {
     if (report.skipped) continue;
     const errors = Object.values(report.cases).reduce((sum, c) => sum + c.errors + c.warmupErrors, 0);
     if (report.failed || errors) {
-      console.log(`${report.driver}: ${report.failed ? 'run failed' : `${errors} request errors`}; the numbers are not valid.`);
+      console.log(
+        `${report.driver}: ${report.failed ? 'run failed' : `${errors} request errors`}; the numbers are not valid.`,
+      );
       exitCode = 1;
     }
     if (report.driver === 'mysql' && !report.failed) {
-      const missed = Object.entries(report.cases).filter(([, c]) => c.met === false).map(([key]) => key);
+      const missed = Object.entries(report.cases)
+        .filter(([, c]) => c.met === false)
+        .map(([key]) => key);
       if (!report.rssMet) missed.push('rss');
       const explain = report.explain;
       if (explain && explain.error) missed.push('explain (not run)');
       else if (explain) {
         if (explain.scans > 0) missed.push(`explain (${explain.scans} statements with table scans)`);
-        const uncaptured = Object.entries(explain.named).filter(([, s]) => !s).map(([key]) => key);
+        const uncaptured = Object.entries(explain.named)
+          .filter(([, s]) => !s)
+          .map(([key]) => key);
         if (uncaptured.length) missed.push(`explain (not captured: ${uncaptured.join(', ')})`);
       }
       console.log(missed.length ? `MariaDB targets missed: ${missed.join(', ')}` : 'MariaDB targets: all met');
@@ -718,7 +870,10 @@ async function main() {
       console.log('realtime: run failed or deliveries were wrong; the numbers are not valid.');
       exitCode = 1;
     }
-    if (!realtime.skipped && !realtime.failed) console.log(verdict.missed.length ? `realtime targets missed: ${verdict.missed.join(', ')}` : 'realtime targets: all met');
+    if (!realtime.skipped && !realtime.failed)
+      console.log(
+        verdict.missed.length ? `realtime targets missed: ${verdict.missed.join(', ')}` : 'realtime targets: all met',
+      );
     if (verdict.missed.length && settings.enforce) exitCode = 1;
   }
   process.exitCode = exitCode;

@@ -23,8 +23,15 @@ import { RealtimeIoAdapter } from './realtime/realtime-io.adapter';
  * Builds the application exactly as production runs it; tests use it too. Shutdown on signals
  * is main.ts's (it drains requests first), so no shutdown hooks are enabled here.
  */
-export async function createApp(config: AppConfig, overrides: AppOverrides = {}, root: PinoRoot = createRootLogger(config.operations.log)): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, overrides, root), { bodyParser: false, bufferLogs: true });
+export async function createApp(
+  config: AppConfig,
+  overrides: AppOverrides = {},
+  root: PinoRoot = createRootLogger(config.operations.log),
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, overrides, root), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   app.useLogger(new PinoNestLogger(root));
   // NestFactory.create leaves the start-up buffer attached until told: every later log line
   // would be held in memory and never written.
@@ -54,7 +61,9 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
     },
     express.raw({ type: () => true, limit: ROOM_CALLBACK_BODY_LIMIT, inflate: false }),
   );
-  app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({ limit: config.bodyLimitBytes, strict: true, type: ['application/json', 'application/*+json'] }),
+  );
   app.use(bodyParserErrors);
   app.use(refusePaginationParams);
   app.useStaticAssets(join(__dirname, 'static'), {
@@ -74,7 +83,10 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {},
       )
       .setVersion('1')
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'SDK_SECRET (host backend only)' }, 'sdk-secret')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'IM token from POST /app/sdk/token' }, 'im-token')
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'IM token from POST /app/sdk/token' },
+        'im-token',
+      )
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });

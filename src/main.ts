@@ -12,7 +12,9 @@ import { Lifecycle } from './health/lifecycle';
 import { RealtimeService } from './realtime/realtime.service';
 
 function describeDatabase(config: AppConfig): string {
-  return config.database.type === 'sqlite' ? `sqlite ${config.database.path}` : `mysql ${config.database.host}:${config.database.port}/${config.database.database}`;
+  return config.database.type === 'sqlite'
+    ? `sqlite ${config.database.path}`
+    : `mysql ${config.database.host}:${config.database.port}/${config.database.database}`;
 }
 
 /**
@@ -40,7 +42,10 @@ function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: Pin
     const sweep = setInterval(() => server.closeIdleConnections(), 100);
     server.closeIdleConnections();
     const deadline = setTimeout(() => {
-      log.warn({ timeoutMs: config.operations.shutdownTimeoutMs }, 'requests still in flight at the shutdown deadline; closing their connections');
+      log.warn(
+        { timeoutMs: config.operations.shutdownTimeoutMs },
+        'requests still in flight at the shutdown deadline; closing their connections',
+      );
       server.closeAllConnections();
     }, config.operations.shutdownTimeoutMs);
     await closed;
@@ -74,7 +79,9 @@ async function bootstrap(): Promise<void> {
     config = loadConfig(process.env);
   } catch (error) {
     // The message lists which settings are wrong, never their values.
-    process.stderr.write(`Refusing to start. ${error instanceof ConfigError ? error.message : (error as Error).message}\n`);
+    process.stderr.write(
+      `Refusing to start. ${error instanceof ConfigError ? error.message : (error as Error).message}\n`,
+    );
     process.exit(1);
   }
   const log = createRootLogger(config.operations.log);
@@ -85,7 +92,9 @@ async function bootstrap(): Promise<void> {
     void standby.stop().then(() => process.exit(0));
   };
   process.once('SIGTERM', stopEarly).once('SIGINT', stopEarly);
-  await waitForDatabase(config.database, config.operations.database, log, () => standby.waitingFor('waiting for the database'));
+  await waitForDatabase(config.database, config.operations.database, log, () =>
+    standby.waitingFor('waiting for the database'),
+  );
   standby.waitingFor('migrating and starting');
   const app = await createApp(config, {}, log);
   await app.init();
@@ -93,8 +102,13 @@ async function bootstrap(): Promise<void> {
   await standby.stop();
   await app.listen(config.port);
   drainOnSignals(app, config, log);
-  log.info(`IM SDK service listening on http://localhost:${config.port} (${config.nodeEnv}, database: ${describeDatabase(config)})`);
-  if (secretsFile) log.info(`Development secrets (SDK_SECRET, JWT_SECRET, RTC_*) were read from ${secretsFile}; set them in the environment for production.`);
+  log.info(
+    `IM SDK service listening on http://localhost:${config.port} (${config.nodeEnv}, database: ${describeDatabase(config)})`,
+  );
+  if (secretsFile)
+    log.info(
+      `Development secrets (SDK_SECRET, JWT_SECRET, RTC_*) were read from ${secretsFile}; set them in the environment for production.`,
+    );
 }
 
 bootstrap().catch((error: unknown) => {

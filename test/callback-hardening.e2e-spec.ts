@@ -12,7 +12,8 @@ const PATH = '/app/sdk/rtc/room-callback';
 const HOUR = 60 * 60 * 1000;
 type Json = Record<string, unknown>;
 
-const sign = (raw: string | Buffer): string => createHmac('sha256', TEST_SECRETS.RTC_CALLBACK_SECRET).update(raw).digest('base64');
+const sign = (raw: string | Buffer): string =>
+  createHmac('sha256', TEST_SECRETS.RTC_CALLBACK_SECRET).update(raw).digest('base64');
 const randomRoomId = (): number => randomInt(1_000_000, 4_294_967_295);
 const providerUser = (): string => `rtc_${randomBytes(6).toString('hex')}`;
 
@@ -34,16 +35,33 @@ describe('room callback: what a signed body may store (issue 10, defects 5 and 6
   const now = (): number => t.clock.now();
 
   function post(raw: string | Buffer, contentType = 'application/json') {
-    return t.http.post(PATH).set('Content-Type', contentType).set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID).set('Sign', sign(raw)).send(raw);
+    return t.http
+      .post(PATH)
+      .set('Content-Type', contentType)
+      .set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID)
+      .set('Sign', sign(raw))
+      .send(raw);
   }
 
   function expectReply(response: Response, status: 200 | 403): void {
-    expect({ status: response.status, body: JSON.parse(response.text) as unknown }).toEqual({ status, body: { code: status === 200 ? 0 : 1 } });
+    expect({ status: response.status, body: JSON.parse(response.text) as unknown }).toEqual({
+      status,
+      body: { code: status === 200 ? 0 : 1 },
+    });
   }
 
-  async function storedForRoom(roomId: number): Promise<Array<{ provider_user_id: string | null; event_ms: number; event_info: string }>> {
-    const rows: Array<Record<string, unknown>> = await db.query('SELECT provider_user_id, event_ms, event_info FROM rtc_room_events WHERE room_id = ?', [String(roomId)]);
-    return rows.map((r) => ({ provider_user_id: (r.provider_user_id as string | null) ?? null, event_ms: Number(r.event_ms), event_info: String(r.event_info) }));
+  async function storedForRoom(
+    roomId: number,
+  ): Promise<Array<{ provider_user_id: string | null; event_ms: number; event_info: string }>> {
+    const rows: Array<Record<string, unknown>> = await db.query(
+      'SELECT provider_user_id, event_ms, event_info FROM rtc_room_events WHERE room_id = ?',
+      [String(roomId)],
+    );
+    return rows.map((r) => ({
+      provider_user_id: (r.provider_user_id as string | null) ?? null,
+      event_ms: Number(r.event_ms),
+      event_info: String(r.event_info),
+    }));
   }
 
   /** A 103 event's raw body with `info` spliced in as raw JSON text (so any form can be sent). */
@@ -63,7 +81,10 @@ describe('room callback: what a signed body may store (issue 10, defects 5 and 6
     it('refuses 65 KB of nested arrays in EventInfo', async () => {
       const roomId = randomRoomId();
       const depth = 32_000;
-      const raw = rawEvent(roomId, `"UserId":"${providerUser()}","EventMsTs":${now()},"Deep":${'['.repeat(depth)}${']'.repeat(depth)}`);
+      const raw = rawEvent(
+        roomId,
+        `"UserId":"${providerUser()}","EventMsTs":${now()},"Deep":${'['.repeat(depth)}${']'.repeat(depth)}`,
+      );
       expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(65536);
       expectReply(await post(raw), 403);
       expect(await storedForRoom(roomId)).toEqual([]);
@@ -75,14 +96,24 @@ describe('room callback: what a signed body may store (issue 10, defects 5 and 6
       // EventInfo is level 1, so its member may nest one level less than the limit.
       const fitting = nestedText(MAX_EVENT_INFO_DEPTH - 1);
       expectReply(await post(rawEvent(fits, `"UserId":"${user}","EventMsTs":${now()},"Deep":${fitting}`)), 200);
-      expect((await storedForRoom(fits)).map((r) => JSON.parse(r.event_info) as unknown)).toEqual([{ RoomId: fits, UserId: user, EventMsTs: now(), Deep: JSON.parse(fitting) as unknown }]);
-      expectReply(await post(rawEvent(tooDeep, `"UserId":"${user}","EventMsTs":${now()},"Deep":${nestedText(MAX_EVENT_INFO_DEPTH)}`)), 403);
+      expect((await storedForRoom(fits)).map((r) => JSON.parse(r.event_info) as unknown)).toEqual([
+        { RoomId: fits, UserId: user, EventMsTs: now(), Deep: JSON.parse(fitting) as unknown },
+      ]);
+      expectReply(
+        await post(
+          rawEvent(tooDeep, `"UserId":"${user}","EventMsTs":${now()},"Deep":${nestedText(MAX_EVENT_INFO_DEPTH)}`),
+        ),
+        403,
+      );
       expect(await storedForRoom(tooDeep)).toEqual([]);
     });
 
     it('refuses an EventInfo whose stored form would exceed 65,536 bytes (numbers grow when re-serialised)', async () => {
       const roomId = randomRoomId();
-      const raw = rawEvent(roomId, `"UserId":"${providerUser()}","EventMsTs":${now()},"List":[${Array.from({ length: 12_000 }, () => '1e20').join(',')}]`);
+      const raw = rawEvent(
+        roomId,
+        `"UserId":"${providerUser()}","EventMsTs":${now()},"List":[${Array.from({ length: 12_000 }, () => '1e20').join(',')}]`,
+      );
       expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(65536);
       expectReply(await post(raw), 403);
       expect(await storedForRoom(roomId)).toEqual([]);
@@ -90,8 +121,15 @@ describe('room callback: what a signed body may store (issue 10, defects 5 and 6
 
     it('acknowledges deep content outside EventInfo, or in an ignored event type, without storing it', async () => {
       const stored = randomRoomId();
-      expectReply(await post(rawEvent(stored, `"UserId":"${providerUser()}","EventMsTs":${now()}`, `,"Extra":${nestedText(5000)}`)), 200);
-      expect((await storedForRoom(stored)).map((r) => Object.keys(JSON.parse(r.event_info) as Json))).toEqual([['RoomId', 'UserId', 'EventMsTs']]);
+      expectReply(
+        await post(
+          rawEvent(stored, `"UserId":"${providerUser()}","EventMsTs":${now()}`, `,"Extra":${nestedText(5000)}`),
+        ),
+        200,
+      );
+      expect((await storedForRoom(stored)).map((r) => Object.keys(JSON.parse(r.event_info) as Json))).toEqual([
+        ['RoomId', 'UserId', 'EventMsTs'],
+      ]);
       const ignored = randomRoomId();
       const raw = `{"EventGroupId":1,"EventType":105,"CallbackTs":${now()},"EventInfo":{"RoomId":${ignored},"Deep":${nestedText(5000)}}}`;
       expectReply(await post(raw), 200);
@@ -100,9 +138,16 @@ describe('room callback: what a signed body may store (issue 10, defects 5 and 6
 
     it('refuses a lone surrogate anywhere in EventInfo, and bytes that are not UTF-8', async () => {
       const [inValue, inKey, notUtf8] = [randomRoomId(), randomRoomId(), randomRoomId()];
-      expectReply(await post(rawEvent(inValue, `"UserId":"${providerUser()}","EventMsTs":${now()},"Note":"x\\udc00y"`)), 403);
+      expectReply(
+        await post(rawEvent(inValue, `"UserId":"${providerUser()}","EventMsTs":${now()},"Note":"x\\udc00y"`)),
+        403,
+      );
       expectReply(await post(rawEvent(inKey, `"UserId":"${providerUser()}","EventMsTs":${now()},"k\\ud800":1`)), 403);
-      const bytes = Buffer.concat([Buffer.from(rawEvent(notUtf8, `"UserId":"${providerUser()}","EventMsTs":${now()},"Note":"`)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}')]);
+      const bytes = Buffer.concat([
+        Buffer.from(rawEvent(notUtf8, `"UserId":"${providerUser()}","EventMsTs":${now()},"Note":"`)),
+        Buffer.from([0xc3, 0x28, 0xff]),
+        Buffer.from('"}}'),
+      ]);
       expectReply(await post(bytes, 'application/octet-stream'), 403);
       for (const roomId of [inValue, inKey, notUtf8]) expect(await storedForRoom(roomId)).toEqual([]);
     });
@@ -181,15 +226,51 @@ describe('room callback: what a signed body may store (issue 10, defects 5 and 6
 
   describe('integers only where the spec says integer (defect 6)', () => {
     it.each([
-      ['EventType 103.0', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103.0,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n}}}`],
-      ['EventGroupId 1e0', (roomId: number, n: number) => `{"EventGroupId":1e0,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n}}}`],
-      ['CallbackTs with an exponent', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103,"CallbackTs":${n / 1000}e3,"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n}}}`],
-      ['RoomId with a fraction', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId}.0,"UserId":"u1","EventMsTs":${n}}}`],
-      ['RoomId with an exponent', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId}E0,"UserId":"u1","EventMsTs":${n}}}`],
-      ['RoomId "1e3" as a string', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":"1e3","UserId":"u1","EventMsTs":${n},"Room":${roomId}}}`],
-      ['EventMsTs with an exponent', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n / 1000}e3}}`],
-      ['EventMsTs "1.8e12" as a string', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":"${n / 1e12}e12"}}`],
-      ['EventTs with a fraction', (roomId: number, n: number) => `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventTs":${Math.floor(n / 1000)}.0}}`],
+      [
+        'EventType 103.0',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103.0,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n}}}`,
+      ],
+      [
+        'EventGroupId 1e0',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1e0,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n}}}`,
+      ],
+      [
+        'CallbackTs with an exponent',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103,"CallbackTs":${n / 1000}e3,"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n}}}`,
+      ],
+      [
+        'RoomId with a fraction',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId}.0,"UserId":"u1","EventMsTs":${n}}}`,
+      ],
+      [
+        'RoomId with an exponent',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId}E0,"UserId":"u1","EventMsTs":${n}}}`,
+      ],
+      [
+        'RoomId "1e3" as a string',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":"1e3","UserId":"u1","EventMsTs":${n},"Room":${roomId}}}`,
+      ],
+      [
+        'EventMsTs with an exponent',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":${n / 1000}e3}}`,
+      ],
+      [
+        'EventMsTs "1.8e12" as a string',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventMsTs":"${n / 1e12}e12"}}`,
+      ],
+      [
+        'EventTs with a fraction',
+        (roomId: number, n: number) =>
+          `{"EventGroupId":1,"EventType":103,"CallbackTs":${n},"EventInfo":{"RoomId":${roomId},"UserId":"u1","EventTs":${Math.floor(n / 1000)}.0}}`,
+      ],
     ])('refuses %s', async (_label, build) => {
       const roomId = randomRoomId();
       expectReply(await post(build(roomId, now())), 403);

@@ -5,28 +5,34 @@
 // identifiers that cannot hold a marker refuse a credential with 1004. The stored rows are read
 // back and searched for every fragment of every credential, in every form.
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { IssuedUser, TEST_SECRETS, TestApp, bearer, issueUser, startTestApp, uuidV4 } from './helpers/test-app';
+import { TEST_SECRETS, TestApp, startTestApp } from './helpers/test-app';
 import { undisguise } from './helpers/undisguise';
+import { ApiClient, Body, IssuedUser } from './support/api-client';
+import { expectFail, expectOk } from './support/assertions';
+import { clientErrorBody } from './support/factories';
 
-const PATH = '/app/sdk/client-errors';
-type Body = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
 const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef';
 const SECRETS = [TEST_SECRETS.SDK_SECRET, TEST_SECRETS.JWT_SECRET, TEST_SECRETS.RTC_CALLBACK_SECRET, METRICS_TOKEN];
 const b64 = (value: string): string => Buffer.from(value).toString('base64');
 const b64url = (value: string): string => Buffer.from(value).toString('base64url');
-const percentAll = (value: string): string => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+const percentAll = (value: string): string =>
+  [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
 /** Every character percent-encoded, then URL-encoded again until `times` layers (`%` becomes `%25`). */
-const percentTimes = (value: string, times: number): string => (times === 1 ? percentAll(value) : encodeURIComponent(percentTimes(value, times - 1)));
+const percentTimes = (value: string, times: number): string =>
+  times === 1 ? percentAll(value) : encodeURIComponent(percentTimes(value, times - 1));
 const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad'];
 /** `value` with a zero-width or other format character after every `step` characters. */
-const sprinkle = (value: string, step: number): string => [...value].map((char, i) => (i % step === step - 1 ? char + INVISIBLE[i % INVISIBLE.length] : char)).join('');
+const sprinkle = (value: string, step: number): string =>
+  [...value].map((char, i) => (i % step === step - 1 ? char + INVISIBLE[i % INVISIBLE.length] : char)).join('');
 
 /** Every 10 characters of each credential: what would let a reader rebuild a token or learn a secret. */
-const fragmentsOf = (credentials: string[]): string[] => credentials.flatMap((value) => Array.from({ length: Math.max(1, value.length - 9) }, (_, i) => value.slice(i, i + 10)));
+const fragmentsOf = (credentials: string[]): string[] =>
+  credentials.flatMap((value) =>
+    Array.from({ length: Math.max(1, value.length - 9) }, (_, i) => value.slice(i, i + 10)),
+  );
 
 /**
  * Fails when `text` holds a fragment of a credential in any form: as is, with every disguise
@@ -49,6 +55,7 @@ function expectNoCredential(text: string, fragments: string[], where: string): v
 describe('client error scrubbing (issue 10, defect 7)', () => {
   let t: TestApp;
   let db: DataSource;
+  let api: ApiClient;
   let user: IssuedUser;
   /** Fragments whose presence in a stored row is a failure: of the secrets, the token's payload and its signature (its header is public). */
   let credentials: string[];
@@ -58,35 +65,24 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
   beforeAll(async () => {
     t = await startTestApp({ METRICS_TOKEN });
     db = t.app.get(DataSource);
-    user = await issueUser(t);
+    api = new ApiClient(t);
+    user = await api.user();
     [, payload, signature] = user.token.split('.');
     credentials = fragmentsOf([...SECRETS, payload, signature]);
   });
   afterAll(() => t.close());
 
-  function report(over: Body = {}): Body {
-    return {
-      event_id: uuidV4(),
-      user_id: user.userId,
-      username: null,
-      device_id: `dev-${randomBytes(6).toString('hex')}`,
+  /** A valid report of `user` on a device of its own; the stored rows are found by device_id. */
+  const report = (over: Body = {}): Body =>
+    clientErrorBody(user, {
       platform: 'ios',
       severity: 'serious',
       error_code: 'auth.failed',
       message: 'request failed',
-      stack_trace: null,
-      operation: 'sync',
-      build_id: null,
-      conversation_id: null,
-      message_id: null,
-      trace_id: null,
-      recovered: false,
-      context: { screen: 'home' },
       ...over,
-    };
-  }
-
-  const send = (body: Body) => t.http.post(PATH).set(...bearer(user.token)).send(body);
+    });
+  const send = (body: Body) => api.raw.clientError(user, body);
+  // The stored rows are read back with SQL: what was stored is what these tests judge.
 
   async function storedRow(deviceId: string): Promise<Row> {
     const rows: Row[] = await db.query('SELECT * FROM client_errors WHERE device_id = ?', [deviceId]);
@@ -97,25 +93,41 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
   /** Sends, expects success, and returns the stored row after checking no column holds a credential. */
   async function storeClean(over: Body): Promise<Row> {
     const body = report(over);
-    const reply = await send(body);
-    expect({ status: reply.status, code: reply.body.code }).toEqual({ status: 200, code: 0 });
+    expectOk(await send(body));
     const row = await storedRow(body.device_id as string);
-    for (const [column, value] of Object.entries(row)) if (typeof value === 'string') expectNoCredential(value, credentials, `client_errors.${column}`);
-    const submissions: Row[] = await db.query('SELECT * FROM client_error_submissions WHERE user_id = ? AND event_id = ?', [user.id, body.event_id]);
+    for (const [column, value] of Object.entries(row))
+      if (typeof value === 'string') expectNoCredential(value, credentials, `client_errors.${column}`);
+    const submissions: Row[] = await db.query(
+      'SELECT * FROM client_error_submissions WHERE user_id = ? AND event_id = ?',
+      [user.id, body.event_id],
+    );
     expect(submissions).toHaveLength(1);
-    for (const value of Object.values(submissions[0])) if (typeof value === 'string') expectNoCredential(value, credentials, 'client_error_submissions');
+    for (const value of Object.values(submissions[0]))
+      if (typeof value === 'string') expectNoCredential(value, credentials, 'client_error_submissions');
     return row;
   }
 
   describe('every stored free-text field', () => {
     it.each([
-      ['a valid IM token in conversation_id', () => ({ conversation_id: `friend_x?token=${user.token}` }), 'conversation_id'],
+      [
+        'a valid IM token in conversation_id',
+        () => ({ conversation_id: `friend_x?token=${user.token}` }),
+        'conversation_id',
+      ],
       ['the SDK secret in username', () => ({ username: TEST_SECRETS.SDK_SECRET }), 'username'],
       ['the SDK secret in operation', () => ({ operation: `login:${TEST_SECRETS.SDK_SECRET}` }), 'operation'],
       ['the SDK secret in build_id', () => ({ build_id: TEST_SECRETS.SDK_SECRET }), 'build_id'],
       ['the JWT secret in message_id', () => ({ message_id: TEST_SECRETS.JWT_SECRET }), 'message_id'],
-      ['the callback secret in stack_trace', () => ({ stack_trace: `Error\n    at sign (${TEST_SECRETS.RTC_CALLBACK_SECRET})` }), 'stack_trace'],
-      ['a token in a context value and a context key', () => ({ context: { note: user.token, [user.token]: 1, nested: [{ deep: `x ${user.token}` }] } }), 'context'],
+      [
+        'the callback secret in stack_trace',
+        () => ({ stack_trace: `Error\n    at sign (${TEST_SECRETS.RTC_CALLBACK_SECRET})` }),
+        'stack_trace',
+      ],
+      [
+        'a token in a context value and a context key',
+        () => ({ context: { note: user.token, [user.token]: 1, nested: [{ deep: `x ${user.token}` }] } }),
+        'context',
+      ],
     ])('removes %s', async (_label, over, column) => {
       const row = await storeClean(over());
       expect(String(row[column])).toContain('[REDACTED]');
@@ -134,15 +146,28 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       ['a base64url-encoded Authorization header', () => `h=${b64url(`Authorization: Bearer ${user.token}`)}`],
       ['the SDK secret percent-encoded', () => `key=${percentAll(TEST_SECRETS.SDK_SECRET)}`],
       ['the JWT secret in base64 inside a larger blob', () => b64(`{"k":"${TEST_SECRETS.JWT_SECRET}","n":1}`)],
-      ['the callback secret in base64url split over two lines', () => { const e = b64url(`x${TEST_SECRETS.RTC_CALLBACK_SECRET}`); return `${e.slice(0, 20)}\n${e.slice(20)}`; }],
+      [
+        'the callback secret in base64url split over two lines',
+        () => {
+          const e = b64url(`x${TEST_SECRETS.RTC_CALLBACK_SECRET}`);
+          return `${e.slice(0, 20)}\n${e.slice(20)}`;
+        },
+      ],
     ])('removes %s', async (_label, message) => {
       const row = await storeClean({ message: message() });
       expect(String(row.message)).toContain('[REDACTED]');
     });
 
     it('scrubs a 32 KB stack trace with a token inside, keeping the trace around it', async () => {
-      const frames = Array.from({ length: 600 }, (_, i) => `    at Object.fn${i} (/app/node_modules/pkg/lib/file${i}.js:${i}:17)`).join('\n');
-      const trace = `${frames.slice(0, 16_000)}\n${user.token.slice(0, 40)}\n${user.token.slice(40)}\n${frames.slice(16_000)}`.slice(0, 32_768);
+      const frames = Array.from(
+        { length: 600 },
+        (_, i) => `    at Object.fn${i} (/app/node_modules/pkg/lib/file${i}.js:${i}:17)`,
+      ).join('\n');
+      const trace =
+        `${frames.slice(0, 16_000)}\n${user.token.slice(0, 40)}\n${user.token.slice(40)}\n${frames.slice(16_000)}`.slice(
+          0,
+          32_768,
+        );
       const row = await storeClean({ stack_trace: trace });
       expect(String(row.stack_trace)).toContain('at Object.fn1 (/app/node_modules/pkg/lib/file1.js:1:17)');
       expect(String(row.stack_trace).length).toBeLessThanOrEqual(32_768);
@@ -151,14 +176,28 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
 
   describe('forms found by the review, each in every field it fits', () => {
     /** Free-text fields and their limits (code points); context takes any value, as a value and as a key. */
-    const FIELDS = { username: 64, operation: 128, build_id: 128, message_id: 128, conversation_id: 512, message: 4096, stack_trace: 32768 } as const;
+    const FIELDS = {
+      username: 64,
+      operation: 128,
+      build_id: 128,
+      message_id: 128,
+      conversation_id: 512,
+      message: 4096,
+      stack_trace: 32768,
+    } as const;
 
     /** Stores one error carrying `value` in every field it fits, and checks the stored rows. */
     async function storeEverywhere(value: string): Promise<void> {
-      const placed = Object.entries(FIELDS).filter(([, max]) => [...value].length <= max).map(([field]) => field);
+      const placed = Object.entries(FIELDS)
+        .filter(([, max]) => [...value].length <= max)
+        .map(([field]) => field);
       expect(placed.length).toBeGreaterThanOrEqual(2);
-      const row = await storeClean({ ...Object.fromEntries(placed.map((field) => [field, value])), context: { note: value, [value]: 1, list: [`x ${value} y`] } });
-      for (const field of placed) expect({ field, stored: String(row[field]) }).toEqual({ field, stored: expect.stringContaining('[REDACTED]') });
+      const row = await storeClean({
+        ...Object.fromEntries(placed.map((field) => [field, value])),
+        context: { note: value, [value]: 1, list: [`x ${value} y`] },
+      });
+      for (const field of placed)
+        expect({ field, stored: String(row[field]) }).toEqual({ field, stored: expect.stringContaining('[REDACTED]') });
       expect(String(row.context)).toContain('[REDACTED]');
     }
 
@@ -169,7 +208,10 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       ['payload.signature (the header dropped)', () => headerless()],
       ['what is left of a cut header, then payload.signature', () => `XVCJ9.${headerless()}`],
       ['a payload whose start was cut, then the signature', () => `${payload.slice(20)}.${signature}`],
-      ['payload.signature with its header split off by a newline', () => `${user.token.split('.')[0]}.\n${headerless()}`],
+      [
+        'payload.signature with its header split off by a newline',
+        () => `${user.token.split('.')[0]}.\n${headerless()}`,
+      ],
       ['dots written as \\u002e', () => dots(user.token, '\\u002e')],
       ['dots written as &#46;', () => dots(user.token, '&#46;')],
       ['dots written as &#x2e;', () => dots(user.token, '&#x2e;')],
@@ -177,8 +219,14 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       ['zero-width and other format characters every 6 characters', () => sprinkle(user.token, 6)],
       ['a zero-width space after each dot', () => dots(user.token, '.\u200b')],
       ['every character percent-encoded three times', () => percentTimes(user.token, 3)],
-      ['payload.signature with \\u002e for its dot and a soft hyphen every 9 characters', () => sprinkle(dots(headerless(), '\\u002e'), 9)],
-      ['payload.signature with &#46; for its dot, percent-encoded four times', () => percentTimes(dots(headerless(), '&#46;'), 4)],
+      [
+        'payload.signature with \\u002e for its dot and a soft hyphen every 9 characters',
+        () => sprinkle(dots(headerless(), '\\u002e'), 9),
+      ],
+      [
+        'payload.signature with &#46; for its dot, percent-encoded four times',
+        () => percentTimes(dots(headerless(), '&#46;'), 4),
+      ],
     ])('removes a token given as %s', async (_label, form) => {
       await storeEverywhere(form());
     });
@@ -188,7 +236,10 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       ['the JWT secret with its dashes as \\u002d', () => TEST_SECRETS.JWT_SECRET.replace(/-/g, '\\u002d')],
       ['the callback secret with its dashes as &#45;', () => TEST_SECRETS.RTC_CALLBACK_SECRET.replace(/-/g, '&#45;')],
       ['METRICS_TOKEN as it is', () => METRICS_TOKEN],
-      ['METRICS_TOKEN with a soft hyphen and a byte order mark inside', () => `${METRICS_TOKEN.slice(0, 7)}\u00ad${METRICS_TOKEN.slice(7, 20)}\ufeff${METRICS_TOKEN.slice(20)}`],
+      [
+        'METRICS_TOKEN with a soft hyphen and a byte order mark inside',
+        () => `${METRICS_TOKEN.slice(0, 7)}\u00ad${METRICS_TOKEN.slice(7, 20)}\ufeff${METRICS_TOKEN.slice(20)}`,
+      ],
       ['the SDK secret percent-encoded three times', () => percentTimes(TEST_SECRETS.SDK_SECRET, 3)],
     ])('removes %s', async (_label, form) => {
       await storeEverywhere(form());
@@ -197,7 +248,11 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
     it('leaves dotted identifiers and versions as they are', async () => {
       const text = 'at com.example.app.MainActivity.onCreate(MainActivity.java:42) sdk v1.2.3 build 2024.06.01-rc.1';
       const row = await storeClean({ message: text, operation: 'com.example.app.sync', build_id: 'v1.2.3' });
-      expect({ message: row.message, operation: row.operation, build_id: row.build_id }).toEqual({ message: text, operation: 'com.example.app.sync', build_id: 'v1.2.3' });
+      expect({ message: row.message, operation: row.operation, build_id: row.build_id }).toEqual({
+        message: text,
+        operation: 'com.example.app.sync',
+        build_id: 'v1.2.3',
+      });
     });
   });
 
@@ -223,10 +278,13 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       ['error_code', () => ({ error_code: TEST_SECRETS.SDK_SECRET })],
     ])('refuses a credential in %s', async (field, over) => {
       const body = report(over());
-      const reply: Response = await send(body);
-      expect({ status: reply.status, body: reply.body }).toEqual({ status: 200, body: { code: 1004, msg: expect.stringContaining(field), data: null } });
+      const reply = await send(body);
+      expectFail(reply, 1004, field);
       expect(reply.body.msg).not.toContain(TEST_SECRETS.SDK_SECRET);
-      const rows: Row[] = await db.query('SELECT id FROM client_error_submissions WHERE user_id = ? AND event_id = ?', [user.id, body.event_id]);
+      const rows: Row[] = await db.query('SELECT id FROM client_error_submissions WHERE user_id = ? AND event_id = ?', [
+        user.id,
+        body.event_id,
+      ]);
       expect(rows).toEqual([]);
     });
   });
@@ -234,11 +292,11 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
   it('bounds the stored context to 65,536 bytes of JSON (1004 above it, nothing stored)', async () => {
     const at = (bytes: number) => report({ context: { blob: 'x'.repeat(bytes - '{"blob":""}'.length) } });
     const fits = at(65_536);
-    expect((await send(fits)).body.code).toBe(0);
+    expectOk(await send(fits));
     expect(JSON.parse(String((await storedRow(fits.device_id as string)).context))).toEqual(fits.context);
     const over = at(65_537);
     const reply = await send(over);
-    expect(reply.body).toEqual({ code: 1004, msg: expect.stringContaining('context'), data: null });
+    expectFail(reply, 1004, 'context');
     expect(await db.query('SELECT id FROM client_errors WHERE device_id = ?', [over.device_id])).toEqual([]);
   });
 
@@ -246,44 +304,62 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
     const deviceId = `dev-${randomBytes(6).toString('hex')}`;
     const first = await send(report({ device_id: deviceId, operation: `op ${TEST_SECRETS.SDK_SECRET}` }));
     const second = await send(report({ device_id: deviceId, operation: `op ${b64(TEST_SECRETS.SDK_SECRET)}` }));
-    expect([first.body.data?.occurrence_count, second.body.data?.occurrence_count]).toEqual([1, 2]);
+    expect([first, second].map((r) => expectOk<{ occurrence_count: number }>(r).occurrence_count)).toEqual([1, 2]);
     expect(String((await storedRow(deviceId)).operation)).toBe('op [REDACTED]');
   });
 
   describe('reports', () => {
     it('stores a description scrubbed of tokens and secrets, and a retry with the same description is the same report', async () => {
-      const target = await issueUser(t);
+      const target = await api.user();
       const requestId = `req-${randomBytes(8).toString('hex')}`;
       const description = `they sent me ${user.token.replace(/\./g, '%2E')} and ${b64(TEST_SECRETS.JWT_SECRET)}`;
       const body = { user_id: target.userId, request_id: requestId, reason_code: 3, description };
-      const first = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send(body);
-      expect({ code: first.body.code, created: first.body.data?.created }).toEqual({ code: 0, created: true });
-      const again = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send(body);
-      expect({ code: again.body.code, created: again.body.data?.created }).toEqual({ code: 0, created: false });
-      const rows: Row[] = await db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId]);
+      const first = await api.raw.reportUser(user, body);
+      expect(expectOk<{ created: boolean }>(first).created).toBe(true);
+      const again = await api.raw.reportUser(user, body);
+      expect(expectOk<{ created: boolean }>(again).created).toBe(false);
+      const rows: Row[] = await db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [
+        user.id,
+        requestId,
+      ]);
       expect(rows).toHaveLength(1);
       expect(String(rows[0].description)).toBe('they sent me [REDACTED] and [REDACTED]');
-      for (const value of Object.values(rows[0])) if (typeof value === 'string') expectNoCredential(value, credentials, 'reports');
+      for (const value of Object.values(rows[0]))
+        if (typeof value === 'string') expectNoCredential(value, credentials, 'reports');
     });
 
     it('stores a description scrubbed of a headerless token with &#46; for its dot and of a secret split by zero-width spaces', async () => {
-      const target = await issueUser(t);
+      const target = await api.user();
       const requestId = `req-${randomBytes(8).toString('hex')}`;
       const description = `token ${payload}&#46;${signature} and key ${sprinkle(METRICS_TOKEN, 4)} end`;
-      const reply = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send({ user_id: target.userId, request_id: requestId, reason_code: 2, description });
-      expect({ code: reply.body.code, created: reply.body.data?.created }).toEqual({ code: 0, created: true });
-      const rows: Row[] = await db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId]);
+      const reply = await api.raw.reportUser(user, {
+        user_id: target.userId,
+        request_id: requestId,
+        reason_code: 2,
+        description,
+      });
+      expect(expectOk<{ created: boolean }>(reply).created).toBe(true);
+      const rows: Row[] = await db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [
+        user.id,
+        requestId,
+      ]);
       expect(rows).toHaveLength(1);
       expect(String(rows[0].description)).toBe('token [REDACTED] and key [REDACTED] end');
-      for (const value of Object.values(rows[0])) if (typeof value === 'string') expectNoCredential(value, credentials, 'reports');
+      for (const value of Object.values(rows[0]))
+        if (typeof value === 'string') expectNoCredential(value, credentials, 'reports');
     });
 
     it('refuses a request_id holding a secret with 1004, storing nothing', async () => {
-      const target = await issueUser(t);
+      const target = await api.user();
       const requestId = TEST_SECRETS.SDK_SECRET;
-      const reply = await t.http.post('/app/sdk/reports/user').set(...bearer(user.token)).send({ user_id: target.userId, request_id: requestId, reason_code: 1 });
-      expect({ status: reply.status, body: reply.body }).toEqual({ status: 200, body: { code: 1004, msg: expect.stringContaining('request_id'), data: null } });
-      expect(await db.query('SELECT id FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId])).toEqual([]);
+      expectFail(
+        await api.raw.reportUser(user, { user_id: target.userId, request_id: requestId, reason_code: 1 }),
+        1004,
+        'request_id',
+      );
+      expect(
+        await db.query('SELECT id FROM reports WHERE reporter_id = ? AND request_id = ?', [user.id, requestId]),
+      ).toEqual([]);
     });
   });
 });

@@ -24,15 +24,38 @@ describe('logs (LOG_LEVEL=debug, JSON)', () => {
 
   it('never carries a secret or a token, wherever the request put it', async () => {
     const user = await issueUser(t);
-    await t.http.post('/app/sdk/sync').set(...bearer(user.token)).set('X-Request-Id', TEST_SECRETS.SDK_SECRET).send({ cursor: user.token });
-    await t.http.get(`/app/sdk/unread?token=${user.token}&secret=${TEST_SECRETS.JWT_SECRET}`).set(...bearer(user.token));
-    await t.http.post('/app/sdk/token').set('Authorization', `Bearer ${TEST_SECRETS.JWT_SECRET}`).send({ user_id: randomUserId(), nickname: TEST_SECRETS.SDK_SECRET });
-    await t.http.post('/app/sdk/token').set(...hostAuth()).set('Content-Type', 'application/json').send(`{"user_id": "${TEST_SECRETS.RTC_CALLBACK_SECRET}`);
+    await t.http
+      .post('/app/sdk/sync')
+      .set(...bearer(user.token))
+      .set('X-Request-Id', TEST_SECRETS.SDK_SECRET)
+      .send({ cursor: user.token });
+    await t.http
+      .get(`/app/sdk/unread?token=${user.token}&secret=${TEST_SECRETS.JWT_SECRET}`)
+      .set(...bearer(user.token));
+    await t.http
+      .post('/app/sdk/token')
+      .set('Authorization', `Bearer ${TEST_SECRETS.JWT_SECRET}`)
+      .send({ user_id: randomUserId(), nickname: TEST_SECRETS.SDK_SECRET });
+    await t.http
+      .post('/app/sdk/token')
+      .set(...hostAuth())
+      .set('Content-Type', 'application/json')
+      .send(`{"user_id": "${TEST_SECRETS.RTC_CALLBACK_SECRET}`);
     await t.http.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
-    await t.http.post('/app/sdk/rtc/room-callback').set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID).set('Sign', TEST_SECRETS.RTC_CALLBACK_SECRET).send('{}');
+    await t.http
+      .post('/app/sdk/rtc/room-callback')
+      .set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID)
+      .set('Sign', TEST_SECRETS.RTC_CALLBACK_SECRET)
+      .send('{}');
     const all = lines.join('\n');
     expect(lines.length).toBeGreaterThan(5);
-    for (const secret of [TEST_SECRETS.SDK_SECRET, TEST_SECRETS.JWT_SECRET, TEST_SECRETS.RTC_CALLBACK_SECRET, METRICS_TOKEN, user.token]) {
+    for (const secret of [
+      TEST_SECRETS.SDK_SECRET,
+      TEST_SECRETS.JWT_SECRET,
+      TEST_SECRETS.RTC_CALLBACK_SECRET,
+      METRICS_TOKEN,
+      user.token,
+    ]) {
       expect(all).not.toContain(secret);
     }
     // Only paths are logged, never query strings or bodies.
@@ -54,7 +77,11 @@ describe('logs (LOG_LEVEL=debug, JSON)', () => {
     await dataSource.destroy();
     const before = lines.length;
     try {
-      const reply = await t.http.post('/app/sdk/sync').set(...bearer(user.token)).set('X-Request-Id', 'trace-fault-1').send({});
+      const reply = await t.http
+        .post('/app/sdk/sync')
+        .set(...bearer(user.token))
+        .set('X-Request-Id', 'trace-fault-1')
+        .send({});
       expect(reply.status).toBe(500);
     } finally {
       await dataSource.initialize();
@@ -62,10 +89,12 @@ describe('logs (LOG_LEVEL=debug, JSON)', () => {
     const mine = entries()
       .slice(before)
       .filter((e) => e.trace_id === 'trace-fault-1');
-    const fault = mine.find((e) => e.context === "Exceptions");
+    const fault = mine.find((e) => e.context === 'Exceptions');
     expect(fault).toEqual(expect.objectContaining({ level: 50, msg: 'POST /app/sdk/sync failed' }));
     expect(fault?.err?.stack).toEqual(expect.stringContaining('\n    at '));
-    expect(mine.find((e) => e.msg.startsWith('request failed'))).toEqual(expect.objectContaining({ level: 50, code: 1500 }));
+    expect(mine.find((e) => e.msg.startsWith('request failed'))).toEqual(
+      expect.objectContaining({ level: 50, code: 1500 }),
+    );
   });
 });
 
@@ -78,8 +107,16 @@ describe('/metrics behind METRICS_TOKEN', () => {
 
   it('answers only its own token (401 otherwise, never the SDK secret or an IM token)', async () => {
     const user = await issueUser(t);
-    const refused = { status: 401, body: { code: 1102, msg: 'metrics token invalid: send Authorization: Bearer <METRICS_TOKEN>', data: null } };
-    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Bearer ${TEST_SECRETS.SDK_SECRET}`, `Bearer ${user.token}`]) {
+    const refused = {
+      status: 401,
+      body: { code: 1102, msg: 'metrics token invalid: send Authorization: Bearer <METRICS_TOKEN>', data: null },
+    };
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-token-0123456789',
+      `Bearer ${TEST_SECRETS.SDK_SECRET}`,
+      `Bearer ${user.token}`,
+    ]) {
       const call = t.http.get('/metrics');
       const reply = authorization === undefined ? await call : await call.set('Authorization', authorization);
       expect({ status: reply.status, body: reply.body as unknown }).toEqual(refused);

@@ -13,9 +13,21 @@ import { MediaRepository } from '../src/media/media.repository';
 import { createS3Client } from '../src/media/storage/s3-storage';
 import { FakeS3, startFakeS3 } from './helpers/s3rver';
 import { Seed } from './helpers/seed';
-import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, okData, startTestApp, uuidV4 } from './helpers/test-app';
+import {
+  IssuedUser,
+  TestApp,
+  bearer,
+  friendConversationId,
+  issueUser,
+  okData,
+  startTestApp,
+  uuidV4,
+} from './helpers/test-app';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>\n');
 const ABSENT = { code: 1207, msg: 'media_id: media absent or not accessible', data: null };
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -37,18 +49,35 @@ function binaryParser(res: Response, callback: (error: Error | null, body: Buffe
   stream.on('end', () => callback(null, Buffer.concat(chunks)));
 }
 
-async function upload(t: TestApp, user: IssuedUser, data: Buffer, options: { filename: string; kind?: string }): Promise<MediaReply> {
+async function upload(
+  t: TestApp,
+  user: IssuedUser,
+  data: Buffer,
+  options: { filename: string; kind?: string },
+): Promise<MediaReply> {
   const req = t.http.post('/app/sdk/media/upload').set(...bearer(user.token));
   if (options.kind) void req.field('kind', options.kind);
-  const response = await req.attach('file', data, { filename: options.filename, contentType: 'application/octet-stream' });
+  const response = await req.attach('file', data, {
+    filename: options.filename,
+    contentType: 'application/octet-stream',
+  });
   return okData<{ media: MediaReply }>(response).media;
 }
 
 async function download(t: TestApp, user: IssuedUser, mediaId: string): Promise<Download> {
-  const response: Response = await t.http.get(`/app/sdk/media/${mediaId}`).set(...bearer(user.token)).buffer(true).parse(binaryParser);
+  const response: Response = await t.http
+    .get(`/app/sdk/media/${mediaId}`)
+    .set(...bearer(user.token))
+    .buffer(true)
+    .parse(binaryParser);
   const bytes = response.body as Buffer;
   const json = String(response.headers['content-type'] ?? '').startsWith('application/json');
-  return { status: response.status, headers: response.headers as Record<string, string>, bytes, body: json ? JSON.parse(bytes.toString('utf8')) : null };
+  return {
+    status: response.status,
+    headers: response.headers as Record<string, string>,
+    bytes,
+    body: json ? JSON.parse(bytes.toString('utf8')) : null,
+  };
 }
 
 /** The headers the local driver's download carries (see media.e2e-spec.ts), for comparison across instances. */
@@ -63,18 +92,31 @@ const servedHeaders = (reply: Download) => ({
 });
 
 function expectAbsent(reply: Download): void {
-  expect({ status: reply.status, body: reply.body, cache: reply.headers['cache-control'] }).toEqual({ status: 200, body: ABSENT, cache: 'no-store' });
+  expect({ status: reply.status, body: reply.body, cache: reply.headers['cache-control'] }).toEqual({
+    status: 200,
+    body: ABSENT,
+    cache: 'no-store',
+  });
 }
 
 function s3Settings(s3: FakeS3, prefix: string): S3StorageConfig {
-  return { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, prefix, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
+  return {
+    bucket: s3.bucket,
+    region: 'us-east-1',
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    prefix,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  };
 }
 
 describe('Media on an S3-compatible store (MEDIA_STORAGE=s3)', () => {
   const prefix = `e2e-${randomBytes(4).toString('hex')}/`;
   // Two instances need one database. On MySQL both use E2E_DATABASE_URL; on SQLite both open
   // one file (WAL, busy_timeout): the steps below never write from both at the same moment.
-  const sqliteFile = (process.env.E2E_DATABASE_URL ?? 'sqlite').startsWith('sqlite') ? join(tmpdir(), `im-e2e-s3-${randomBytes(6).toString('hex')}.sqlite`) : null;
+  const sqliteFile = (process.env.E2E_DATABASE_URL ?? 'sqlite').startsWith('sqlite')
+    ? join(tmpdir(), `im-e2e-s3-${randomBytes(6).toString('hex')}.sqlite`)
+    : null;
   let s3: FakeS3;
   let one: TestApp;
   let two: TestApp;
@@ -104,7 +146,9 @@ describe('Media on an S3-compatible store (MEDIA_STORAGE=s3)', () => {
     expect(stored!.sha256).toBe(sha256(PNG));
     const client = raw();
     try {
-      const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `${prefix}${stored!.storageKey}` }));
+      const object = await client.send(
+        new GetObjectCommand({ Bucket: s3.bucket, Key: `${prefix}${stored!.storageKey}` }),
+      );
       expect(Buffer.from(await object.Body!.transformToByteArray()).equals(PNG)).toBe(true);
     } finally {
       client.destroy();
@@ -161,7 +205,12 @@ describe('Media on an S3-compatible store (MEDIA_STORAGE=s3)', () => {
     const sent = await one.http
       .post('/app/sdk/messages/send')
       .set(...bearer(alice.token))
-      .send({ conversation_id: friendConversationId(bob), client_message_id: uuidV4(), type: 'image', content: { media_id: media.media_id } });
+      .send({
+        conversation_id: friendConversationId(bob),
+        client_message_id: uuidV4(),
+        type: 'image',
+        content: { media_id: media.media_id },
+      });
     okData(sent);
     const reply = await download(two, bob, media.media_id);
     expect(reply.status).toBe(200);
@@ -174,7 +223,11 @@ describe('Media on an S3-compatible store (MEDIA_STORAGE=s3)', () => {
     expect(media).toMatchObject({ mime_type: 'application/octet-stream', size: data.length });
     for (const t of [one, two]) {
       const reply = await download(t, alice, media.media_id);
-      expect({ status: reply.status, length: reply.headers['content-length'], sha: sha256(reply.bytes) }).toEqual({ status: 200, length: String(data.length), sha: sha256(data) });
+      expect({ status: reply.status, length: reply.headers['content-length'], sha: sha256(reply.bytes) }).toEqual({
+        status: 200,
+        length: String(data.length),
+        sha: sha256(data),
+      });
     }
   });
 
@@ -211,10 +264,21 @@ describe('Media on an S3-compatible store that stops answering', () => {
   it('answers 503 / 1500 with no-store on download and upload, never 500', async () => {
     const media = await upload(t, alice, PNG, { filename: 'a.png', kind: 'image' });
     await s3.stop();
-    const unavailable = { code: 1500, msg: 'service temporarily unavailable: the media storage did not answer; retry later', data: null };
+    const unavailable = {
+      code: 1500,
+      msg: 'service temporarily unavailable: the media storage did not answer; retry later',
+      data: null,
+    };
     const reply = await download(t, alice, media.media_id);
-    expect({ status: reply.status, body: reply.body, cache: reply.headers['cache-control'] }).toEqual({ status: 503, body: unavailable, cache: 'no-store' });
-    const up = await t.http.post('/app/sdk/media/upload').set(...bearer(alice.token)).attach('file', PNG, 'b.png');
+    expect({ status: reply.status, body: reply.body, cache: reply.headers['cache-control'] }).toEqual({
+      status: 503,
+      body: unavailable,
+      cache: 'no-store',
+    });
+    const up = await t.http
+      .post('/app/sdk/media/upload')
+      .set(...bearer(alice.token))
+      .attach('file', PNG, 'b.png');
     expect({ status: up.status, body: up.body as unknown }).toEqual({ status: 503, body: unavailable });
   });
 });

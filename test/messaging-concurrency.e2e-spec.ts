@@ -1,54 +1,49 @@
-// Concurrency of the messaging core (spec 4.6, 4.7; README "Messages"): parallel senders get a
-// gapless sequence 1..N in each sender's order, a client_message_id raced 20 times makes one
-// message, reads racing sends never let unread drift, and a recall raced by sender and owner
-// makes one tombstone. Meant for MariaDB, where requests really run concurrently; also on SQLite.
-import type { Response } from 'supertest';
+// Concurrency of the messaging core (spec 4.6, 4.7; docs/messaging.md "Messages" and "Unread"):
+// parallel senders get a gapless sequence 1..N in each sender's order, a client_message_id raced
+// 20 times makes one message, reads racing sends never let unread drift, and a recall raced by
+// sender and owner makes one tombstone. Meant for MariaDB, where requests really run
+// concurrently; also on SQLite.
 import { listDelivered } from './helpers/outbox';
-import { Seed } from './helpers/seed';
-import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, startTestApp } from './helpers/test-app';
-
-type Body = Record<string, unknown>;
-
-const friendConversation = (userId: string): string => `friend_${Buffer.from(userId).toString('base64url')}`;
-let cmid = 0;
-const nextClientId = (): string => `cc-${process.pid}-${Date.now()}-${++cmid}`;
-
-/** A success: HTTP 200, code 0; returns data. */
-function ok(response: Response, label: string): Body {
-  const body = response.body as { code?: unknown; data?: unknown };
-  if (response.status !== 200 || body.code !== 0) throw new Error(`${label}: expected code 0, got HTTP ${response.status} ${JSON.stringify(response.body)}`);
-  return body.data as Body;
-}
+import { TestApp, startTestApp } from './helpers/test-app';
+import {
+  ApiClient,
+  Body,
+  IssuedUser,
+  MessageChangeReply,
+  Msg,
+  ReadReply,
+  cmid,
+  friendCid,
+  groupCid,
+} from './support/api-client';
+import { expectOk } from './support/assertions';
 
 describe('Messaging core: concurrency', () => {
   let t: TestApp;
-  let seed: Seed;
+  let api: ApiClient;
 
   beforeAll(async () => {
     t = await startTestApp();
-    seed = new Seed(t);
+    api = new ApiClient(t);
   });
   afterAll(() => t.close());
 
-  const users = (n: number): Promise<IssuedUser[]> => Promise.all(Array.from({ length: n }, () => issueUser(t)));
-  const post = (user: IssuedUser, path: string, body: Body) => t.http.post(path).set(...bearer(user.token)).send(body);
-  const get = (user: IssuedUser, path: string, query: Body = {}) => t.http.get(path).query(query).set(...bearer(user.token));
-
-  const send = async (user: IssuedUser, conversationId: string, text: string, clientMessageId = nextClientId()) =>
-    post(user, '/app/sdk/messages/send', { conversation_id: conversationId, client_message_id: clientMessageId, type: 'text', content: { text } });
-  const sendOk = async (user: IssuedUser, conversationId: string, text: string): Promise<{ mid: string; seq: number }> => {
-    const data = ok(await send(user, conversationId, text), `send "${text}"`);
-    const message = data.message as Body;
-    return { mid: String(message.mid), seq: Number(message.conversation_seq) };
+  const sendOk = async (
+    user: IssuedUser,
+    conversationId: string,
+    text: string,
+  ): Promise<{ mid: string; seq: number }> => {
+    const { message } = await api.send(user, conversationId, text);
+    return { mid: message.mid, seq: Number(message.conversation_seq) };
   };
 
   /** Every message of the conversation from seq 1, paged forward with after_seq. */
-  const readAll = async (user: IssuedUser, conversationId: string): Promise<Body[]> => {
-    const all: Body[] = [];
+  const readAll = async (user: IssuedUser, conversationId: string): Promise<Msg[]> => {
+    const all: Msg[] = [];
     let after = 0;
     for (let guard = 0; guard < 100; guard++) {
-      const data = ok(await get(user, '/app/sdk/messages', { conversation_id: conversationId, after_seq: String(after) }), `messages after_seq ${after}`);
-      const page = data.messages as Body[];
+      const data = await api.window(user, conversationId, { after_seq: String(after) });
+      const page = data.messages;
       all.push(...page);
       if (!data.has_more_after || page.length === 0) break;
       after = Number(page[page.length - 1].conversation_seq);
@@ -58,45 +53,58 @@ describe('Messaging core: concurrency', () => {
 
   /** The user's view of one conversation through the three read chains. */
   const views = async (user: IssuedUser, conversationId: string) => {
-    const [sync, unread, window] = await Promise.all([
-      post(user, '/app/sdk/sync', {}),
-      get(user, '/app/sdk/unread'),
-      get(user, '/app/sdk/messages', { conversation_id: conversationId, known_last_seq: '0', known_updated_at: '0', known_deletion_revision: '0' }),
+    const [syncData, unreadData, windowData] = await Promise.all([
+      api.sync(user),
+      api.unread(user),
+      api.latest(user, conversationId),
     ]);
-    const syncData = ok(sync, 'sync') as { conversations: { items: Body[] }; unread: { total: number } };
     const item = syncData.conversations.items.find((i) => i.conversation_id === conversationId);
-    const unreadData = ok(unread, 'unread') as { total: number; conversations: Body[] };
     const entry = unreadData.conversations.find((i) => i.conversation_id === conversationId);
-    const windowData = ok(window, 'messages');
     return {
       sync: item ? { last_seq: item.last_seq, read_seq: item.read_seq, unread: item.unread } : null,
       syncTotal: syncData.unread.total,
       unreadTotal: unreadData.total,
       unreadEntry: entry ? entry.unread : null,
-      window: { last_seq: windowData.last_seq, read_seq: windowData.read_seq, unread: windowData.unread, updated_at: windowData.updated_at, deletion_revision: windowData.deletion_revision },
+      window: {
+        last_seq: windowData.last_seq,
+        read_seq: windowData.read_seq,
+        unread: windowData.unread,
+        updated_at: windowData.updated_at,
+        deletion_revision: windowData.deletion_revision,
+      },
     };
   };
 
   /** Asserts every chain shows last_seq, read_seq and unread; the aggregate is `total` (default: this conversation's unread). */
-  const expectView = async (user: IssuedUser, conversationId: string, expected: { last_seq: number; read_seq: number; unread: number }, label: string, total = expected.unread) => {
+  const expectView = async (
+    user: IssuedUser,
+    conversationId: string,
+    expected: { last_seq: number; read_seq: number; unread: number },
+    label: string,
+    total = expected.unread,
+  ) => {
     const v = await views(user, conversationId);
     const want = { last_seq: String(expected.last_seq), read_seq: String(expected.read_seq), unread: expected.unread };
-    expect({ label, sync: v.sync, window: { last_seq: v.window.last_seq, read_seq: v.window.read_seq, unread: v.window.unread }, totals: [v.syncTotal, v.unreadTotal] }).toEqual({
+    expect({
+      label,
+      sync: v.sync,
+      window: { last_seq: v.window.last_seq, read_seq: v.window.read_seq, unread: v.window.unread },
+      totals: [v.syncTotal, v.unreadTotal],
+    }).toEqual({
       label,
       sync: want,
       window: want,
       totals: [total, total],
     });
-    if (v.unreadEntry !== null) expect({ label, unreadEntry: v.unreadEntry }).toEqual({ label, unreadEntry: expected.unread });
+    if (v.unreadEntry !== null)
+      expect({ label, unreadEntry: v.unreadEntry }).toEqual({ label, unreadEntry: expected.unread });
     return v;
   };
 
   it('(a) 8 senders × 50 messages in parallel: sequences exactly 1..400, each sender in order, exact unread', async () => {
-    const senders = await users(8);
-    const [idle] = await users(1);
-    const publicId = randomGroupId();
-    await seed.group(publicId, senders[0].id, [...senders.slice(1).map((u) => u.id), idle.id]);
-    const conversationId = `group_${publicId}`;
+    const senders = await api.users(8);
+    const [idle] = await api.users(1);
+    const conversationId = groupCid(await api.createGroup(senders[0], [...senders.slice(1), idle]));
 
     const replies = await Promise.all(
       senders.map(async (sender, s) => {
@@ -109,7 +117,10 @@ describe('Messaging core: concurrency', () => {
     // Each sender's replies grow in its own send order.
     for (const [s, mine] of replies.entries()) {
       const seqs = mine.map((m) => m.seq);
-      expect({ sender: s, increasing: seqs.every((q, i) => i === 0 || q > seqs[i - 1]) }).toEqual({ sender: s, increasing: true });
+      expect({ sender: s, increasing: seqs.every((q, i) => i === 0 || q > seqs[i - 1]) }).toEqual({
+        sender: s,
+        increasing: true,
+      });
     }
     const replySeqs = replies
       .flat()
@@ -122,9 +133,13 @@ describe('Messaging core: concurrency', () => {
     const all = await readAll(idle, conversationId);
     expect(all.map((m) => Number(m.conversation_seq))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     const bySeq = new Map(replies.flat().map((m) => [m.seq, m.mid]));
-    expect(all.filter((m) => String(m.mid) !== bySeq.get(Number(m.conversation_seq))).map((m) => m.conversation_seq)).toEqual([]);
+    expect(
+      all.filter((m) => String(m.mid) !== bySeq.get(Number(m.conversation_seq))).map((m) => m.conversation_seq),
+    ).toEqual([]);
     for (let s = 0; s < 8; s++) {
-      const texts = all.filter((m) => m.sender_id === senders[s].userId).map((m) => (m.content as { text: string }).text);
+      const texts = all
+        .filter((m) => m.sender_id === senders[s].userId)
+        .map((m) => (m.content as { text: string }).text);
       expect(texts).toEqual(Array.from({ length: 50 }, (_, i) => `s${s}-${i}`));
     }
 
@@ -134,27 +149,42 @@ describe('Messaging core: concurrency', () => {
 
     // last_seq 400 everywhere; unread: 350 for each sender (others' messages), 400 for the idle member.
     await expectView(idle, conversationId, { last_seq: 400, read_seq: 0, unread: 400 }, 'idle member');
-    for (const [s, sender] of senders.entries()) await expectView(sender, conversationId, { last_seq: 400, read_seq: 0, unread: 350 }, `sender ${s}`);
+    for (const [s, sender] of senders.entries())
+      await expectView(sender, conversationId, { last_seq: 400, read_seq: 0, unread: 350 }, `sender ${s}`);
   });
 
   it('(b) 20 parallel sends with the same client_message_id make exactly one message', async () => {
-    const [owner, sender, other] = await users(3);
-    const publicId = randomGroupId();
-    await seed.group(publicId, owner.id, [sender.id, other.id]);
-    const conversationId = `group_${publicId}`;
+    const [owner, sender, other] = await api.users(3);
+    const conversationId = groupCid(await api.createGroup(owner, [sender, other]));
     await sendOk(owner, conversationId, 'before');
-    await seed.friends(sender.id, other.id);
-    const direct = friendConversation(other.userId);
+    await api.befriend(sender, other);
+    const direct = friendCid(other);
 
     for (const [label, conv, lastBefore] of [
       ['group', conversationId, 1],
       ['one-to-one', direct, 0],
     ] as const) {
-      const clientMessageId = nextClientId();
-      const results = await Promise.all(Array.from({ length: 20 }, () => send(sender, conv, 'same text', clientMessageId)));
+      const clientMessageId = cmid();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          api.raw.send(sender, {
+            conversation_id: conv,
+            client_message_id: clientMessageId,
+            type: 'text',
+            content: { text: 'same text' },
+          }),
+        ),
+      );
       const summary = results.map((r) => {
         const body = r.body as { code: number; data: { message: Body; event_id: unknown } | null };
-        return body.code === 0 ? { code: 0, mid: body.data!.message.mid, seq: body.data!.message.conversation_seq, event_id: body.data!.event_id } : { code: body.code, msg: (r.body as Body).msg };
+        return body.code === 0
+          ? {
+              code: 0,
+              mid: body.data!.message.mid,
+              seq: body.data!.message.conversation_seq,
+              event_id: body.data!.event_id,
+            }
+          : { code: body.code, msg: (r.body as Body).msg };
       });
       expect({ label, codes: summary.map((s) => s.code) }).toEqual({ label, codes: Array(20).fill(0) });
       expect({ label, distinct: new Set(summary.map((s) => JSON.stringify(s))).size, first: summary[0] }).toEqual({
@@ -162,24 +192,27 @@ describe('Messaging core: concurrency', () => {
         distinct: 1,
         first: { code: 0, mid: expect.any(String), seq: String(lastBefore + 1), event_id: expect.any(String) },
       });
-      const all = await readAll(other, label === 'group' ? conv : friendConversation(sender.userId));
-      expect({ label, seqs: all.map((m) => Number(m.conversation_seq)), withKey: all.filter((m) => m.client_message_id === clientMessageId).length }).toEqual({
+      const all = await readAll(other, label === 'group' ? conv : friendCid(sender));
+      expect({
+        label,
+        seqs: all.map((m) => Number(m.conversation_seq)),
+        withKey: all.filter((m) => m.client_message_id === clientMessageId).length,
+      }).toEqual({
         label,
         seqs: Array.from({ length: lastBefore + 1 }, (_, i) => i + 1),
         withKey: 1,
       });
     }
     // The recipient's unread counts the raced message once in each conversation.
-    await expectView(other, friendConversation(sender.userId), { last_seq: 1, read_seq: 0, unread: 1 }, 'recipient, one-to-one', 3);
+    await expectView(other, friendCid(sender), { last_seq: 1, read_seq: 0, unread: 1 }, 'recipient, one-to-one', 3);
     await expectView(other, conversationId, { last_seq: 2, read_seq: 0, unread: 2 }, 'recipient, group', 3);
   });
 
   it('(c) reads racing sends never make unread drift', async () => {
-    const [a, b, c] = await users(3);
-    const publicId = randomGroupId();
-    await seed.group(publicId, a.id, [b.id, c.id]);
-    await seed.friends(a.id, b.id);
-    const conversations = { group: { forA: `group_${publicId}`, forB: `group_${publicId}` }, direct: { forA: friendConversation(b.userId), forB: friendConversation(a.userId) } };
+    const [a, b, c] = await api.users(3);
+    const group = groupCid(await api.createGroup(a, [b, c]));
+    await api.befriend(a, b);
+    const conversations = { group: { forA: group, forB: group }, direct: { forA: friendCid(b), forB: friendCid(a) } };
 
     const finals = await Promise.all(
       (['group', 'direct'] as const).map(async (kind) => {
@@ -188,13 +221,21 @@ describe('Messaging core: concurrency', () => {
         let seen = 0; // the highest sequence B has seen (from the previous round)
         let readSeq = 0;
         for (let round = 0; round < 30; round++) {
-          const [sent, read] = await Promise.all([sendOk(a, forA, `${kind}-${round}`), post(b, '/app/sdk/messages/read', { conversation_id: forB, read_seq: String(seen) })]);
+          const [sent, read] = await Promise.all([
+            sendOk(a, forA, `${kind}-${round}`),
+            api.raw.read(b, forB, String(seen)),
+          ]);
           aSeqs.push(sent.seq);
-          const data = ok(read, `${kind} round ${round}: read up to ${seen}`);
+          const data = expectOk<ReadReply>(read);
           readSeq = Math.max(readSeq, seen);
           // The read answers B's unread either before or after the racing send: never anything else.
           const afterRead = aSeqs.filter((q) => q > readSeq).length;
-          expect({ kind, round, read_seq: data.read_seq, unreadInReply: [afterRead - 1, afterRead].includes(data.unread as number) ? 'ok' : data.unread }).toEqual({
+          expect({
+            kind,
+            round,
+            read_seq: data.read_seq,
+            unreadInReply: [afterRead - 1, afterRead].includes(data.unread as number) ? 'ok' : data.unread,
+          }).toEqual({
             kind,
             round,
             read_seq: String(readSeq),
@@ -210,21 +251,26 @@ describe('Messaging core: concurrency', () => {
 
     // B's unread in each conversation is exactly A's messages after B's read_seq, on every chain.
     const total = finals.reduce((sum, f) => sum + f.unread, 0);
-    for (const f of finals) await expectView(b, f.forB, { last_seq: 30, read_seq: f.readSeq, unread: f.unread }, `${f.kind}: B after the races`, total);
+    for (const f of finals)
+      await expectView(
+        b,
+        f.forB,
+        { last_seq: 30, read_seq: f.readSeq, unread: f.unread },
+        `${f.kind}: B after the races`,
+        total,
+      );
     // A sent everything and reads nothing: no unread for A.
     await expectView(a, conversations.direct.forA, { last_seq: 30, read_seq: 0, unread: 0 }, 'direct: A', 0);
   });
 
   it('(d) sender and owner recall (or delete) the same message at once: one tombstone, unread decremented once', async () => {
-    const [owner, sender, reader, reader2] = await users(4);
-    const publicId = randomGroupId();
-    await seed.group(publicId, owner.id, [sender.id, reader.id, reader2.id]);
-    const conversationId = `group_${publicId}`;
+    const [owner, sender, reader, reader2] = await api.users(4);
+    const conversationId = groupCid(await api.createGroup(owner, [sender, reader, reader2]));
     const ROUNDS = 8;
     const mids: string[] = [];
     for (let i = 0; i < ROUNDS * 2; i++) mids.push((await sendOk(sender, conversationId, `m${i}`)).mid);
     // reader2 reads half way, so only the unread half counts for it.
-    ok(await post(reader2, '/app/sdk/messages/read', { conversation_id: conversationId, read_seq: String(ROUNDS) }), 'reader2 read');
+    await api.read(reader2, conversationId, String(ROUNDS));
 
     let before = await views(owner, conversationId);
     let unreadReader = ROUNDS * 2;
@@ -233,34 +279,54 @@ describe('Messaging core: concurrency', () => {
     for (let i = 0; i < ROUNDS * 2; i++) {
       const op = i % 2 === 0 ? 'recall' : 'delete';
       const mid = mids[i];
-      const [bySender, byOwner] = await Promise.all([post(sender, `/app/sdk/messages/${op}`, { conversation_id: conversationId, mid }), post(owner, `/app/sdk/messages/${op}`, { conversation_id: conversationId, mid })]);
-      const s = ok(bySender, `${op} of m${i} by sender`);
-      const o = ok(byOwner, `${op} of m${i} by owner`);
+      const [bySender, byOwner] = await Promise.all([
+        api.raw[op](sender, conversationId, mid),
+        api.raw[op](owner, conversationId, mid),
+      ]);
+      const s = expectOk<MessageChangeReply>(bySender);
+      const o = expectOk<MessageChangeReply>(byOwner);
       // One of the two made the change and announced it; the other was the no-op repeat.
-      expect({ op, i, eventIds: [s.event_id, o.event_id].filter((e) => e !== null && e !== undefined).length }).toEqual({ op, i, eventIds: 1 });
+      expect({ op, i, eventIds: [s.event_id, o.event_id].filter((e) => e !== null && e !== undefined).length }).toEqual(
+        { op, i, eventIds: 1 },
+      );
       unreadReader -= 1;
       if (i + 1 > ROUNDS) unreadReader2 -= 1;
       if (op === 'delete') deletes += 1;
       const after = await views(owner, conversationId);
-      expect({ op, i, deletion_revision: after.window.deletion_revision, updatedAtIncreased: (after.window.updated_at as number) > (before.window.updated_at as number) }).toEqual({
+      expect({
+        op,
+        i,
+        deletion_revision: after.window.deletion_revision,
+        updatedAtIncreased: (after.window.updated_at as number) > (before.window.updated_at as number),
+      }).toEqual({
         op,
         i,
         deletion_revision: String(deletes),
         updatedAtIncreased: true,
       });
       before = after;
-      await expectView(reader, conversationId, { last_seq: ROUNDS * 2, read_seq: 0, unread: unreadReader }, `reader after ${op} of m${i}`);
-      await expectView(reader2, conversationId, { last_seq: ROUNDS * 2, read_seq: ROUNDS, unread: unreadReader2 }, `reader2 after ${op} of m${i}`);
+      await expectView(
+        reader,
+        conversationId,
+        { last_seq: ROUNDS * 2, read_seq: 0, unread: unreadReader },
+        `reader after ${op} of m${i}`,
+      );
+      await expectView(
+        reader2,
+        conversationId,
+        { last_seq: ROUNDS * 2, read_seq: ROUNDS, unread: unreadReader2 },
+        `reader2 after ${op} of m${i}`,
+      );
     }
     const all = await readAll(reader, conversationId);
-    expect(all.map((m) => [m.conversation_seq, m.status, m.content])).toEqual(mids.map((_, i) => [String(i + 1), i % 2 === 0 ? 'recalled' : 'deleted', null]));
+    expect(all.map((m) => [m.conversation_seq, m.status, m.content])).toEqual(
+      mids.map((_, i) => [String(i + 1), i % 2 === 0 ? 'recalled' : 'deleted', null]),
+    );
   });
 
   it('(e) recalls and deletes racing reads and sends keep unread exact', async () => {
-    const [owner, a, b] = await users(3);
-    const publicId = randomGroupId();
-    await seed.group(publicId, owner.id, [a.id, b.id]);
-    const conversationId = `group_${publicId}`;
+    const [owner, a, b] = await api.users(3);
+    const conversationId = groupCid(await api.createGroup(owner, [a, b]));
     const messages = new Map<number, { mid: string; status: 'normal' | 'recalled' | 'deleted' }>();
     let readSeq = 0;
     let deletes = 0;
@@ -281,32 +347,38 @@ describe('Messaging core: concurrency', () => {
       const readTo = Math.max(0, last - next(3)); // B reads to what it has seen, at or around the tombstone
       const [sent, tomb, read] = await Promise.all([
         sendOk(a, conversationId, `r${round}`),
-        target === null ? Promise.resolve(null) : post(owner, `/app/sdk/messages/${op}`, { conversation_id: conversationId, mid: messages.get(target)!.mid }),
-        post(b, '/app/sdk/messages/read', { conversation_id: conversationId, read_seq: String(readTo) }),
+        target === null ? Promise.resolve(null) : api.raw[op](owner, conversationId, messages.get(target)!.mid),
+        api.raw.read(b, conversationId, String(readTo)),
       ]);
       messages.set(sent.seq, { mid: sent.mid, status: 'normal' });
-      ok(read, `round ${round}: read to ${readTo}`);
+      expectOk<ReadReply>(read);
       readSeq = Math.max(readSeq, readTo);
       if (tomb && target !== null) {
-        ok(tomb, `round ${round}: ${op} of seq ${target} by the owner`);
+        expectOk<MessageChangeReply>(tomb);
         messages.get(target)!.status = op === 'recall' ? 'recalled' : 'deleted';
         if (op === 'delete') deletes += 1;
       }
       const expected = [...messages].filter(([q, m]) => q > readSeq && m.status === 'normal').length;
       const label = `round ${round}: B after ${op} of seq ${String(target)} racing a read to ${readTo} and a send`;
-      const v = await expectView(b, conversationId, { last_seq: messages.size, read_seq: readSeq, unread: expected }, label);
-      expect({ label, deletion_revision: v.window.deletion_revision }).toEqual({ label, deletion_revision: String(deletes) });
+      const v = await expectView(
+        b,
+        conversationId,
+        { last_seq: messages.size, read_seq: readSeq, unread: expected },
+        label,
+      );
+      expect({ label, deletion_revision: v.window.deletion_revision }).toEqual({
+        label,
+        deletion_revision: String(deletes),
+      });
     }
   });
 
   it('(f) members leaving and joining while others send: each sees a contiguous range and unread counts exactly it', async () => {
-    const [owner, s1, s2] = await users(3);
-    const leavers = await users(4);
-    const joiners = await users(4);
-    const publicId = randomGroupId();
-    await seed.group(publicId, owner.id, [s1.id, s2.id, ...leavers.map((u) => u.id)]);
-    const conversationId = `group_${publicId}`;
-    const groupsPost = (user: IssuedUser, path: string, body: Body) => post(user, `/app/sdk/groups${path}`, body);
+    const [owner, s1, s2] = await api.users(3);
+    const leavers = await api.users(4);
+    const joiners = await api.users(4);
+    const publicId = await api.createGroup(owner, [s1, s2, ...leavers]);
+    const conversationId = groupCid(publicId);
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
     // Membership changes fire while the two senders are in full flow.
@@ -323,17 +395,22 @@ describe('Messaging core: concurrency', () => {
       }),
       ...leavers.map(async (u, i) => {
         await whenSent(5 + i * 10);
-        ok(await groupsPost(u, '/leave', { group_id: publicId }), `leave of leaver ${i}`);
+        await api.leaveGroup(u, publicId);
       }),
       ...joiners.map(async (u, i) => {
         await whenSent(8 + i * 10);
-        ok(await groupsPost(owner, '/members/add', { group_id: publicId, user_ids: [u.userId] }), `add of joiner ${i}`);
+        await api.addMembers(owner, publicId, [u]);
       }),
     ]);
 
     const windowOf = async (user: IssuedUser) => {
-      const data = ok(await get(user, '/app/sdk/messages', { conversation_id: conversationId, known_last_seq: '0', known_updated_at: '0', known_deletion_revision: '0' }), 'window');
-      return { seqs: (data.messages as Body[]).map((m) => Number(m.conversation_seq)), last_seq: Number(data.last_seq), read_seq: Number(data.read_seq), unread: data.unread as number };
+      const data = await api.latest(user, conversationId);
+      return {
+        seqs: data.messages.map((m) => Number(m.conversation_seq)),
+        last_seq: Number(data.last_seq),
+        read_seq: Number(data.read_seq),
+        unread: data.unread,
+      };
     };
     // Leavers: everything from 1 to the leaving point, all of it unread (nothing was read), no more
     // sending. Joiners: from the joining point to 50, and unread counts exactly those. Every chain agrees.
@@ -353,13 +430,35 @@ describe('Messaging core: concurrency', () => {
         .filter((e) => e.type === 'message.new' && e.payload.conversation_id === conversationId)
         .map((e) => Number((e.payload.message as Body).conversation_seq));
       actual.push({ label, range: `${from}..${to}`, seqs: w.seqs, last_seq: w.last_seq, unread: chains, delivered });
-      expected.push({ label, range: `${from}..${to}`, seqs: range, last_seq: to, unread: { window: range.length, sync: range.length, unreadEndpoint: range.length }, delivered: range });
+      expected.push({
+        label,
+        range: `${from}..${to}`,
+        seqs: range,
+        last_seq: to,
+        unread: { window: range.length, sync: range.length, unreadEndpoint: range.length },
+        delivered: range,
+      });
       if (leaver) {
-        actual.push({ label, sendAfterLeaving: (await send(u, conversationId, 'after leaving')).body.code as number });
+        actual.push({
+          label,
+          sendAfterLeaving: (
+            await api.raw.send(u, {
+              conversation_id: conversationId,
+              client_message_id: cmid(),
+              type: 'text',
+              content: { text: 'after leaving' },
+            })
+          ).body.code as number,
+        });
         expected.push({ label, sendAfterLeaving: 1203 });
       }
     }
-    process.stdout.write(`[messaging-concurrency ${t.driver}] (f) ${actual.filter((a) => a.range).map((a) => `${String(a.label)} ${String(a.range)} unread ${JSON.stringify(a.unread)}`).join('; ')}\n`);
+    process.stdout.write(
+      `[messaging-concurrency ${t.driver}] (f) ${actual
+        .filter((a) => a.range)
+        .map((a) => `${String(a.label)} ${String(a.range)} unread ${JSON.stringify(a.unread)}`)
+        .join('; ')}\n`,
+    );
     expect(actual).toEqual(expected);
     await expectView(owner, conversationId, { last_seq: 50, read_seq: 0, unread: 50 }, 'owner');
   });

@@ -3,7 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { DatabaseTimeoutError } from '../src/database/pool-guard';
 import { clientErrorReport } from './helpers/client-error';
-import { TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, okData, randomUserId, startTestApp } from './helpers/test-app';
+import {
+  TEST_SECRETS,
+  TestApp,
+  bearer,
+  hostAuth,
+  issueUser,
+  okData,
+  randomUserId,
+  startTestApp,
+} from './helpers/test-app';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -11,7 +20,11 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 const twice = (first: string, second: string): string => [first, second] as unknown as string;
 
 /** A raw HTTP/1.1 exchange, for what supertest cannot send (20 KB of headers). */
-function rawRequest(t: TestApp, headers: Record<string, string>, path = '/health'): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function rawRequest(
+  t: TestApp,
+  headers: Record<string, string>,
+  path = '/health',
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const server = t.app.getHttpServer();
   if (!server.listening) server.listen(0, '127.0.0.1');
   return new Promise((resolve, reject) => {
@@ -78,7 +91,11 @@ describe('operations', () => {
     });
 
     it('answers a malformed JSON body with the envelope and a trace ID', async () => {
-      const reply = await t.http.post('/app/sdk/token').set(...hostAuth()).set('Content-Type', 'application/json').send('{"user_id":');
+      const reply = await t.http
+        .post('/app/sdk/token')
+        .set(...hostAuth())
+        .set('Content-Type', 'application/json')
+        .send('{"user_id":');
       expect(reply.body).toEqual({ code: 1004, msg: 'body: malformed JSON', data: null });
       expect(reply.headers['x-request-id']).toMatch(UUID_V4);
     });
@@ -88,9 +105,19 @@ describe('operations', () => {
     it('refuses two Authorization headers (1102) on SDK and host endpoints, and changes nothing', async () => {
       const user = await issueUser(t);
       const other = await issueUser(t);
-      const sdk = await t.http.post('/app/sdk/sync').set('Authorization', twice(`Bearer ${user.token}`, `Bearer ${other.token}`)).send({});
-      expect(sdk.body).toEqual({ code: 1102, msg: 'Authorization: sent more than once; send exactly one credential', data: null });
-      const same = await t.http.post('/app/sdk/sync').set('Authorization', twice(`Bearer ${user.token}`, `Bearer ${user.token}`)).send({});
+      const sdk = await t.http
+        .post('/app/sdk/sync')
+        .set('Authorization', twice(`Bearer ${user.token}`, `Bearer ${other.token}`))
+        .send({});
+      expect(sdk.body).toEqual({
+        code: 1102,
+        msg: 'Authorization: sent more than once; send exactly one credential',
+        data: null,
+      });
+      const same = await t.http
+        .post('/app/sdk/sync')
+        .set('Authorization', twice(`Bearer ${user.token}`, `Bearer ${user.token}`))
+        .send({});
       expect(same.body.code).toBe(1102);
       const userId = randomUserId();
       const host = await t.http
@@ -98,7 +125,10 @@ describe('operations', () => {
         .set('Authorization', twice(`Bearer ${TEST_SECRETS.SDK_SECRET}`, `Bearer ${TEST_SECRETS.SDK_SECRET}`))
         .send({ user_id: userId, nickname: 'Dup' });
       expect(host.body.code).toBe(1102);
-      const upsertCheck = await t.http.post('/app/sdk/users/upsert').set(...hostAuth()).send({ user_id: userId, nickname: 'Later' });
+      const upsertCheck = await t.http
+        .post('/app/sdk/users/upsert')
+        .set(...hostAuth())
+        .send({ user_id: userId, nickname: 'Later' });
       // The refused call created nothing: the first upsert of this ID is a creation.
       expect(okData<{ user: { nickname: string } }>(upsertCheck).user.nickname).toBe('Later');
     });
@@ -107,11 +137,19 @@ describe('operations', () => {
       const reply = await rawRequest(t, { 'X-Padding': 'a'.repeat(20 * 1024) });
       expect(reply.status).toBe(431);
       expect(reply.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(reply.body)).toEqual({ code: 1004, msg: expect.stringContaining('request headers: larger than 16 KiB'), data: null });
+      expect(JSON.parse(reply.body)).toEqual({
+        code: 1004,
+        msg: expect.stringContaining('request headers: larger than 16 KiB'),
+        data: null,
+      });
     });
 
     it('answers the provider callback in its own format (403 {"code":1}) when its headers are too large', async () => {
-      for (const path of ['/app/sdk/rtc/room-callback', `/app/sdk/rtc/room-callback?pad=${'a'.repeat(17_000)}`, '/APP/SDK/RTC/ROOM-CALLBACK/']) {
+      for (const path of [
+        '/app/sdk/rtc/room-callback',
+        `/app/sdk/rtc/room-callback?pad=${'a'.repeat(17_000)}`,
+        '/APP/SDK/RTC/ROOM-CALLBACK/',
+      ]) {
         const reply = await rawRequest(t, { 'X-Padding': 'a'.repeat(20 * 1024) }, path);
         expect({ status: reply.status, body: JSON.parse(reply.body) }).toEqual({ status: 403, body: { code: 1 } });
       }
@@ -129,13 +167,20 @@ describe('operations', () => {
   describe('metrics', () => {
     it('serves Prometheus text with request counts by route template and envelope code', async () => {
       const user = await issueUser(t);
-      await t.http.post('/app/sdk/sync').set(...bearer(user.token)).send({});
+      await t.http
+        .post('/app/sdk/sync')
+        .set(...bearer(user.token))
+        .send({});
       await t.http.post('/app/sdk/sync').send({});
       const reply = await t.http.get('/metrics');
       expect(reply.status).toBe(200);
       expect(reply.headers['content-type']).toMatch(/^text\/plain/);
-      expect(reply.text).toMatch(/im_http_requests_total\{method="POST",route="\/app\/sdk\/sync",status="200",code="0"\} [1-9]/);
-      expect(reply.text).toMatch(/im_http_requests_total\{method="POST",route="\/app\/sdk\/sync",status="200",code="1101"\} [1-9]/);
+      expect(reply.text).toMatch(
+        /im_http_requests_total\{method="POST",route="\/app\/sdk\/sync",status="200",code="0"\} [1-9]/,
+      );
+      expect(reply.text).toMatch(
+        /im_http_requests_total\{method="POST",route="\/app\/sdk\/sync",status="200",code="1101"\} [1-9]/,
+      );
       expect(reply.text).toContain('im_http_request_duration_seconds_bucket');
       expect(reply.text).toContain('im_process_resident_memory_bytes');
       // No user's identity or token in a label.
@@ -162,10 +207,16 @@ describe('operations', () => {
     });
 
     it('allows no other origin, and never the host-secret endpoints or the provider callback', async () => {
-      const stranger = await t.http.options('/app/sdk/sync').set('Origin', 'https://evil.example.com').set('Access-Control-Request-Method', 'POST');
+      const stranger = await t.http
+        .options('/app/sdk/sync')
+        .set('Origin', 'https://evil.example.com')
+        .set('Access-Control-Request-Method', 'POST');
       expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
       for (const path of ['/app/sdk/token', '/app/sdk/users/upsert', '/app/sdk/rtc/room-callback', '/APP/SDK/TOKEN/']) {
-        const reply = await t.http.options(path).set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'POST');
+        const reply = await t.http
+          .options(path)
+          .set('Origin', 'https://app.example.com')
+          .set('Access-Control-Request-Method', 'POST');
         expect(reply.headers['access-control-allow-origin']).toBeUndefined();
       }
     });
@@ -184,7 +235,9 @@ describe('operations', () => {
       // MariaDB's max_statement_time (1.35 s here) or, failing that, the client's limit ends it.
       const outcome = await dataSource.query('SELECT SLEEP(3) AS slept').then(
         (rows: Array<{ slept: number }>) => ({ interruptedOnServer: rows[0].slept === 1 }),
-        (error: { driverError?: { errno?: number } }) => ({ failed: error.driverError instanceof DatabaseTimeoutError ? 'client' : error.driverError?.errno }),
+        (error: { driverError?: { errno?: number } }) => ({
+          failed: error.driverError instanceof DatabaseTimeoutError ? 'client' : error.driverError?.errno,
+        }),
       );
       // 1969: MariaDB's max_statement_time exceeded.
       expect([{ interruptedOnServer: true }, { failed: 1969 }, { failed: 'client' }]).toContainEqual(outcome);
@@ -195,7 +248,12 @@ describe('operations', () => {
     it('has the server fail a statement waiting on a lock before the client gives up, so it is never applied later', async () => {
       const dataSource = limited.app.get(DataSource);
       const userId = randomUserId();
-      okData(await limited.http.post('/app/sdk/token').set(...hostAuth()).send({ user_id: userId, nickname: 'Before' }));
+      okData(
+        await limited.http
+          .post('/app/sdk/token')
+          .set(...hostAuth())
+          .send({ user_id: userId, nickname: 'Before' }),
+      );
       const holder = dataSource.createQueryRunner();
       await holder.connect();
       await holder.startTransaction();
@@ -203,14 +261,18 @@ describe('operations', () => {
         await holder.query('SELECT id FROM users WHERE external_id = ? FOR UPDATE', [userId]);
         const started = Date.now();
         // innodb_lock_wait_timeout is 1 s for DB_QUERY_TIMEOUT_MS=1500: the server answers 1205 first.
-        await expect(dataSource.query('UPDATE users SET nickname = ? WHERE external_id = ?', ['Waiter', userId])).rejects.toMatchObject({ driverError: { code: 'ER_LOCK_WAIT_TIMEOUT' } });
+        await expect(
+          dataSource.query('UPDATE users SET nickname = ? WHERE external_id = ?', ['Waiter', userId]),
+        ).rejects.toMatchObject({ driverError: { code: 'ER_LOCK_WAIT_TIMEOUT' } });
         expect(Date.now() - started).toBeLessThan(1500);
       } finally {
         await holder.rollbackTransaction();
         await holder.release();
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await dataSource.query('SELECT nickname FROM users WHERE external_id = ?', [userId])).toEqual([{ nickname: 'Before' }]);
+      expect(await dataSource.query('SELECT nickname FROM users WHERE external_id = ?', [userId])).toEqual([
+        { nickname: 'Before' },
+      ]);
     });
 
     it('answers 503 with code 1500 and Retry-After when no connection frees within DB_ACQUIRE_TIMEOUT_MS', async () => {
@@ -219,14 +281,24 @@ describe('operations', () => {
       const holders = Array.from({ length: 20 }, () => dataSource.query('SELECT SLEEP(0.8)'));
       const userId = randomUserId();
       const started = Date.now();
-      const reply = await limited.http.post('/app/sdk/token').set(...hostAuth()).send({ user_id: userId, nickname: 'Waiting' });
+      const reply = await limited.http
+        .post('/app/sdk/token')
+        .set(...hostAuth())
+        .send({ user_id: userId, nickname: 'Waiting' });
       expect(Date.now() - started).toBeLessThan(700);
       expect(reply.status).toBe(503);
       expect(reply.headers['retry-after']).toBe('1');
-      expect(reply.body).toEqual({ code: 1500, msg: 'service temporarily unavailable: the database did not answer in time; retry later', data: null });
+      expect(reply.body).toEqual({
+        code: 1500,
+        msg: 'service temporarily unavailable: the database did not answer in time; retry later',
+        data: null,
+      });
       await Promise.all(holders);
       // The refused request changed nothing; once connections are free the same call succeeds.
-      const retried = await limited.http.post('/app/sdk/token').set(...hostAuth()).send({ user_id: userId, nickname: 'Waiting' });
+      const retried = await limited.http
+        .post('/app/sdk/token')
+        .set(...hostAuth())
+        .send({ user_id: userId, nickname: 'Waiting' });
       expect(okData<{ user: { user_id: string } }>(retried).user.user_id).toBe(userId);
       const metrics = await limited.http.get('/metrics');
       expect(metrics.text).toMatch(/im_db_timeouts_total\{phase="acquire"\} [1-9]/);
@@ -239,7 +311,11 @@ describe('Redis outage (REDIS_URL unreachable)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // Port 1 on loopback refuses at once, like a Redis that is down.
-    t = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMITS: 'client_error=3/60s', REDIS_TIMEOUT_MS: '100' });
+    t = await startTestApp({
+      REDIS_URL: 'redis://127.0.0.1:1',
+      RATE_LIMITS: 'client_error=3/60s',
+      REDIS_TIMEOUT_MS: '100',
+    });
   });
   afterAll(() => t.close());
 
@@ -247,7 +323,15 @@ describe('Redis outage (REDIS_URL unreachable)', () => {
     const user = await issueUser(t);
     const started = Date.now();
     const codes: number[] = [];
-    for (let i = 0; i < 4; i++) codes.push((await t.http.post('/app/sdk/client-errors').set(...bearer(user.token)).send(clientErrorReport(user.userId))).body.code);
+    for (let i = 0; i < 4; i++)
+      codes.push(
+        (
+          await t.http
+            .post('/app/sdk/client-errors')
+            .set(...bearer(user.token))
+            .send(clientErrorReport(user.userId))
+        ).body.code,
+      );
     expect(codes).toEqual([0, 0, 0, 1005]);
     expect(Date.now() - started).toBeLessThan(3000);
   });
@@ -262,7 +346,11 @@ describe('Redis outage (REDIS_URL unreachable)', () => {
   });
 
   it('fails readiness naming Redis with READY_REQUIRES_REDIS=true', async () => {
-    const strict = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1', READY_REQUIRES_REDIS: 'true', READY_TIMEOUT_MS: '200' });
+    const strict = await startTestApp({
+      REDIS_URL: 'redis://127.0.0.1:1',
+      READY_REQUIRES_REDIS: 'true',
+      READY_TIMEOUT_MS: '200',
+    });
     try {
       const ready = await strict.http.get('/health/ready');
       expect(ready.status).toBe(503);

@@ -1,34 +1,36 @@
-import { clientErrorReport } from './helpers/client-error';
-import { TestApp, bearer, issueUser, startTestApp } from './helpers/test-app';
+import { TestApp, startTestApp } from './helpers/test-app';
+import { ApiClient } from './support/api-client';
+import { expectFail } from './support/assertions';
+import { clientErrorBody } from './support/factories';
 
 describe('per-user rate limits (1005)', () => {
   describe('in memory, one instance', () => {
     let t: TestApp;
+    let api: ApiClient;
     beforeAll(async () => {
       t = await startTestApp({ RATE_LIMITS: 'client_error=3/60s,report=2/60s' });
+      api = new ApiClient(t);
       t.clock.set(Date.UTC(2030, 0, 1, 0, 0, 1));
     });
     afterAll(() => t.close());
 
     it('refuses the request past the limit with 1005, per user, and allows again in the next window', async () => {
-      const alice = await issueUser(t);
-      const bob = await issueUser(t);
+      const [alice, bob] = await api.users(2);
       const codes: number[] = [];
-      for (let i = 0; i < 4; i++) codes.push((await t.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientErrorReport(alice.userId))).body.code);
+      for (let i = 0; i < 4; i++) codes.push((await api.raw.clientError(alice, clientErrorBody(alice))).body.code);
       expect(codes).toEqual([0, 0, 0, 1005]);
-      expect((await t.http.post('/app/sdk/client-errors').set(...bearer(bob.token)).send(clientErrorReport(bob.userId))).body.code).toBe(0);
+      expect((await api.raw.clientError(bob, clientErrorBody(bob))).body.code).toBe(0);
       t.clock.advance(60_000);
-      expect((await t.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientErrorReport(alice.userId))).body.code).toBe(0);
+      expect((await api.raw.clientError(alice, clientErrorBody(alice))).body.code).toBe(0);
     });
 
     it('answers 1005 with the envelope and stores nothing', async () => {
-      const alice = await issueUser(t);
-      const target = await issueUser(t);
-      const report = (n: number) => t.http.post('/app/sdk/reports/user').set(...bearer(alice.token)).send({ user_id: target.userId, request_id: `r-${n}`, reason_code: 1 });
+      const [alice, target] = await api.users(2);
+      const report = (n: number) =>
+        api.raw.reportUser(alice, { user_id: target.userId, request_id: `r-${n}`, reason_code: 1 });
       expect((await report(1)).body.code).toBe(0);
       expect((await report(2)).body.code).toBe(0);
-      const refused = await report(3);
-      expect(refused.body).toEqual({ code: 1005, msg: expect.stringContaining('too many'), data: null });
+      expectFail(await report(3), 1005, 'too many');
     });
   });
 
@@ -40,7 +42,14 @@ describe('per-user rate limits (1005)', () => {
       // Both instances share one database and one Redis, as two replicas behind a balancer would.
       const env = { RATE_LIMITS: 'client_error=4/60s', REDIS_URL: redisUrl as string };
       first = await startTestApp(env);
-      second = await startTestApp({ ...env, DATABASE_URL: first.config.database.type === 'sqlite' ? `sqlite:${first.config.database.path}` : (process.env.E2E_DATABASE_URL as string), MIGRATIONS_RUN: 'false' });
+      second = await startTestApp({
+        ...env,
+        DATABASE_URL:
+          first.config.database.type === 'sqlite'
+            ? `sqlite:${first.config.database.path}`
+            : (process.env.E2E_DATABASE_URL as string),
+        MIGRATIONS_RUN: 'false',
+      });
       // Redis outlives test runs and internal user IDs repeat between runs: a random future
       // window keeps this run's counters apart.
       const window = Date.UTC(2040, 0, 1) + Math.floor(Math.random() * 1e6) * 60_000 + 1000;
@@ -53,12 +62,11 @@ describe('per-user rate limits (1005)', () => {
     });
 
     it('counts requests to either instance against one limit', async () => {
-      const alice = await issueUser(first);
+      const [one, two] = [new ApiClient(first), new ApiClient(second)];
+      const alice = await one.user();
       const codes: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const instance = i % 2 === 0 ? first : second;
-        codes.push((await instance.http.post('/app/sdk/client-errors').set(...bearer(alice.token)).send(clientErrorReport(alice.userId))).body.code);
-      }
+      for (let i = 0; i < 6; i++)
+        codes.push((await (i % 2 === 0 ? one : two).raw.clientError(alice, clientErrorBody(alice))).body.code);
       expect(codes).toEqual([0, 0, 0, 0, 1005, 1005]);
     });
   });

@@ -19,10 +19,14 @@ let exitCode = 0;
 
 function run(label, config, env) {
   const out = join(dir, `${label}.json`);
-  const result = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', config, '--json', `--outputFile=${out}`, ...jestArgs], {
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [require.resolve('jest/bin/jest'), '--config', config, '--json', `--outputFile=${out}`, ...jestArgs],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    },
+  );
   let summary = null;
   try {
     summary = JSON.parse(readFileSync(out, 'utf8'));
@@ -33,7 +37,9 @@ function run(label, config, env) {
     totals.passed += summary.numPassedTests;
     totals.failed += summary.numFailedTests;
     totals.skipped += summary.numPendingTests + summary.numTodoTests;
-    console.log(`${label}: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed (${summary.numTotalTestSuites} suites)`);
+    console.log(
+      `${label}: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed (${summary.numTotalTestSuites} suites)`,
+    );
   }
   if (result.status !== 0 || !summary) {
     exitCode = 1;
@@ -41,7 +47,8 @@ function run(label, config, env) {
   }
 }
 
-const onPath = (command) => (process.env.PATH || '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
+const onPath = (command) =>
+  (process.env.PATH || '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
 
 /** The fault tests run `node dist/main.js`, so dist is built from the current sources first. */
 function runFaults() {
@@ -58,7 +65,9 @@ function runFaults() {
     console.log(`faults: skipped (${why})`);
     return;
   }
-  const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
+    stdio: 'inherit',
+  });
   if (build.status !== 0) {
     console.log('faults: failed (npx nest build failed)');
     totals.failed += 1;
@@ -74,7 +83,9 @@ if (!faultsOnly) {
   if (process.env.TEST_DATABASE_URL) {
     run('e2e-mysql', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: process.env.TEST_DATABASE_URL });
   } else {
-    console.log('e2e-mysql: skipped (set TEST_DATABASE_URL=mysql://user:pass@host:3306/db to run the suite on MySQL/MariaDB too)');
+    console.log(
+      'e2e-mysql: skipped (set TEST_DATABASE_URL=mysql://user:pass@host:3306/db to run the suite on MySQL/MariaDB too)',
+    );
   }
 }
 if (!e2eOnly) runFaults();

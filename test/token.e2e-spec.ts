@@ -4,11 +4,24 @@ import { TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, randomUserId, start
 describe('POST /app/sdk/token (spec 4.1)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ PUSH_RULES: JSON.stringify([{ platform: 'android', manufacturer: 'xiaomi', package_name: 'com.example.chat', config: { provider: 'mipush', app_id: '2882' } }]) });
+    t = await startTestApp({
+      PUSH_RULES: JSON.stringify([
+        {
+          platform: 'android',
+          manufacturer: 'xiaomi',
+          package_name: 'com.example.chat',
+          config: { provider: 'mipush', app_id: '2882' },
+        },
+      ]),
+    });
   });
   afterAll(() => t.close());
 
-  const token = (body: Record<string, unknown>) => t.http.post('/app/sdk/token').set(...hostAuth()).send(body);
+  const token = (body: Record<string, unknown>) =>
+    t.http
+      .post('/app/sdk/token')
+      .set(...hostAuth())
+      .send(body);
 
   it('issues a token whose payload matches the reply, with the no-store header', async () => {
     const userId = randomUserId();
@@ -38,15 +51,28 @@ describe('POST /app/sdk/token (spec 4.1)', () => {
 
   it('works as an IM token and not as the host secret', async () => {
     const alice = await issueUser(t);
-    const asHost = await t.http.post('/app/sdk/token').set(...bearer(alice.token)).send({ user_id: randomUserId(), nickname: 'x' });
+    const asHost = await t.http
+      .post('/app/sdk/token')
+      .set(...bearer(alice.token))
+      .send({ user_id: randomUserId(), nickname: 'x' });
     expect(asHost.body).toEqual({ code: 1001, msg: expect.any(String), data: null });
   });
 
   it('returns the push configuration that matches platform, manufacturer and package', async () => {
     const base = { user_id: randomUserId(), nickname: 'P' };
-    const matched = await token({ ...base, platform: 'android', manufacturer: 'Xiaomi', package_name: 'com.example.chat' });
+    const matched = await token({
+      ...base,
+      platform: 'android',
+      manufacturer: 'Xiaomi',
+      package_name: 'com.example.chat',
+    });
     expect(matched.body.data.push).toEqual({ provider: 'mipush', app_id: '2882' });
-    const other = await token({ ...base, platform: 'android', manufacturer: 'huawei', package_name: 'com.example.chat' });
+    const other = await token({
+      ...base,
+      platform: 'android',
+      manufacturer: 'huawei',
+      package_name: 'com.example.chat',
+    });
     expect(other.body.data.push).toEqual({});
   });
 
@@ -58,7 +84,13 @@ describe('POST /app/sdk/token (spec 4.1)', () => {
   });
 
   it('uses the secret in constant time and refuses every other credential with 1001', async () => {
-    for (const header of [undefined, 'Bearer wrong', `Basic ${TEST_SECRETS.SDK_SECRET}`, `Bearer ${TEST_SECRETS.SDK_SECRET}x`, 'Bearer']) {
+    for (const header of [
+      undefined,
+      'Bearer wrong',
+      `Basic ${TEST_SECRETS.SDK_SECRET}`,
+      `Bearer ${TEST_SECRETS.SDK_SECRET}x`,
+      'Bearer',
+    ]) {
       const req = t.http.post('/app/sdk/token').send({ user_id: randomUserId(), nickname: 'x' });
       if (header) req.set('Authorization', header);
       const response = await req;

@@ -15,8 +15,12 @@ describe('TransactionRunner', () => {
     const user = await issueUser(t);
     const tx = t.app.get(TransactionRunner);
     const users = t.app.get(UsersRepository);
-    await expect(tx.run(() => users.findById(user.id))).rejects.toThrow('pooled query was started inside a transaction');
-    await expect(tx.run((manager) => users.findById(user.id, manager))).resolves.toMatchObject({ externalId: user.userId });
+    await expect(tx.run(() => users.findById(user.id))).rejects.toThrow(
+      'pooled query was started inside a transaction',
+    );
+    await expect(tx.run((manager) => users.findById(user.id, manager))).resolves.toMatchObject({
+      externalId: user.userId,
+    });
     await expect(users.findById(user.id)).resolves.toMatchObject({ externalId: user.userId });
   });
 
@@ -25,8 +29,12 @@ describe('TransactionRunner', () => {
     const tx = t.app.get(TransactionRunner);
     const pooled = t.app.get(DataSource).manager;
     const read = 'SELECT external_id FROM users WHERE id = ?';
-    await expect(tx.run(async () => queryPrepared(pooled, read, [user.id]))).rejects.toThrow('queryPrepared runs outside transactions');
-    await expect(tx.run(async (manager) => queryPrepared(manager, read, [user.id]))).rejects.toThrow('queryPrepared runs outside transactions');
+    await expect(tx.run(async () => queryPrepared(pooled, read, [user.id]))).rejects.toThrow(
+      'queryPrepared runs outside transactions',
+    );
+    await expect(tx.run(async (manager) => queryPrepared(manager, read, [user.id]))).rejects.toThrow(
+      'queryPrepared runs outside transactions',
+    );
     await expect(queryPrepared(pooled, read, [user.id])).resolves.toEqual([{ external_id: user.userId }]);
   });
 

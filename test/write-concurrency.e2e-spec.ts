@@ -5,17 +5,17 @@
 // to what the rows say, membership as the last operation left it. Meant for MariaDB, where the
 // requests really run concurrently (see ConversationMembersRepository.lockMembers for the lock
 // order); also run on SQLite.
+//
+// The rows are read with SQL on purpose: what was stored is what these tests judge, beside what
+// the API answers.
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { TransactionRunner } from '../src/database/transaction-runner';
-import { directTotals } from './helpers/unread-totals';
-import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, randomGroupId, startTestApp } from './helpers/test-app';
+import { TestApp, startTestApp } from './helpers/test-app';
+import { ApiClient, Body, GroupMember, IssuedUser, Page, cmid, friendCid, groupCid } from './support/api-client';
+import { directTotals, expectOk } from './support/assertions';
 
-type Body = Record<string, unknown>;
 type Row = Record<string, string | number | null>;
-
-let cmid = 0;
-const nextClientId = (): string => `wc-${process.pid}-${Date.now()}-${++cmid}`;
 
 /** Every reply of a round, by operation, to assert on at the end (and to print when one is wrong). */
 interface Outcome {
@@ -28,56 +28,80 @@ interface Outcome {
 describe('Write concurrency: recalls, deletes, sends, reads and membership changes at once', () => {
   let t: TestApp;
   let db: DataSource;
+  let api: ApiClient;
 
   beforeAll(async () => {
     t = await startTestApp();
     db = t.app.get(DataSource);
+    api = new ApiClient(t);
   });
   afterAll(() => t.close());
 
-  const users = (n: number): Promise<IssuedUser[]> => Promise.all(Array.from({ length: n }, () => issueUser(t)));
-  const call = (user: IssuedUser, path: string, body: Body): Promise<Response> => t.http.post(path).set(...bearer(user.token)).send(body);
-  const get = (user: IssuedUser, path: string, query: Body): Promise<Response> => t.http.get(path).query(query).set(...bearer(user.token));
-
   /** Records the reply and returns it; nothing here throws, so one round always finishes and is judged whole. */
-  const track = (outcomes: Outcome[], op: string) => (response: Response): Response => {
-    const body = response.body as { code?: unknown; msg?: unknown };
-    outcomes.push({ op, status: response.status, code: body?.code, msg: body?.msg });
-    return response;
-  };
+  const track =
+    (outcomes: Outcome[], op: string) =>
+    (response: Response): Response => {
+      const body = response.body as { code?: unknown; msg?: unknown };
+      outcomes.push({ op, status: response.status, code: body?.code, msg: body?.msg });
+      return response;
+    };
   const data = (response: Response): Body => (response.body as { data: Body }).data;
 
   const sendText = (user: IssuedUser, conversationId: string, text: string, clientMessageId: string) =>
-    call(user, '/app/sdk/messages/send', { conversation_id: conversationId, client_message_id: clientMessageId, type: 'text', content: { text } });
+    api.raw.send(user, {
+      conversation_id: conversationId,
+      client_message_id: clientMessageId,
+      type: 'text',
+      content: { text },
+    });
 
   /** Acknowledged sends: client_message_id → the mid and sequence the reply gave. */
   type Acked = Map<string, { mid: string; seq: number; senderId: string }>;
 
-  async function createGroup(owner: IssuedUser, members: IssuedUser[]): Promise<{ publicId: string; conversationId: string; internalId: string }> {
-    const publicId = randomGroupId();
-    const created = await call(owner, '/app/sdk/groups/create', { group_id: publicId, name: 'race', member_ids: members.map((m) => m.userId) });
-    expect({ status: created.status, code: created.body.code }).toEqual({ status: 200, code: 0 });
-    const [row] = (await db.query('SELECT c.id AS id FROM conversations c JOIN `groups` g ON g.id = c.group_id WHERE g.public_id = ?', [publicId])) as Row[];
-    return { publicId, conversationId: `group_${publicId}`, internalId: String(row.id) };
+  /** A group through the API, with the internal ID of its conversation for the row checks. */
+  async function createGroup(
+    owner: IssuedUser,
+    members: IssuedUser[],
+  ): Promise<{ publicId: string; conversationId: string; internalId: string }> {
+    const publicId = await api.createGroup(owner, members, { name: 'race' });
+    const [row] = (await db.query(
+      'SELECT c.id AS id FROM conversations c JOIN `groups` g ON g.id = c.group_id WHERE g.public_id = ?',
+      [publicId],
+    )) as Row[];
+    return { publicId, conversationId: groupCid(publicId), internalId: String(row.id) };
   }
 
-  async function messageRows(conversationId: string): Promise<Array<{ mid: string; seq: number; senderId: string; clientId: string; status: string }>> {
-    const rows = (await db.query('SELECT id, seq, sender_id, client_message_id, status FROM messages WHERE conversation_id = ? ORDER BY seq', [conversationId])) as Row[];
-    return rows.map((r) => ({ mid: String(r.id), seq: Number(r.seq), senderId: String(r.sender_id), clientId: String(r.client_message_id), status: String(r.status) }));
+  async function messageRows(
+    conversationId: string,
+  ): Promise<Array<{ mid: string; seq: number; senderId: string; clientId: string; status: string }>> {
+    const rows = (await db.query(
+      'SELECT id, seq, sender_id, client_message_id, status FROM messages WHERE conversation_id = ? ORDER BY seq',
+      [conversationId],
+    )) as Row[];
+    return rows.map((r) => ({
+      mid: String(r.id),
+      seq: Number(r.seq),
+      senderId: String(r.sender_id),
+      clientId: String(r.client_message_id),
+      status: String(r.status),
+    }));
   }
 
   /** `count` messages from each user, all sent at once; returns each user's mids in the order of their texts. */
-  async function sendEach(senders: IssuedUser[], conversationId: string, count: number, acked: Acked): Promise<string[][]> {
+  async function sendEach(
+    senders: IssuedUser[],
+    conversationId: string,
+    count: number,
+    acked: Acked,
+  ): Promise<string[][]> {
     return Promise.all(
       senders.map((m, s) =>
         Promise.all(
           Array.from({ length: count }, async (_, i) => {
-            const clientId = nextClientId();
-            const response = await sendText(m, conversationId, `pre-${s}-${i}`, clientId);
-            expect({ status: response.status, code: response.body.code }).toEqual({ status: 200, code: 0 });
-            const reply = data(response).message as Body;
-            acked.set(clientId, { mid: String(reply.mid), seq: Number(reply.conversation_seq), senderId: m.id });
-            return String(reply.mid);
+            const clientId = cmid();
+            const { message } = await api.send(m, conversationId, `pre-${s}-${i}`, clientId);
+            acked.set(clientId, { mid: message.mid, seq: Number(message.conversation_seq), senderId: m.id });
+            return message.mid;
           }),
         ),
       ),
@@ -93,14 +117,21 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
   const MAX_RETRIES = 2;
   function expectFewRetries(before: number, label: string): void {
     const retried = t.app.get(TransactionRunner).retries - before;
-    process.stdout.write(`[write-concurrency ${t.driver}] ${label}: transactions retried after a deadlock or lock timeout: ${retried}\n`);
-    expect({ label, retriedAtMost: Math.min(retried, MAX_RETRIES + 1) }).toEqual({ label, retriedAtMost: Math.min(retried, MAX_RETRIES) });
+    process.stdout.write(
+      `[write-concurrency ${t.driver}] ${label}: transactions retried after a deadlock or lock timeout: ${retried}\n`,
+    );
+    expect({ label, retriedAtMost: Math.min(retried, MAX_RETRIES + 1) }).toEqual({
+      label,
+      retriedAtMost: Math.min(retried, MAX_RETRIES),
+    });
   }
 
   /** Asserts the stored messages are exactly the acknowledged sends, at sequences 1..last_seq. */
   async function expectExactlyAcked(conversationId: string, acked: Acked, label: string): Promise<void> {
     const rows = await messageRows(conversationId);
-    const [conversation] = (await db.query('SELECT last_seq FROM conversations WHERE id = ?', [conversationId])) as Row[];
+    const [conversation] = (await db.query('SELECT last_seq FROM conversations WHERE id = ?', [
+      conversationId,
+    ])) as Row[];
     expect({ label, seqs: rows.map((r) => r.seq), lastSeq: Number(conversation.last_seq) }).toEqual({
       label,
       seqs: Array.from({ length: acked.size }, (_, i) => i + 1),
@@ -114,19 +145,25 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
    * The user's unread in the conversation as the rows say it (messages of others after the read
    * position within the visible range, not tombstones) and as the API answers it.
    */
-  async function unreadOf(user: IssuedUser, conversationInternalId: string, conversationId: string): Promise<{ rows: number; window: unknown; sync: unknown; readSeq: string }> {
-    const [member] = (await db.query('SELECT read_seq, visible_from_seq, visible_to_seq FROM conversation_members WHERE conversation_id = ? AND user_id = ?', [
+  async function unreadOf(
+    user: IssuedUser,
+    conversationInternalId: string,
+    conversationId: string,
+  ): Promise<{ rows: number; window: unknown; sync: unknown; readSeq: string }> {
+    const [member] = (await db.query(
+      'SELECT read_seq, visible_from_seq, visible_to_seq FROM conversation_members WHERE conversation_id = ? AND user_id = ?',
+      [conversationInternalId, user.id],
+    )) as Row[];
+    const [conversation] = (await db.query('SELECT last_seq FROM conversations WHERE id = ?', [
       conversationInternalId,
-      user.id,
     ])) as Row[];
-    const [conversation] = (await db.query('SELECT last_seq FROM conversations WHERE id = ?', [conversationInternalId])) as Row[];
     const upper = member.visible_to_seq ?? conversation.last_seq;
     const [count] = (await db.query(
       "SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND seq > ? AND seq > ? AND seq <= ? AND sender_id <> ? AND status = 'normal'",
       [conversationInternalId, member.read_seq, member.visible_from_seq, upper, user.id],
     )) as Row[];
-    const window = data(await get(user, '/app/sdk/messages', { conversation_id: conversationId, known_last_seq: '0', known_updated_at: '0', known_deletion_revision: '0' }));
-    const sync = data(await call(user, '/app/sdk/sync', {})) as { conversations: { items: Body[] } };
+    const window = await api.latest(user, conversationId);
+    const sync = await api.sync(user);
     const item = sync.conversations.items.find((i) => i.conversation_id === conversationId);
     return { rows: Number(count.n), window: window.unread, sync: item?.unread, readSeq: String(member.read_seq) };
   }
@@ -143,7 +180,7 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
 
   it('6 members × 25 messages recall then delete, all at once (the reported case)', async () => {
     const retriesBefore = t.app.get(TransactionRunner).retries;
-    const members = await users(6);
+    const members = await api.users(6);
     const group = await createGroup(members[0], members.slice(1));
     const acked: Acked = new Map();
     const mids = await sendEach(members, group.conversationId, 25, acked);
@@ -151,8 +188,8 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
     await Promise.all(
       members.flatMap((m, s) =>
         mids[s].map(async (mid) => {
-          track(outcomes, 'recall')(await call(m, '/app/sdk/messages/recall', { conversation_id: group.conversationId, mid }));
-          track(outcomes, 'delete')(await call(m, '/app/sdk/messages/delete', { conversation_id: group.conversationId, mid }));
+          track(outcomes, 'recall')(await api.raw.recall(m, group.conversationId, mid));
+          track(outcomes, 'delete')(await api.raw.delete(m, group.conversationId, mid));
         }),
       ),
     );
@@ -160,11 +197,16 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
     // Every message is a tombstone at its own mid and sequence, counted once in the deletion revision.
     await expectExactlyAcked(group.internalId, acked, 'recall then delete');
     expect([...new Set((await messageRows(group.internalId)).map((r) => r.status))]).toEqual(['deleted']);
-    const [revision] = (await db.query('SELECT deletion_revision FROM conversations WHERE id = ?', [group.internalId])) as Row[];
+    const [revision] = (await db.query('SELECT deletion_revision FROM conversations WHERE id = ?', [
+      group.internalId,
+    ])) as Row[];
     expect(Number(revision.deletion_revision)).toBe(150);
     for (const m of members) {
       const unread = await unreadOf(m, group.internalId, group.conversationId);
-      expect({ user: m.userId, unread: [unread.rows, unread.window, unread.sync] }).toEqual({ user: m.userId, unread: [0, 0, 0] });
+      expect({ user: m.userId, unread: [unread.rows, unread.window, unread.sync] }).toEqual({
+        user: m.userId,
+        unread: [0, 0, 0],
+      });
     }
     expectFewRetries(retriesBefore, 'recall then delete');
   });
@@ -172,9 +214,9 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
   it('recall, delete, send, read, add, remove, leave and rejoin on one group (and a one-to-one conversation) at once, 3 rounds', async () => {
     const retriesBefore = t.app.get(TransactionRunner).retries;
     for (let round = 0; round < 3; round++) {
-      const core = await users(6);
+      const core = await api.users(6);
       const [owner, ...others] = core;
-      const churners = await users(4);
+      const churners = await api.users(4);
       const group = await createGroup(owner, others);
       const acked: Acked = new Map();
       const refused = new Set<string>();
@@ -183,9 +225,8 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
 
       // One-to-one between two core members, befriended through the API.
       const [a, b] = [others[0], others[1]];
-      const request = data(await call(a, '/app/sdk/friends/requests', { user_id: b.userId, request_id: nextClientId() })).request as Body;
-      expect((await call(b, '/app/sdk/friends/requests/accept', { id: request.id })).body.code).toBe(0);
-      const direct = { forA: friendConversationId(b), forB: friendConversationId(a) };
+      await api.befriend(a, b);
+      const direct = { forA: friendCid(b), forB: friendCid(a) };
       const directAcked: Acked = new Map();
 
       // Before the race: 25 messages from each core member.
@@ -195,13 +236,21 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
       // by its sender, 2 deleted by the owner (for others' messages; the owner's own stay).
       const expectedStatus = new Map<string, string>();
       core.forEach((_, s) =>
-        preSent[s].forEach((mid, i) => expectedStatus.set(mid, i % 3 === 0 ? 'deleted' : i % 3 === 1 ? 'recalled' : s === 0 ? 'normal' : 'deleted')),
+        preSent[s].forEach((mid, i) =>
+          expectedStatus.set(mid, i % 3 === 0 ? 'deleted' : i % 3 === 1 ? 'recalled' : s === 0 ? 'normal' : 'deleted'),
+        ),
       );
 
-      const ok = (op: string) => track(outcomes, op);
-      const send = async (user: IssuedUser, conversationId: string, text: string, op: string, into: Acked = acked): Promise<Response> => {
-        const clientId = nextClientId();
-        const response = ok(op)(await sendText(user, conversationId, text, clientId));
+      const tracked = (op: string) => track(outcomes, op);
+      const send = async (
+        user: IssuedUser,
+        conversationId: string,
+        text: string,
+        op: string,
+        into: Acked = acked,
+      ): Promise<Response> => {
+        const clientId = cmid();
+        const response = tracked(op)(await sendText(user, conversationId, text, clientId));
         if (response.body.code === 0) {
           const message = data(response).message as Body;
           into.set(clientId, { mid: String(message.mid), seq: Number(message.conversation_seq), senderId: user.id });
@@ -212,10 +261,11 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
       const readSeqs = new Map<string, number>();
       const read = async (user: IssuedUser): Promise<void> => {
         const to = knownSeq;
-        const response = ok('read')(await call(user, '/app/sdk/messages/read', { conversation_id: group.conversationId, read_seq: String(to) }));
+        const response = tracked('read')(await api.raw.read(user, group.conversationId, String(to)));
         if (response.body.code === 0) readSeqs.set(user.id, Math.max(readSeqs.get(user.id) ?? 0, to));
       };
-      const groupsCall = (user: IssuedUser, path: string, body: Body, op: string) => call(user, `/app/sdk/groups${path}`, { group_id: group.publicId, ...body }).then(ok(op));
+      const groupsCall = (user: IssuedUser, path: string, body: Body, op: string) =>
+        api.raw.groupPost(user, path, { group_id: group.publicId, ...body }).then(tracked(op));
 
       // Each churner's operations run in order; the last one decides where it ends.
       type Step = 'add' | 'leave' | 'remove' | 'send' | 'send-refused';
@@ -230,18 +280,24 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
           if (step === 'add') await groupsCall(owner, '/members/add', { user_ids: [u.userId] }, 'add');
           else if (step === 'remove') await groupsCall(owner, '/members/remove', { user_ids: [u.userId] }, 'remove');
           else if (step === 'leave') await groupsCall(u, '/leave', {}, 'leave');
-          else await send(u, group.conversationId, `churn-${c}`, step === 'send' ? 'churner send' : 'churner send after leaving');
+          else
+            await send(
+              u,
+              group.conversationId,
+              `churn-${c}`,
+              step === 'send' ? 'churner send' : 'churner send after leaving',
+            );
         }
       });
       const tombstones = core.flatMap((m, s) =>
         preSent[s].map(async (mid, i) => {
           const ref = { conversation_id: group.conversationId, mid };
           if (i % 3 === 2) {
-            if (s !== 0) ok('owner delete')(await call(owner, '/app/sdk/messages/delete', ref));
+            if (s !== 0) tracked('owner delete')(await api.raw.delete(owner, ref.conversation_id, ref.mid));
             return;
           }
-          ok('recall')(await call(m, '/app/sdk/messages/recall', ref));
-          if (i % 3 === 0) ok('delete')(await call(m, '/app/sdk/messages/delete', ref));
+          tracked('recall')(await api.raw.recall(m, ref.conversation_id, ref.mid));
+          if (i % 3 === 0) tracked('delete')(await api.raw.delete(m, ref.conversation_id, ref.mid));
         }),
       );
       const senders = core.map(async (m, s) => {
@@ -259,10 +315,10 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
         for (let i = 0; i < 8; i++) {
           const reply = await send(me, conversationId as string, `direct-${side}-${i}`, 'direct send', directAcked);
           if (reply.body.code === 0) mine.push(String((data(reply).message as Body).mid));
-          if (i % 3 === 2) ok('direct recall')(await call(me, '/app/sdk/messages/recall', { conversation_id: conversationId, mid: mine[mine.length - 2] }));
+          if (i % 3 === 2) tracked('direct recall')(await api.raw.recall(me, conversationId, mine[mine.length - 2]));
           if (i % 4 === 3) {
             const last = Math.max(0, ...[...directAcked.values()].map((v) => v.seq));
-            ok('direct read')(await call(me, '/app/sdk/messages/read', { conversation_id: conversationId, read_seq: String(last) }));
+            tracked('direct read')(await api.raw.read(me, conversationId, String(last)));
           }
         }
       });
@@ -291,9 +347,15 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
 
       // Acknowledged sends are stored exactly once, at 1..last_seq; refused ones not at all.
       await expectExactlyAcked(group.internalId, acked, `round ${round}, group`);
-      const [directRow] = (await db.query('SELECT conversation_id FROM conversation_members WHERE user_id = ? AND peer_id = ?', [a.id, b.id])) as Row[];
+      const [directRow] = (await db.query(
+        'SELECT conversation_id FROM conversation_members WHERE user_id = ? AND peer_id = ?',
+        [a.id, b.id],
+      )) as Row[];
       await expectExactlyAcked(String(directRow.conversation_id), directAcked, `round ${round}, one-to-one`);
-      const [stray] = (await db.query(`SELECT COUNT(*) AS n FROM messages WHERE client_message_id IN (${[...refused].map(() => '?').join(', ') || "''"})`, [...refused])) as Row[];
+      const [stray] = (await db.query(
+        `SELECT COUNT(*) AS n FROM messages WHERE client_message_id IN (${[...refused].map(() => '?').join(', ') || "''"})`,
+        [...refused],
+      )) as Row[];
       expect({ round, refusedButStored: Number(stray.n) }).toEqual({ round, refusedButStored: 0 });
 
       // Tombstones keep their mid and sequence (the rows above matched the send replies) and have the planned status.
@@ -304,13 +366,26 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
       // Unread equals what the rows say, for everyone who is or was in the group, on every chain.
       for (const [i, u] of [...core, ...churners].entries()) {
         const unread = await unreadOf(u, group.internalId, group.conversationId);
-        expect({ round, user: i, unread: [unread.window, unread.sync] }).toEqual({ round, user: i, unread: [unread.rows, unread.rows] });
+        expect({ round, user: i, unread: [unread.window, unread.sync] }).toEqual({
+          round,
+          user: i,
+          unread: [unread.rows, unread.rows],
+        });
         // A core member's read position is the furthest of their acknowledged reads.
-        if (i < core.length) expect({ round, user: i, readSeq: unread.readSeq }).toEqual({ round, user: i, readSeq: String(readSeqs.get(u.id) ?? 0) });
+        if (i < core.length)
+          expect({ round, user: i, readSeq: unread.readSeq }).toEqual({
+            round,
+            user: i,
+            readSeq: String(readSeqs.get(u.id) ?? 0),
+          });
       }
       for (const [side, u] of [a, b].entries()) {
         const unread = await unreadOf(u, String(directRow.conversation_id), side === 0 ? direct.forA : direct.forB);
-        expect({ round, side, unread: [unread.window, unread.sync] }).toEqual({ round, side, unread: [unread.rows, unread.rows] });
+        expect({ round, side, unread: [unread.window, unread.sync] }).toEqual({
+          round,
+          side,
+          unread: [unread.rows, unread.rows],
+        });
         const totals = await directTotals(db, u.id);
         expect({ round, side, stored: totals.stored }).toEqual({ round, side, stored: totals.sums });
         expect({ round, side, directUnread: totals.sums.total }).toEqual({ round, side, directUnread: unread.rows });
@@ -321,7 +396,9 @@ describe('Write concurrency: recalls, deletes, sends, reads and membership chang
         const last = [...plan].reverse().find((s) => s === 'add' || s === 'leave' || s === 'remove');
         return last === 'add' ? 'active' : last === 'leave' ? 'left' : 'removed';
       });
-      const listed = data(await get(owner, '/app/sdk/groups/members', { group_id: group.publicId })).items as Array<{ user: { user_id: string } }>;
+      const listed = expectOk<Page<GroupMember>>(
+        await api.raw.groupGet(owner, '/members', { group_id: group.publicId }),
+      ).items;
       expect({ round, members: listed.map((m) => m.user.user_id).sort() }).toEqual({
         round,
         members: [...core, ...churners.filter((_, c) => finalStatus[c] === 'active')].map((u) => u.userId).sort(),

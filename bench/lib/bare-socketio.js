@@ -35,7 +35,9 @@ let templates = null;
 /** A random string as long as the template's (position strings are per user in the service). */
 function sameLength(text) {
   const length = typeof text === 'string' ? text.length : 0;
-  return randomBytes(Math.ceil((length * 3) / 4) + 1).toString('base64url').slice(0, length);
+  return randomBytes(Math.ceil((length * 3) / 4) + 1)
+    .toString('base64url')
+    .slice(0, length);
 }
 
 /** The template's envelope as it would be for this send: fresh IDs, time, client ID and content. */
@@ -46,13 +48,30 @@ function envelopeFor(template, body, now, eventId) {
     event_id: eventId,
     position: sameLength(template.position),
     created_at: now,
-    data: { ...template.data, message: { ...message, client_message_id: body.client_message_id, content: body.content, created_at: now, updated_at: now } },
+    data: {
+      ...template.data,
+      message: {
+        ...message,
+        client_message_id: body.client_message_id,
+        content: body.content,
+        created_at: now,
+        updated_at: now,
+      },
+    },
   };
 }
 
 function replyFor(template, body, now, eventId) {
   const data = template.data;
-  const message = data.message ? { ...data.message, client_message_id: body.client_message_id, content: body.content, created_at: now, updated_at: now } : undefined;
+  const message = data.message
+    ? {
+        ...data.message,
+        client_message_id: body.client_message_id,
+        content: body.content,
+        created_at: now,
+        updated_at: now,
+      }
+    : undefined;
   return JSON.stringify({ ...template, data: { ...data, ...(message ? { message } : {}), event_id: eventId } });
 }
 
@@ -75,7 +94,8 @@ function answer(res, status, text) {
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/health') return answer(res, 200, '{"code":0,"msg":"ok"}');
-  if (req.method === 'GET' && req.url === '/memory') return answer(res, 200, JSON.stringify({ ...process.memoryUsage(), sockets: io.engine.clientsCount }));
+  if (req.method === 'GET' && req.url === '/memory')
+    return answer(res, 200, JSON.stringify({ ...process.memoryUsage(), sockets: io.engine.clientsCount }));
   if (req.method !== 'POST') return answer(res, 404, '{"code":1004,"msg":"not found"}');
   const chunks = [];
   let size = 0;
@@ -118,7 +138,13 @@ io.on('connection', (socket) => {
   if (auth.group === true) rooms.push('g');
   socket.join(rooms);
   const now = Date.now();
-  socket.emit('connection.ready', { event_id: randomUUID(), position: sameLength('0.0.0000000000000000'), server_time: now, resumed: false, replayed: 0 });
+  socket.emit('connection.ready', {
+    event_id: randomUUID(),
+    position: sameLength('0.0.0000000000000000'),
+    server_time: now,
+    resumed: false,
+    replayed: 0,
+  });
 });
 
 server.listen(port, '127.0.0.1', () => {

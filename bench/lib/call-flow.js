@@ -40,7 +40,8 @@ class Connection {
   request(method, path, token, body) {
     const payload = body === undefined ? null : JSON.stringify(body);
     const headers = { Authorization: `Bearer ${token}` };
-    if (payload !== null) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
+    if (payload !== null)
+      Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
     return new Promise((resolve) => {
       const started = performance.now();
       const req = http.request({ host: this.host, port: this.port, method, path, headers, agent: this.agent });
@@ -54,9 +55,13 @@ class Connection {
         res.setEncoding('utf8');
         res.on('data', (chunk) => (text += chunk));
         res.on('end', () => resolve({ status: res.statusCode, text, ms: performance.now() - started, sent: payload }));
-        res.on('error', (error) => resolve({ status: null, error, timeout: timedOut, ms: performance.now() - started, sent: payload }));
+        res.on('error', (error) =>
+          resolve({ status: null, error, timeout: timedOut, ms: performance.now() - started, sent: payload }),
+        );
       });
-      req.on('error', (error) => resolve({ status: null, error, timeout: timedOut, ms: performance.now() - started, sent: payload }));
+      req.on('error', (error) =>
+        resolve({ status: null, error, timeout: timedOut, ms: performance.now() - started, sent: payload }),
+      );
       req.end(payload);
     });
   }
@@ -76,7 +81,12 @@ const round1 = (value) => (value === null ? null : Math.round(value * 10) / 10);
 function latencySummary(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.length ? sorted.reduce((sum, v) => sum + v, 0) / sorted.length : null;
-  return { count: sorted.length, p50: round1(percentile(sorted, 50)), p99: round1(percentile(sorted, 99)), average: round1(mean) };
+  return {
+    count: sorted.length,
+    p50: round1(percentile(sorted, 50)),
+    p99: round1(percentile(sorted, 99)),
+    average: round1(mean),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -84,17 +94,22 @@ function latencySummary(values) {
 
 function checkCredentials(credentials, call) {
   if (!credentials) return 'credentials missing';
-  if (credentials.room_id !== call.room_id) return `credentials.room_id ${credentials.room_id}, call.room_id ${call.room_id}`;
-  if (typeof credentials.user_id !== 'string' || !/^u[1-9][0-9]*$/.test(credentials.user_id)) return `credentials.user_id ${credentials.user_id} is not u<internal id>`;
-  if (typeof credentials.user_sig !== 'string' || credentials.user_sig.length < 32) return 'credentials.user_sig missing';
+  if (credentials.room_id !== call.room_id)
+    return `credentials.room_id ${credentials.room_id}, call.room_id ${call.room_id}`;
+  if (typeof credentials.user_id !== 'string' || !/^u[1-9][0-9]*$/.test(credentials.user_id))
+    return `credentials.user_id ${credentials.user_id} is not u<internal id>`;
+  if (typeof credentials.user_sig !== 'string' || credentials.user_sig.length < 32)
+    return 'credentials.user_sig missing';
   return null;
 }
 
 function checkStart(data, caller) {
   if (!data || !data.call) return 'data.call missing';
   const call = data.call;
-  if (call.state !== 'ringing') return `call.state ${call.state}${call.end_reason ? ` (${call.end_reason})` : ''}, expected ringing (a new call on a free pair)`;
-  if (call.caller_user_id !== caller.userId) return `caller_user_id ${call.caller_user_id}, expected ${caller.userId} (joined another call?)`;
+  if (call.state !== 'ringing')
+    return `call.state ${call.state}${call.end_reason ? ` (${call.end_reason})` : ''}, expected ringing (a new call on a free pair)`;
+  if (call.caller_user_id !== caller.userId)
+    return `caller_user_id ${call.caller_user_id}, expected ${caller.userId} (joined another call?)`;
   if (!Array.isArray(call.participants) || call.participants.length !== 2) return 'expected 2 participants';
   if (typeof data.event_id !== 'string' || !data.event_id) return 'event_id missing (a new call has call.invited)';
   return checkCredentials(data.credentials, call);
@@ -102,18 +117,22 @@ function checkStart(data, caller) {
 
 function checkAccept(data, started) {
   if (!data || !data.call) return 'data.call missing';
-  if (data.call.call_id !== started.call.call_id) return `call_id ${data.call.call_id}, expected ${started.call.call_id}`;
+  if (data.call.call_id !== started.call.call_id)
+    return `call_id ${data.call.call_id}, expected ${started.call.call_id}`;
   if (data.call.state !== 'ongoing') return `call.state ${data.call.state}, expected ongoing`;
   if (typeof data.event_id !== 'string' || !data.event_id) return 'event_id missing (call.accepted)';
   const problem = checkCredentials(data.credentials, data.call);
   if (problem) return problem;
-  return data.credentials.user_id === started.credentials.user_id ? 'the callee got the caller\'s provider user ID' : null;
+  return data.credentials.user_id === started.credentials.user_id
+    ? "the callee got the caller's provider user ID"
+    : null;
 }
 
 function checkHangup(data, callId, reason) {
   if (!data || !data.call) return 'data.call missing';
   if (data.call.call_id !== callId) return `call_id ${data.call.call_id}, expected ${callId}`;
-  if (data.call.state !== 'ended' || data.call.end_reason !== reason) return `call ${data.call.state}/${data.call.end_reason}, expected ended/${reason}`;
+  if (data.call.state !== 'ended' || data.call.end_reason !== reason)
+    return `call ${data.call.state}/${data.call.end_reason}, expected ended/${reason}`;
   if (typeof data.event_id !== 'string' || !data.event_id) return 'event_id missing (call.ended)';
   return null;
 }
@@ -135,12 +154,18 @@ async function runCallFlow({ url, pairs, runId, duration, connections }) {
   let units = 0;
   const usable = pairs.filter((p) => !p.dead);
   const workers = Math.min(connections, usable.length);
-  if (workers < connections) console.log(`(call flow: only ${usable.length} usable pairs for ${connections} connections)`);
+  if (workers < connections)
+    console.log(`(call flow: only ${usable.length} usable pairs for ${connections} connections)`);
   const deadline = performance.now() + duration * 1000;
 
   const sample = (kind, res) => {
     if (stats.samples.length >= MAX_SAMPLES) return;
-    stats.samples.push({ kind, status: res.status, body: res.text ? res.text.slice(0, 600) : String(res.error && res.error.message), sent: res.sent || undefined });
+    stats.samples.push({
+      kind,
+      status: res.status,
+      body: res.text ? res.text.slice(0, 600) : String(res.error && res.error.message),
+      sent: res.sent || undefined,
+    });
   };
 
   /** The reply's data when it passes `check`, else null (the failure counted and sampled). */
@@ -189,8 +214,13 @@ async function runCallFlow({ url, pairs, runId, duration, connections }) {
         if (!calls) throw new Error('calls/active failed');
         for (const call of calls) {
           const me = call.participants.find((p) => p.user_id === user.userId);
-          if (me && me.state === 'joined') await conn.request('POST', '/app/sdk/calls/hangup', user.token, { call_id: call.call_id });
-          else await conn.request('POST', '/app/sdk/calls/reject', user.token, { call_id: call.call_id, reason: 'decline' });
+          if (me && me.state === 'joined')
+            await conn.request('POST', '/app/sdk/calls/hangup', user.token, { call_id: call.call_id });
+          else
+            await conn.request('POST', '/app/sdk/calls/reject', user.token, {
+              call_id: call.call_id,
+              reason: 'decline',
+            });
         }
       }
     } catch {
@@ -206,13 +236,21 @@ async function runCallFlow({ url, pairs, runId, duration, connections }) {
     const clientCallId = `bc.${runId}.${++serial}`;
 
     const t0 = performance.now();
-    const s = await conn.request('POST', '/app/sdk/calls/start', caller.token, { conversation_id: conversationId, media: 'audio', client_call_id: clientCallId, device_id: 'bench-caller' });
+    const s = await conn.request('POST', '/app/sdk/calls/start', caller.token, {
+      conversation_id: conversationId,
+      media: 'audio',
+      client_call_id: clientCallId,
+      device_id: 'bench-caller',
+    });
     const startedOk = judge(s, 'start', (data) => checkStart(data, caller));
     if (performance.now() <= deadline) latencies.start.push(s.ms);
     if (!startedOk) return recover(conn, pair);
     const callId = startedOk.call.call_id;
 
-    const a = await conn.request('POST', '/app/sdk/calls/accept', callee.token, { call_id: callId, device_id: 'bench-callee' });
+    const a = await conn.request('POST', '/app/sdk/calls/accept', callee.token, {
+      call_id: callId,
+      device_id: 'bench-callee',
+    });
     const acceptedOk = judge(a, 'accept', (data) => checkAccept(data, startedOk));
     const acceptedAt = performance.now();
     if (acceptedAt <= deadline) {

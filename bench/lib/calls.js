@@ -40,7 +40,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const sign = (secret, body) => createHmac('sha256', secret).update(body).digest('base64');
 
 function roomEventBody(type, roomId, providerUserId, eventMs) {
-  return JSON.stringify({ EventGroupId: 1, EventType: type, CallbackTs: Date.now(), EventInfo: { RoomId: roomId, UserId: providerUserId, EventMsTs: eventMs } });
+  return JSON.stringify({
+    EventGroupId: 1,
+    EventType: type,
+    CallbackTs: Date.now(),
+    EventInfo: { RoomId: roomId, UserId: providerUserId, EventMsTs: eventMs },
+  });
 }
 
 async function postRoomEvent(f, body) {
@@ -51,7 +56,8 @@ async function postRoomEvent(f, body) {
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  if (response.status !== 200 || text !== '{"code":0}') throw new Error(`room callback: HTTP ${response.status} ${text.slice(0, 200)}`);
+  if (response.status !== 200 || text !== '{"code":0}')
+    throw new Error(`room callback: HTTP ${response.status} ${text.slice(0, 200)}`);
 }
 
 /** Read access to the bench database (the checks of the callback case), on either driver. */
@@ -62,7 +68,12 @@ async function openDb(driver, target) {
     return { all: async (sql, params = []) => db.prepare(sql).all(...params), close: async () => db.close() };
   }
   const mysql = require('mysql2/promise');
-  const connection = await mysql.createConnection({ uri: target, connectTimeout: 3000, supportBigNumbers: true, bigNumberStrings: true });
+  const connection = await mysql.createConnection({
+    uri: target,
+    connectTimeout: 3000,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+  });
   return { all: async (sql, params = []) => (await connection.query(sql, params))[0], close: () => connection.end() };
 }
 
@@ -72,20 +83,43 @@ async function openDb(driver, target) {
 /** Friend pairs of the start/accept case, and one whole cycle on the first to prove the flow works. */
 async function preparePairs(f, sdkSecret, count) {
   const specs = [];
-  for (let i = 0; i < count; i++) specs.push({ userId: `bca-${f.runId}-${i}`, nickname: `Bench Caller ${i}` }, { userId: `bcb-${f.runId}-${i}`, nickname: `Bench Callee ${i}` });
+  for (let i = 0; i < count; i++)
+    specs.push(
+      { userId: `bca-${f.runId}-${i}`, nickname: `Bench Caller ${i}` },
+      { userId: `bcb-${f.runId}-${i}`, nickname: `Bench Callee ${i}` },
+    );
   const users = await issueTokens(f.baseUrl, sdkSecret, specs);
   const pairs = Array.from({ length: count }, (_, i) => {
     const [a, b] = [users[2 * i], users[2 * i + 1]];
-    return { a, b, aConversation: directConversationId(b.userId), bConversation: directConversationId(a.userId), uses: 0, dead: false };
+    return {
+      a,
+      b,
+      aConversation: directConversationId(b.userId),
+      bConversation: directConversationId(a.userId),
+      uses: 0,
+      dead: false,
+    };
   });
   await parallel(pairs, 10, (pair, i) => befriend(f.baseUrl, pair.a, pair.b, `bcf.${f.runId}.${i}`));
   const [first] = pairs;
-  const started = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/start', first.a.token, { conversation_id: first.aConversation, media: 'audio', client_call_id: `bc.${f.runId}.probe`, device_id: 'bench-caller' });
-  if (!started || !started.call || started.call.state !== 'ringing' || !started.credentials) throw new Error(`calls fixtures: start answered ${JSON.stringify(started).slice(0, 300)}`);
-  const accepted = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/accept', first.b.token, { call_id: started.call.call_id, device_id: 'bench-callee' });
+  const started = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/start', first.a.token, {
+    conversation_id: first.aConversation,
+    media: 'audio',
+    client_call_id: `bc.${f.runId}.probe`,
+    device_id: 'bench-caller',
+  });
+  if (!started || !started.call || started.call.state !== 'ringing' || !started.credentials)
+    throw new Error(`calls fixtures: start answered ${JSON.stringify(started).slice(0, 300)}`);
+  const accepted = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/accept', first.b.token, {
+    call_id: started.call.call_id,
+    device_id: 'bench-callee',
+  });
   if (accepted.call.state !== 'ongoing') throw new Error(`calls fixtures: accept left the call ${accepted.call.state}`);
-  const ended = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/hangup', first.a.token, { call_id: started.call.call_id });
-  if (ended.call.state !== 'ended' || ended.call.end_reason !== 'hangup') throw new Error(`calls fixtures: hangup left the call ${ended.call.state}/${ended.call.end_reason}`);
+  const ended = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/hangup', first.a.token, {
+    call_id: started.call.call_id,
+  });
+  if (ended.call.state !== 'ended' || ended.call.end_reason !== 'hangup')
+    throw new Error(`calls fixtures: hangup left the call ${ended.call.state}/${ended.call.end_reason}`);
   return pairs;
 }
 
@@ -93,26 +127,42 @@ async function preparePairs(f, sdkSecret, count) {
 async function prepareGroupCalls(f, sdkSecret, count) {
   const size = TOGGLERS_PER_CALL + 1;
   const specs = [];
-  for (let g = 0; g < count; g++) for (let i = 0; i < size; i++) specs.push({ userId: `bcg-${f.runId}-${g}-${i}`, nickname: `Bench Call ${g}.${i}` });
+  for (let g = 0; g < count; g++)
+    for (let i = 0; i < size; i++) specs.push({ userId: `bcg-${f.runId}-${g}-${i}`, nickname: `Bench Call ${g}.${i}` });
   const users = await issueTokens(f.baseUrl, sdkSecret, specs);
   const calls = new Array(count);
   await parallel(calls, 8, async (_, g) => {
     const [anchor, ...others] = users.slice(g * size, (g + 1) * size);
     const groupId = `bcg${f.runId}x${g}`;
-    await callJson(f.baseUrl, 'POST', '/app/sdk/groups/create', anchor.token, { group_id: groupId, name: `Bench call ${g}`, member_ids: others.map((u) => u.userId) });
-    const started = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/start', anchor.token, { conversation_id: `group_${groupId}`, media: 'video', client_call_id: `bcg.${f.runId}.${g}`, device_id: 'bench-anchor' });
-    if (!started.credentials || started.call.participants.length !== size) throw new Error(`calls fixtures: group call start answered ${JSON.stringify(started).slice(0, 300)}`);
+    await callJson(f.baseUrl, 'POST', '/app/sdk/groups/create', anchor.token, {
+      group_id: groupId,
+      name: `Bench call ${g}`,
+      member_ids: others.map((u) => u.userId),
+    });
+    const started = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/start', anchor.token, {
+      conversation_id: `group_${groupId}`,
+      media: 'video',
+      client_call_id: `bcg.${f.runId}.${g}`,
+      device_id: 'bench-anchor',
+    });
+    if (!started.credentials || started.call.participants.length !== size)
+      throw new Error(`calls fixtures: group call start answered ${JSON.stringify(started).slice(0, 300)}`);
     const { call_id: callId, room_id: roomId } = started.call;
     const members = [{ user: anchor, providerUserId: started.credentials.user_id }];
     for (const user of others) {
-      const accepted = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/accept', user.token, { call_id: callId, device_id: 'bench-member' });
+      const accepted = await callJson(f.baseUrl, 'POST', '/app/sdk/calls/accept', user.token, {
+        call_id: callId,
+        device_id: 'bench-member',
+      });
       members.push({ user, providerUserId: accepted.credentials.user_id });
     }
     const eventMs = Date.now();
     for (const m of members) await postRoomEvent(f, roomEventBody(ENTERED, roomId, m.providerUserId, eventMs));
     const seen = await callJson(f.baseUrl, 'GET', `/app/sdk/calls/get?call_id=${callId}`, anchor.token);
     if (seen.state !== 'ongoing' || !seen.participants.every((p) => p.state === 'joined' && p.in_room)) {
-      throw new Error(`calls fixtures: group call ${g} is not ongoing with everyone joined and in the room: ${JSON.stringify(seen).slice(0, 400)}`);
+      throw new Error(
+        `calls fixtures: group call ${g} is not ongoing with everyone joined and in the room: ${JSON.stringify(seen).slice(0, 400)}`,
+      );
     }
     calls[g] = { callId, roomId, members, eventMs };
   });
@@ -121,7 +171,15 @@ async function prepareGroupCalls(f, sdkSecret, count) {
   for (let t = 1; t <= TOGGLERS_PER_CALL; t++) {
     for (const call of calls) {
       const m = call.members[t];
-      slots.push({ callId: call.callId, roomId: call.roomId, providerUserId: m.providerUserId, internalId: m.providerUserId.slice(1), inRoom: true, lastMs: call.eventMs, pending: null });
+      slots.push({
+        callId: call.callId,
+        roomId: call.roomId,
+        providerUserId: m.providerUserId,
+        internalId: m.providerUserId.slice(1),
+        inRoom: true,
+        lastMs: call.eventMs,
+        pending: null,
+      });
     }
   }
   return { calls, slots };
@@ -136,7 +194,8 @@ async function prepareCalls({ baseUrl, driver, dbTarget, runId, sdkSecret, rtcAp
   const began = Date.now();
   const f = { baseUrl, driver, dbTarget, runId, rtcAppId, rtcSecret, pairs: null, group: null };
   if (wants('call_start_accept')) f.pairs = await preparePairs(f, sdkSecret, connections * PAIRS_PER_CONNECTION);
-  if (wants('rtc_callback_calls')) f.group = await prepareGroupCalls(f, sdkSecret, Math.max(MIN_GROUP_CALLS, 2 * connections));
+  if (wants('rtc_callback_calls'))
+    f.group = await prepareGroupCalls(f, sdkSecret, Math.max(MIN_GROUP_CALLS, 2 * connections));
   f.summary = {
     friendPairs: f.pairs ? f.pairs.length : 0,
     groupCalls: f.group ? f.group.calls.length : 0,
@@ -152,7 +211,8 @@ async function prepareCalls({ baseUrl, driver, dbTarget, runId, sdkSecret, rtcAp
 function startAcceptCase(f) {
   return {
     label: `POST calls/start + accept (${f.pairs.length} pairs)`,
-    run: ({ url, duration, connections }) => runCallFlow({ url, pairs: f.pairs, runId: f.runId, duration, connections }),
+    run: ({ url, duration, connections }) =>
+      runCallFlow({ url, pairs: f.pairs, runId: f.runId, duration, connections }),
   };
 }
 
@@ -242,29 +302,47 @@ function callbackCase(f) {
       const acked = counters.acked - ackedBefore;
       const resynced = await resync(db);
       const events = {};
-      for (const row of await db.all('SELECT type, COUNT(*) AS n FROM outbox_events WHERE id > ? GROUP BY type', [lastEventId])) events[row.type] = Number(row.n);
+      for (const row of await db.all('SELECT type, COUNT(*) AS n FROM outbox_events WHERE id > ? GROUP BY type', [
+        lastEventId,
+      ]))
+        events[row.type] = Number(row.n);
       const written = PARTICIPANT_EVENTS.reduce((sum, type) => sum + (events[type] || 0), 0);
       const problems = [];
       // Requests still in flight at the stop may have been applied too: at least one event per acknowledged request.
-      if (written < acked) problems.push(`${acked - written} acknowledged callbacks changed nothing (${written} participant events for ${acked} acknowledged)`);
+      if (written < acked)
+        problems.push(
+          `${acked - written} acknowledged callbacks changed nothing (${written} participant events for ${acked} acknowledged)`,
+        );
       const other = Object.keys(events).filter((type) => !PARTICIPANT_EVENTS.includes(type));
       const otherCount = other.reduce((sum, type) => sum + events[type], 0);
-      if (other.length) problems.push(`unexpected events ${other.map((t) => `${t} x${events[t]}`).join(', ')} (a call ended?)`);
+      if (other.length)
+        problems.push(`unexpected events ${other.map((t) => `${t} x${events[t]}`).join(', ')} (a call ended?)`);
       const rows = await participantRows(db, slots);
       let mismatches = 0;
       for (const slot of slots) {
         const row = rows.get(`${slot.callId}/${slot.internalId}`);
         const expected = slot.inRoom ? 'joined' : 'left';
-        if (!row || row.call_state !== 'ongoing' || Number(row.in_room) !== (slot.inRoom ? 1 : 0) || row.state !== expected || Number(row.room_event_ms) !== slot.lastMs) {
+        if (
+          !row ||
+          row.call_state !== 'ongoing' ||
+          Number(row.in_room) !== (slot.inRoom ? 1 : 0) ||
+          row.state !== expected ||
+          Number(row.room_event_ms) !== slot.lastMs
+        ) {
           mismatches++;
-          if (mismatches <= 3) problems.push(`slot ${slot.callId}/${slot.providerUserId}: expected ${expected}, in_room ${slot.inRoom}, event ${slot.lastMs}; found ${JSON.stringify(row)}`);
+          if (mismatches <= 3)
+            problems.push(
+              `slot ${slot.callId}/${slot.providerUserId}: expected ${expected}, in_room ${slot.inRoom}, event ${slot.lastMs}; found ${JSON.stringify(row)}`,
+            );
         }
       }
-      if (mismatches) problems.push(`${mismatches} of ${slots.length} participants not in the state of their last callback`);
+      if (mismatches)
+        problems.push(`${mismatches} of ${slots.length} participants not in the state of their last callback`);
       if (counters.starved) problems.push(`${counters.starved} requests found no free member to toggle`);
       stats.badShape += Math.max(0, acked - written) + mismatches + otherCount + counters.starved;
       counters.starved = 0;
-      for (const problem of problems) if (stats.samples.length < 5) stats.samples.push({ kind: 'call state check', status: null, body: problem });
+      for (const problem of problems)
+        if (stats.samples.length < 5) stats.samples.push({ kind: 'call state check', status: null, body: problem });
       const left = counters.sent[LEFT] - sentBefore[LEFT];
       const entered = counters.sent[ENTERED] - sentBefore[ENTERED];
       result.detail = {

@@ -147,7 +147,8 @@ function buildCases(ctx) {
       },
     },
     verify: (data, context) => {
-      if (!data || data.event_id !== context.eventId) return 'data.event_id is not the submitted event_id (expected a new record)';
+      if (!data || data.event_id !== context.eventId)
+        return 'data.event_id is not the submitted event_id (expected a new record)';
       if (data.occurrence_count !== 1) return `occurrence_count ${data.occurrence_count}, expected 1 for a new record`;
       return null;
     },
@@ -249,10 +250,13 @@ const pick = (items) => items[Math.floor(Math.random() * items.length)];
 function checkSend(data, context) {
   if (!data || !data.message) return 'data.message missing';
   const m = data.message;
-  if (m.client_message_id !== context.clientMessageId) return `client_message_id ${m.client_message_id}, expected ${context.clientMessageId}`;
-  if (m.conversation_id !== context.conversationId) return `conversation_id ${m.conversation_id}, expected ${context.conversationId}`;
+  if (m.client_message_id !== context.clientMessageId)
+    return `client_message_id ${m.client_message_id}, expected ${context.clientMessageId}`;
+  if (m.conversation_id !== context.conversationId)
+    return `conversation_id ${m.conversation_id}, expected ${context.conversationId}`;
   if (m.sender_id !== context.userId) return `sender_id ${m.sender_id}, expected ${context.userId}`;
-  if (typeof m.conversation_seq !== 'string' || !/^[1-9][0-9]*$/.test(m.conversation_seq)) return `conversation_seq ${m.conversation_seq} is not a positive decimal`;
+  if (typeof m.conversation_seq !== 'string' || !/^[1-9][0-9]*$/.test(m.conversation_seq))
+    return `conversation_seq ${m.conversation_seq} is not a positive decimal`;
   if (!m.content || m.content.text !== context.text) return 'content.text is not the sent text';
   if (m.status !== 'normal') return `status ${m.status}`;
   if (typeof data.event_id !== 'string' || !data.event_id) return 'event_id missing (a new message has an event)';
@@ -291,7 +295,12 @@ function messagingCases(m, { runId, next, jsonHeaders }) {
       context.clientMessageId = `bm.${runId}.${n}`;
       context.text = `bench message ${n}`;
       req.headers = { ...jsonHeaders, Authorization: `Bearer ${user.token}` };
-      req.body = JSON.stringify({ conversation_id: conversationId, client_message_id: context.clientMessageId, type: 'text', content: { text: context.text } });
+      req.body = JSON.stringify({
+        conversation_id: conversationId,
+        client_message_id: context.clientMessageId,
+        type: 'text',
+        content: { text: context.text },
+      });
       context.sent = req.body;
       return req;
     },
@@ -302,7 +311,9 @@ function messagingCases(m, { runId, next, jsonHeaders }) {
     reply: 'envelope',
     request: sendRequest(() => {
       const pair = pick(m.pairs);
-      return Math.random() < 0.5 ? { user: pair.a, conversationId: pair.aConversation } : { user: pair.b, conversationId: pair.bConversation };
+      return Math.random() < 0.5
+        ? { user: pair.a, conversationId: pair.aConversation }
+        : { user: pair.b, conversationId: pair.bConversation };
     }),
     verify: checkSend,
   };
@@ -334,7 +345,10 @@ function messagingCases(m, { runId, next, jsonHeaders }) {
     { user: h.b, conversationId: h.bConversation },
   ];
   const windowRequest = (trio) => {
-    const prepared = readers.map((r) => ({ path: messagesPath(r.conversationId, trio), headers: { Authorization: `Bearer ${r.user.token}` } }));
+    const prepared = readers.map((r) => ({
+      path: messagesPath(r.conversationId, trio),
+      headers: { Authorization: `Bearer ${r.user.token}` },
+    }));
     return {
       method: 'GET',
       path: prepared[0].path,
@@ -356,7 +370,12 @@ function messagingCases(m, { runId, next, jsonHeaders }) {
     verify: (data) => {
       if (!data || data.outcome !== 'unchanged') return `outcome ${data && data.outcome}, expected unchanged`;
       if (!Array.isArray(data.messages) || data.messages.length !== 0) return 'messages should be empty when unchanged';
-      if (data.last_seq !== h.trio.lastSeq || data.updated_at !== h.trio.updatedAt || data.deletion_revision !== h.trio.deletionRevision) return 'trio differs from the known one';
+      if (
+        data.last_seq !== h.trio.lastSeq ||
+        data.updated_at !== h.trio.updatedAt ||
+        data.deletion_revision !== h.trio.deletionRevision
+      )
+        return 'trio differs from the known one';
       return null;
     },
   };

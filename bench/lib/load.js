@@ -13,7 +13,16 @@ const MAX_SAMPLES = 5;
 const DEEP_CHECK_EVERY = 50; // plus the first 10 replies of a run
 
 function newStats() {
-  return { responses: 0, non2xx: 0, badCode: 0, badShape: 0, deepChecked: 0, connErrors: 0, statusCodes: {}, samples: [] };
+  return {
+    responses: 0,
+    non2xx: 0,
+    badCode: 0,
+    badShape: 0,
+    deepChecked: 0,
+    connErrors: 0,
+    statusCodes: {},
+    samples: [],
+  };
 }
 
 function keepSample(stats, kind, status, body, context) {
@@ -92,7 +101,8 @@ async function runLoad({ url, request, reply, verify, check, afterResponse, dura
   });
   instance.on('reqError', (error) => {
     stats.connErrors++;
-    if (stats.samples.length < MAX_SAMPLES) stats.samples.push({ kind: 'request error', status: null, body: String(error && error.message) });
+    if (stats.samples.length < MAX_SAMPLES)
+      stats.samples.push({ kind: 'request error', status: null, body: String(error && error.message) });
   });
   const result = await instance;
   return { result, stats };

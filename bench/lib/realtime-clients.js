@@ -24,15 +24,40 @@ const { state, openSocket, connect, disconnect, sendOne, settle, summarize, slee
  */
 async function capture({ target, group, pairs }) {
   const [ga, gb] = group.members;
-  const g = sendOne(target, { kind: 'group', from: ga, conversationId: group.conversationId }, 'cap', group.members.length, new Map([[gb, 'member']]));
+  const g = sendOne(
+    target,
+    { kind: 'group', from: ga, conversationId: group.conversationId },
+    'cap',
+    group.members.length,
+    new Map([[gb, 'member']]),
+  );
   const gReply = await g.request;
   const gMissing = await settle(g.cmid, g.p);
   const pair = pairs[0];
-  const d = sendOne(target, { kind: 'direct', from: pair.a, to: pair.b, conversationId: pair.aConversation }, 'cap', 2, new Map([[pair.b, 'peer'], [pair.a, 'sender']]));
+  const d = sendOne(
+    target,
+    { kind: 'direct', from: pair.a, to: pair.b, conversationId: pair.aConversation },
+    'cap',
+    2,
+    new Map([
+      [pair.b, 'peer'],
+      [pair.a, 'sender'],
+    ]),
+  );
   const dReply = await d.request;
   const dMissing = await settle(d.cmid, d.p);
-  if (gReply.status !== 200 || dReply.status !== 200 || gMissing || dMissing || !g.p.captured.member || !d.p.captured.peer || !d.p.captured.sender) {
-    throw new Error(`capture failed: group HTTP ${gReply.status} missing ${gMissing}, direct HTTP ${dReply.status} missing ${dMissing}: ${gReply.text.slice(0, 200)} ${dReply.text.slice(0, 200)}`);
+  if (
+    gReply.status !== 200 ||
+    dReply.status !== 200 ||
+    gMissing ||
+    dMissing ||
+    !g.p.captured.member ||
+    !d.p.captured.peer ||
+    !d.p.captured.sender
+  ) {
+    throw new Error(
+      `capture failed: group HTTP ${gReply.status} missing ${gMissing}, direct HTTP ${dReply.status} missing ${dMissing}: ${gReply.text.slice(0, 200)} ${dReply.text.slice(0, 200)}`,
+    );
   }
   return {
     group: g.p.captured.member,
@@ -134,11 +159,18 @@ async function fanout({ target, group, pairs, groupSenders, directSenders, warmu
     seconds: Math.round(seconds * 1000) / 1000,
     deliveries: r.deliveries,
     deliveriesPerSecond: Math.round((r.deliveries.group + r.deliveries.direct) / seconds),
-    deliveriesPerSecondByKind: { group: Math.round(r.deliveries.group / seconds), direct: Math.round(r.deliveries.direct / seconds) },
+    deliveriesPerSecondByKind: {
+      group: Math.round(r.deliveries.group / seconds),
+      direct: Math.round(r.deliveries.direct / seconds),
+    },
     sends: r.sends,
     sendsPerSecond: Math.round(((r.sends.group + r.sends.direct) / seconds) * 10) / 10,
     latency: { all: summarize(all), group: summarize(r.latency.group), direct: summarize(r.latency.direct) },
-    http: { all: summarize(r.http.group.concat(r.http.direct)), group: summarize(r.http.group), direct: summarize(r.http.direct) },
+    http: {
+      all: summarize(r.http.group.concat(r.http.direct)),
+      group: summarize(r.http.group),
+      direct: summarize(r.http.direct),
+    },
     httpErrors: r.httpErrors,
     errorSamples: r.errorSamples,
     missing: r.missing,
@@ -179,7 +211,12 @@ async function resume({ url, path, baseUrl, sender, receiver, conversationId, ev
   async function worker() {
     while (next < events) {
       next++;
-      const { cmid, p, request } = sendOne({ mode: 'service', baseUrl }, { kind: 'direct', from: sender, to: receiver, conversationId }, 'res', 2);
+      const { cmid, p, request } = sendOne(
+        { mode: 'service', baseUrl },
+        { kind: 'direct', from: sender, to: receiver, conversationId },
+        'res',
+        2,
+      );
       p.expected = 1; // only the sender's socket is connected
       const reply = await request.catch((error) => ({ status: 0, text: error.message }));
       if (reply.status !== 200) failed++;
@@ -195,7 +232,13 @@ async function resume({ url, path, baseUrl, sender, receiver, conversationId, ev
   const results = [];
   for (let a = 0; a < attempts; a++) {
     const t0 = performance.now();
-    const socket = io(url, { path, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: state.users[receiver].token, position: ready.position } });
+    const socket = io(url, {
+      path,
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: { token: state.users[receiver].token, position: ready.position },
+    });
     const ids = new Set();
     let received = 0;
     let ordered = true;
@@ -223,7 +266,15 @@ async function resume({ url, path, baseUrl, sender, receiver, conversationId, ev
     });
     socket.disconnect();
     // firstEventMs: the handshake and the backlog's first page; the rest is the replay's transfer.
-    results.push({ ms: Math.round(outcome.ms * 10) / 10, firstEventMs: firstAt === null ? null : Math.round(firstAt * 10) / 10, resumed: outcome.ready.resumed, replayed: outcome.ready.replayed, received, unique: ids.size, ordered });
+    results.push({
+      ms: Math.round(outcome.ms * 10) / 10,
+      firstEventMs: firstAt === null ? null : Math.round(firstAt * 10) / 10,
+      resumed: outcome.ready.resumed,
+      replayed: outcome.ready.replayed,
+      received,
+      unique: ids.size,
+      ordered,
+    });
     await sleep(300);
   }
   return { events, sendMs, attempts: results };
@@ -242,7 +293,10 @@ const commands = {
   capture,
   fanout,
   resume,
-  usage: () => ({ rssMb: Math.round(process.memoryUsage().rss / 1048576), sockets: [...state.fleets.values()].reduce((n, l) => n + l.length, 0) }),
+  usage: () => ({
+    rssMb: Math.round(process.memoryUsage().rss / 1048576),
+    sockets: [...state.fleets.values()].reduce((n, l) => n + l.length, 0),
+  }),
 };
 
 process.on('message', async (message) => {

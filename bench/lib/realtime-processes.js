@@ -33,15 +33,23 @@ function ensureFileLimit(need) {
   }
   if (soft === 'unlimited' || Number(soft) >= need) return;
   if (process.env.BENCH_RT_FILE_LIMIT_RAISED === '1') {
-    console.log(`note: the open-file limit is ${soft}, below the ${need} the real-time section needs; its memory case will fail. Raise it with "ulimit -n ${need}".`);
+    console.log(
+      `note: the open-file limit is ${soft}, below the ${need} the real-time section needs; its memory case will fail. Raise it with "ulimit -n ${need}".`,
+    );
     return;
   }
-  console.log(`open-file limit ${soft} < ${need}: the bench starts again under "ulimit -n ${need}" for the real-time section`);
+  console.log(
+    `open-file limit ${soft} < ${need}: the bench starts again under "ulimit -n ${need}" for the real-time section`,
+  );
   const script = `ulimit -n ${need} 2>/dev/null || echo "could not raise the open-file limit to ${need}" >&2; exec "$@"`;
-  const result = spawnSync('sh', ['-c', script, 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_RT_FILE_LIMIT_RAISED: '1' },
-  });
+  const result = spawnSync(
+    'sh',
+    ['-c', script, 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_RT_FILE_LIMIT_RAISED: '1' },
+    },
+  );
   process.exit(result.status === null ? 1 : result.status);
 }
 
@@ -50,7 +58,9 @@ async function assertPortsFree(ports) {
   for (const port of ports) {
     await new Promise((resolve, reject) => {
       const probe = net.createServer();
-      probe.once('error', (error) => reject(new Error(`port ${port} is not free (${error.code}); stop whatever listens there first`)));
+      probe.once('error', (error) =>
+        reject(new Error(`port ${port} is not free (${error.code}); stop whatever listens there first`)),
+      );
       probe.listen(port, () => probe.close(resolve));
     });
   }
@@ -69,7 +79,9 @@ async function stopChild(child, signal) {
 /** The client process (realtime-clients.js) and its IPC calls. */
 class ClientProcess {
   constructor() {
-    this.child = fork(path.join(__dirname, 'realtime-clients.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(path.join(__dirname, 'realtime-clients.js'), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     children.add(this.child);
     this.calls = new Map();
     this.seq = 0;
@@ -82,7 +94,8 @@ class ClientProcess {
     });
     this.child.on('exit', (code, signal) => {
       children.delete(this.child);
-      for (const call of this.calls.values()) call.reject(new Error(`client process exited (code ${code}, signal ${signal})`));
+      for (const call of this.calls.values())
+        call.reject(new Error(`client process exited (code ${code}, signal ${signal})`));
       this.calls.clear();
     });
   }
@@ -111,7 +124,10 @@ class ClientProcess {
  */
 async function startBare(port, socketPath) {
   const prodScript = require(path.join(ROOT, 'package.json')).scripts['start:prod'] || '';
-  const nodeArgs = [...prodScript.split(/\s+/).filter((word) => word.startsWith('--')), ...(process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean)];
+  const nodeArgs = [
+    ...prodScript.split(/\s+/).filter((word) => word.startsWith('--')),
+    ...(process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, 'bare-socketio.js')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, BARE_PORT: String(port), BARE_PATH: socketPath },
@@ -185,4 +201,12 @@ async function settledRssMb(pid) {
   return samples[5];
 }
 
-module.exports = { ensureFileLimit, assertPortsFree, ClientProcess, startBare, findDatabasePidFor, metric, settledRssMb };
+module.exports = {
+  ensureFileLimit,
+  assertPortsFree,
+  ClientProcess,
+  startBare,
+  findDatabasePidFor,
+  metric,
+  settledRssMb,
+};

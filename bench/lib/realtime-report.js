@@ -55,17 +55,43 @@ function printRealtime(report, table) {
   const f = report.fanout;
   if (f) {
     console.log(
-      `fan-out: socket.io ${report.socketIo.version}${report.socketIo.sameAsService ? ' (the service\'s own copy)' : ' (NOT the copy the service loads)'}; ${s.fanoutSockets} sockets (websocket) per server, a group of ${s.groupSize} and ${s.pairs} one-to-one pairs; g group + d pair senders, each in a closed loop ` +
+      `fan-out: socket.io ${report.socketIo.version}${report.socketIo.sameAsService ? " (the service's own copy)" : ' (NOT the copy the service loads)'}; ${s.fanoutSockets} sockets (websocket) per server, a group of ${s.groupSize} and ${s.pairs} one-to-one pairs; g group + d pair senders, each in a closed loop ` +
         `(HTTP send, wait for every delivery); ${s.warmupS}s warm-up + ${s.durationS}s measured per row; message.new ${f.payloadBytes.group} B (group), ${f.payloadBytes.directPeer} B (direct)`,
     );
-    const headers = ['scenario', 'server', 'deliv/s', 'sends/s', 'e2e p50', 'e2e p99', 'http p50', 'http p99', 'ratio', 'e2e/http p99', 'server µs/deliv', 'server cpu', 'db cpu', 'client cpu', 'other'];
-    console.log(table(headers, fanoutRows(f), headers.map((_, i) => i > 1)));
+    const headers = [
+      'scenario',
+      'server',
+      'deliv/s',
+      'sends/s',
+      'e2e p50',
+      'e2e p99',
+      'http p50',
+      'http p99',
+      'ratio',
+      'e2e/http p99',
+      'server µs/deliv',
+      'server cpu',
+      'db cpu',
+      'client cpu',
+      'other',
+    ];
+    console.log(
+      table(
+        headers,
+        fanoutRows(f),
+        headers.map((_, i) => i > 1),
+      ),
+    );
     console.log(
       `(latencies in ms; e2e = start of the HTTP send → arrival at the receiving socket; ratio = service ÷ bare deliveries/s; ` +
         `server µs/deliv = server CPU per delivery, sends included; cpu in % of one core, ${os.cpus().length} cores; clients run in one process apart from the servers)`,
     );
-    console.log(`deliveries/s ratio service ÷ bare socket.io (${f.headline}): ${fmt(f.ratio, 3)} (target >= ${TARGETS.deliveryRatio}: ${f.ratioMet ? 'met' : 'NOT MET'})`);
-    console.log(`service send→receive p99 ÷ HTTP send p99 (${f.headline}): ${fmt(f.e2eOverHttpP99, 2)} (target <= ${TARGETS.e2eP99OverHttpP99}: ${f.e2eMet ? 'met' : 'NOT MET'})`);
+    console.log(
+      `deliveries/s ratio service ÷ bare socket.io (${f.headline}): ${fmt(f.ratio, 3)} (target >= ${TARGETS.deliveryRatio}: ${f.ratioMet ? 'met' : 'NOT MET'})`,
+    );
+    console.log(
+      `service send→receive p99 ÷ HTTP send p99 (${f.headline}): ${fmt(f.e2eOverHttpP99, 2)} (target <= ${TARGETS.e2eP99OverHttpP99}: ${f.e2eMet ? 'met' : 'NOT MET'})`,
+    );
   }
   const m = report.memory;
   if (m) {
@@ -74,7 +100,10 @@ function printRealtime(report, table) {
       `memory: service RSS ${steps(m)} idle sockets → ${fmt(m.rssPerSocketKb, 2)} KB per socket (target <= ${TARGETS.rssPerSocketKb} KB: ${m.met ? 'met' : 'NOT MET'}); ` +
         `heap ${fmt(m.heapPerSocketKb, 2)} KB per socket`,
     );
-    if (m.bare) console.log(`memory, bare socket.io in the same run: RSS ${steps(m.bare)} → ${fmt(m.bare.rssPerSocketKb, 2)} KB per socket; heap ${fmt(m.bare.heapPerSocketKb, 2)} KB per socket`);
+    if (m.bare)
+      console.log(
+        `memory, bare socket.io in the same run: RSS ${steps(m.bare)} → ${fmt(m.bare.rssPerSocketKb, 2)} KB per socket; heap ${fmt(m.bare.heapPerSocketKb, 2)} KB per socket`,
+      );
   }
   const r = report.resume;
   if (r) {

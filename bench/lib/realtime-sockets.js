@@ -30,12 +30,20 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 function post(url, headers, body) {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ...headers },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(30_000, () => req.destroy(new Error('HTTP timeout')));
     req.on('error', reject);
     req.end(payload);
@@ -75,7 +83,14 @@ function onEvent(entry, name, payload) {
 /** Connects one socket and waits for connection.ready (or the refusal). */
 function openSocket(url, path, auth, listen, entry, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const socket = io(url, { path, transports: ['websocket'], reconnection: false, forceNew: true, auth, timeout: timeoutMs });
+    const socket = io(url, {
+      path,
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth,
+      timeout: timeoutMs,
+    });
     entry.socket = socket;
     const timer = setTimeout(() => {
       socket.disconnect();
@@ -104,7 +119,13 @@ function openSocket(url, path, auth, listen, entry, timeoutMs) {
  * first refusals.
  */
 async function connect({ fleet, url, path, mode, sockets, width = 50, listen = true, timeoutMs = 30_000 }) {
-  const entries = sockets.map((s) => ({ idx: s.idx, userId: state.users[s.idx].userId, group: !!s.group, socket: null, closing: false }));
+  const entries = sockets.map((s) => ({
+    idx: s.idx,
+    userId: state.users[s.idx].userId,
+    group: !!s.group,
+    socket: null,
+    closing: false,
+  }));
   const list = state.fleets.get(fleet) || [];
   state.fleets.set(fleet, list.concat(entries));
   const started = performance.now();
@@ -123,7 +144,12 @@ async function connect({ fleet, url, path, mode, sockets, width = 50, listen = t
     }
   }
   await Promise.all(Array.from({ length: Math.min(width, entries.length) }, worker));
-  return { connected: entries.length - failures.length, failures: failures.slice(0, 5), failureCount: failures.length, ms: Math.round(performance.now() - started) };
+  return {
+    connected: entries.length - failures.length,
+    failures: failures.slice(0, 5),
+    failureCount: failures.length,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 async function disconnect({ fleet }) {
@@ -153,21 +179,42 @@ function nextCmid(tag) {
 function sendOne(target, spec, tag, expected, capture) {
   const cmid = nextCmid(tag);
   const content = { text: `realtime benchmark message ${cmid}` };
-  const p = { kind: spec.kind, from: state.users[spec.from].userId, to: spec.to === undefined ? null : state.users[spec.to].userId, expected, seen: new Set(), t0: 0, resolve: null, capture, captured: {} };
+  const p = {
+    kind: spec.kind,
+    from: state.users[spec.from].userId,
+    to: spec.to === undefined ? null : state.users[spec.to].userId,
+    expected,
+    seen: new Set(),
+    t0: 0,
+    resolve: null,
+    capture,
+    captured: {},
+  };
   p.done = new Promise((resolve) => (p.resolve = resolve));
   state.pending.set(cmid, p);
   p.t0 = performance.now();
   const request =
     target.mode === 'bare'
-      ? post(`${target.baseUrl}/send`, {}, { kind: spec.kind, from: p.from, to: p.to, client_message_id: cmid, type: 'text', content })
-      : post(`${target.baseUrl}/app/sdk/messages/send`, { Authorization: `Bearer ${state.users[spec.from].token}` }, { conversation_id: spec.conversationId, client_message_id: cmid, type: 'text', content });
+      ? post(
+          `${target.baseUrl}/send`,
+          {},
+          { kind: spec.kind, from: p.from, to: p.to, client_message_id: cmid, type: 'text', content },
+        )
+      : post(
+          `${target.baseUrl}/app/sdk/messages/send`,
+          { Authorization: `Bearer ${state.users[spec.from].token}` },
+          { conversation_id: spec.conversationId, client_message_id: cmid, type: 'text', content },
+        );
   return { cmid, p, request };
 }
 
 /** Waits for every delivery of `p` (or the timeout); answers how many never came. */
 async function settle(cmid, p, timeoutMs = DELIVERY_TIMEOUT_MS) {
   let timer;
-  const arrived = await Promise.race([p.done.then(() => true), new Promise((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+  const arrived = await Promise.race([
+    p.done.then(() => true),
+    new Promise((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+  ]);
   clearTimeout(timer);
   state.pending.delete(cmid);
   return arrived ? 0 : p.expected - p.seen.size;
@@ -180,7 +227,13 @@ function summarize(values) {
   let sum = 0;
   for (const v of sorted) sum += v;
   const r = (v) => Math.round(v * 100) / 100;
-  return { count: sorted.length, p50: r(at(0.5)), p99: r(at(0.99)), max: r(sorted[sorted.length - 1]), mean: r(sum / sorted.length) };
+  return {
+    count: sorted.length,
+    p50: r(at(0.5)),
+    p99: r(at(0.99)),
+    max: r(sorted[sorted.length - 1]),
+    mean: r(sum / sorted.length),
+  };
 }
 
 module.exports = { state, post, openSocket, connect, disconnect, sendOne, settle, summarize, sleep };

@@ -27,7 +27,15 @@ const os = require('node:os');
 const path = require('node:path');
 const { Server, RssSampler, readCpuSeconds, readSystemCpu, sleep } = require('./server');
 const { seedRealtime, GROUP_SIZE } = require('./realtime-fixtures');
-const { ensureFileLimit, assertPortsFree, ClientProcess, startBare, findDatabasePidFor, metric, settledRssMb } = require('./realtime-processes');
+const {
+  ensureFileLimit,
+  assertPortsFree,
+  ClientProcess,
+  startBare,
+  findDatabasePidFor,
+  metric,
+  settledRssMb,
+} = require('./realtime-processes');
 const { TARGETS, printPhase } = require('./realtime-report');
 
 const PORTS = { service: 3903, bare: 3904 };
@@ -48,7 +56,11 @@ function intEnv(name, fallback, min) {
 
 /** BENCH_RT_* switches (see bench/run.js). */
 function realtimeSettings() {
-  const phases = process.env.BENCH_RT_PHASES ? process.env.BENCH_RT_PHASES.split(',').map((p) => p.trim()).filter(Boolean) : PHASES;
+  const phases = process.env.BENCH_RT_PHASES
+    ? process.env.BENCH_RT_PHASES.split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : PHASES;
   for (const phase of phases) {
     if (!PHASES.includes(phase)) {
       console.error(`BENCH_RT_PHASES: unknown phase "${phase}" (use ${PHASES.join(',')})`);
@@ -73,7 +85,8 @@ function realtimeSettings() {
 /** The fan-out scenarios: both kinds of sends together first (the headline), then each alone. */
 function scenarios(rt) {
   const list = [];
-  if (rt.groupSenders && rt.directSenders) list.push({ name: 'mixed', groupSenders: rt.groupSenders, directSenders: rt.directSenders });
+  if (rt.groupSenders && rt.directSenders)
+    list.push({ name: 'mixed', groupSenders: rt.groupSenders, directSenders: rt.directSenders });
   if (rt.groupSenders) list.push({ name: 'group', groupSenders: rt.groupSenders, directSenders: 0 });
   if (rt.directSenders) list.push({ name: 'direct', groupSenders: 0, directSenders: rt.directSenders });
   return list;
@@ -91,7 +104,10 @@ function socketIoVersions() {
   return { version: require('socket.io/package.json').version, sameAsService: service === bare };
 }
 
-const round = (value, digits) => (value === null || value === undefined || !Number.isFinite(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+const round = (value, digits) =>
+  value === null || value === undefined || !Number.isFinite(value)
+    ? null
+    : Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
  * Runs one fan-out phase (the client process warms up, then measures) and adds the CPU use of
@@ -113,25 +129,48 @@ async function measureFanout({ client, serverPid, dbPid, scenario, settings, tar
   await sleep(settings.warmup * 1000);
   const sampler = new RssSampler(serverPid, 200);
   sampler.begin();
-  const before = { server: readCpuSeconds(serverPid), db: dbPid ? readCpuSeconds(dbPid) : null, client: readCpuSeconds(client.pid), self: process.cpuUsage(), system: readSystemCpu(), at: process.hrtime.bigint() };
+  const before = {
+    server: readCpuSeconds(serverPid),
+    db: dbPid ? readCpuSeconds(dbPid) : null,
+    client: readCpuSeconds(client.pid),
+    self: process.cpuUsage(),
+    system: readSystemCpu(),
+    at: process.hrtime.bigint(),
+  };
   await sleep(settings.duration * 1000);
   const seconds = Number(process.hrtime.bigint() - before.at) / 1e9;
-  const after = { server: readCpuSeconds(serverPid), db: dbPid ? readCpuSeconds(dbPid) : null, client: readCpuSeconds(client.pid), self: process.cpuUsage(before.self), system: readSystemCpu() };
+  const after = {
+    server: readCpuSeconds(serverPid),
+    db: dbPid ? readCpuSeconds(dbPid) : null,
+    client: readCpuSeconds(client.pid),
+    self: process.cpuUsage(before.self),
+    system: readSystemCpu(),
+  };
   const peak = sampler.end();
   if (failed) throw failed;
   const result = await phase;
   // The window on the monotonic clock, which --cpu-prof timestamps use too (to cut a profile to it).
   result.windowMonoNs = [String(before.at), String(before.at + BigInt(Math.round(seconds * 1e9)))];
   const pct = (a, b) => (a === null || b === null ? null : Math.round((100 * (b - a)) / seconds));
-  result.cpu = { serverPct: pct(before.server, after.server), dbPct: pct(before.db, after.db), clientPct: pct(before.client, after.client) };
+  result.cpu = {
+    serverPct: pct(before.server, after.server),
+    dbPct: pct(before.db, after.db),
+    clientPct: pct(before.client, after.client),
+  };
   if (before.system && after.system && result.cpu.serverPct !== null) {
     const selfPct = (100 * (after.self.user + after.self.system)) / 1e6 / seconds;
     const systemPct = (100 * (after.system.busy - before.system.busy)) / seconds;
-    result.cpu.otherPct = Math.max(0, Math.round(systemPct - result.cpu.serverPct - (result.cpu.dbPct || 0) - (result.cpu.clientPct || 0) - selfPct));
+    result.cpu.otherPct = Math.max(
+      0,
+      Math.round(systemPct - result.cpu.serverPct - (result.cpu.dbPct || 0) - (result.cpu.clientPct || 0) - selfPct),
+    );
   }
   const delivered = result.deliveries.group + result.deliveries.direct;
   // Server CPU per delivery, sends included: the cost the deliveries/s of a saturated server follow.
-  result.serverCpuUsPerDelivery = delivered && result.cpu.serverPct !== null ? round((result.cpu.serverPct / 100) * result.seconds * 1e6 / delivered, 1) : null;
+  result.serverCpuUsPerDelivery =
+    delivered && result.cpu.serverPct !== null
+      ? round(((result.cpu.serverPct / 100) * result.seconds * 1e6) / delivered, 1)
+      : null;
   result.serverPeakRssMb = round(peak, 1);
   return result;
 }
@@ -140,7 +179,10 @@ function phaseProblems(name, r) {
   const problems = [];
   const missing = r.missing.group + r.missing.direct;
   if (r.httpErrors) problems.push(`${name}: ${r.httpErrors} HTTP send errors (${r.errorSamples[0]})`);
-  if (missing) problems.push(`${name}: ${missing} deliveries never arrived (group ${r.missing.group}, direct ${r.missing.direct})`);
+  if (missing)
+    problems.push(
+      `${name}: ${missing} deliveries never arrived (group ${r.missing.group}, direct ${r.missing.direct})`,
+    );
   if (r.duplicates) problems.push(`${name}: ${r.duplicates} duplicate deliveries`);
   if (r.misrouted) problems.push(`${name}: ${r.misrouted} deliveries to a socket that may not see the message`);
   if (r.disconnectCount) problems.push(`${name}: ${r.disconnectCount} sockets disconnected (${r.disconnects[0]})`);
@@ -152,31 +194,84 @@ async function runFanout({ server, client, fixtures, rt, settings, dbPid, report
   const sockets = Array.from({ length: FANOUT_SOCKETS }, (_, idx) => ({ idx, group: idx < GROUP_SIZE }));
   const svcTarget = { mode: 'service', baseUrl: server.baseUrl };
   const fanout = { connectMs: {}, scenarios: [] };
-  const connected = await client.call('connect', { fleet: 'svc', url: server.baseUrl, path: SOCKET_PATH, mode: 'service', sockets });
-  if (connected.failureCount) throw new Error(`service: ${connected.failureCount} of ${FANOUT_SOCKETS} sockets not connected: ${connected.failures.join('; ')}`);
+  const connected = await client.call('connect', {
+    fleet: 'svc',
+    url: server.baseUrl,
+    path: SOCKET_PATH,
+    mode: 'service',
+    sockets,
+  });
+  if (connected.failureCount)
+    throw new Error(
+      `service: ${connected.failureCount} of ${FANOUT_SOCKETS} sockets not connected: ${connected.failures.join('; ')}`,
+    );
   fanout.connectMs.service = connected.ms;
   const templates = await client.call('capture', { target: svcTarget, group: fixtures.group, pairs: fixtures.pairs });
   const bytes = (value) => Buffer.byteLength(JSON.stringify(value));
-  fanout.payloadBytes = { group: bytes(templates.group), directPeer: bytes(templates.directPeer), directSender: bytes(templates.directSender) };
+  fanout.payloadBytes = {
+    group: bytes(templates.group),
+    directPeer: bytes(templates.directPeer),
+    directSender: bytes(templates.directSender),
+  };
   const bare = await startBare(PORTS.bare, SOCKET_PATH);
   try {
-    const set = await fetch(`${bare.baseUrl}/templates`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(templates) });
+    const set = await fetch(`${bare.baseUrl}/templates`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(templates),
+    });
     if (set.status !== 200) throw new Error(`bare socket.io server: POST /templates answered ${set.status}`);
-    const bareConnected = await client.call('connect', { fleet: 'bare', url: bare.baseUrl, path: SOCKET_PATH, mode: 'bare', sockets });
-    if (bareConnected.failureCount) throw new Error(`bare: ${bareConnected.failureCount} sockets not connected: ${bareConnected.failures.join('; ')}`);
+    const bareConnected = await client.call('connect', {
+      fleet: 'bare',
+      url: bare.baseUrl,
+      path: SOCKET_PATH,
+      mode: 'bare',
+      sockets,
+    });
+    if (bareConnected.failureCount)
+      throw new Error(
+        `bare: ${bareConnected.failureCount} sockets not connected: ${bareConnected.failures.join('; ')}`,
+      );
     fanout.connectMs.bare = bareConnected.ms;
-    console.log(`  ${FANOUT_SOCKETS} sockets on each: service in ${connected.ms} ms, bare socket.io in ${bareConnected.ms} ms; message.new ${fanout.payloadBytes.group} B (group), ${fanout.payloadBytes.directPeer} B (direct)`);
+    console.log(
+      `  ${FANOUT_SOCKETS} sockets on each: service in ${connected.ms} ms, bare socket.io in ${bareConnected.ms} ms; message.new ${fanout.payloadBytes.group} B (group), ${fanout.payloadBytes.directPeer} B (direct)`,
+    );
     for (const scenario of scenarios(rt)) {
       const liveBefore = await metric(server.baseUrl, 'im_realtime_deliveries_total', 'via="live"');
-      const service = await measureFanout({ client, serverPid: server.pid, dbPid, scenario, settings, target: svcTarget, fixtures, tag: `s${scenario.name[0]}` });
+      const service = await measureFanout({
+        client,
+        serverPid: server.pid,
+        dbPid,
+        scenario,
+        settings,
+        target: svcTarget,
+        fixtures,
+        tag: `s${scenario.name[0]}`,
+      });
       const liveAfter = await metric(server.baseUrl, 'im_realtime_deliveries_total', 'via="live"');
       service.serverLiveDeliveries = liveBefore === null || liveAfter === null ? null : liveAfter - liveBefore;
       printPhase(`${scenario.name}, service`, service);
-      const baseline = await measureFanout({ client, serverPid: bare.pid, dbPid, scenario, settings, target: { mode: 'bare', baseUrl: bare.baseUrl }, fixtures, tag: `b${scenario.name[0]}` });
+      const baseline = await measureFanout({
+        client,
+        serverPid: bare.pid,
+        dbPid,
+        scenario,
+        settings,
+        target: { mode: 'bare', baseUrl: bare.baseUrl },
+        fixtures,
+        tag: `b${scenario.name[0]}`,
+      });
       printPhase(`${scenario.name}, bare socket.io`, baseline);
-      report.problems.push(...phaseProblems(`${scenario.name} service`, service), ...phaseProblems(`${scenario.name} bare`, baseline));
-      const ratio = baseline.deliveriesPerSecond > 0 ? round(service.deliveriesPerSecond / baseline.deliveriesPerSecond, 3) : null;
-      const e2eOverHttpP99 = service.latency.all.p99 !== null && service.http.all.p99 ? round(service.latency.all.p99 / service.http.all.p99, 2) : null;
+      report.problems.push(
+        ...phaseProblems(`${scenario.name} service`, service),
+        ...phaseProblems(`${scenario.name} bare`, baseline),
+      );
+      const ratio =
+        baseline.deliveriesPerSecond > 0 ? round(service.deliveriesPerSecond / baseline.deliveriesPerSecond, 3) : null;
+      const e2eOverHttpP99 =
+        service.latency.all.p99 !== null && service.http.all.p99
+          ? round(service.latency.all.p99 / service.http.all.p99, 2)
+          : null;
       fanout.scenarios.push({ ...scenario, service, bare: baseline, ratio, e2eOverHttpP99 });
     }
     await client.call('disconnect', { fleet: 'bare' });
@@ -211,8 +306,18 @@ async function runResume({ server, client, fixtures, rt, report }) {
   resume.medianMs = sorted[Math.floor((sorted.length - 1) / 2)];
   resume.maxMs = sorted[sorted.length - 1];
   resume.met = resume.medianMs <= TARGETS.resumeMs;
-  const wrong = resume.attempts.filter((a) => !a.resumed || a.replayed !== rt.resumeEvents || a.received !== rt.resumeEvents || a.unique !== rt.resumeEvents || !a.ordered);
-  if (wrong.length) report.problems.push(`resume: ${wrong.length} attempt(s) did not replay exactly ${rt.resumeEvents} events once and in order: ${JSON.stringify(wrong[0])}`);
+  const wrong = resume.attempts.filter(
+    (a) =>
+      !a.resumed ||
+      a.replayed !== rt.resumeEvents ||
+      a.received !== rt.resumeEvents ||
+      a.unique !== rt.resumeEvents ||
+      !a.ordered,
+  );
+  if (wrong.length)
+    report.problems.push(
+      `resume: ${wrong.length} attempt(s) did not replay exactly ${rt.resumeEvents} events once and in order: ${JSON.stringify(wrong[0])}`,
+    );
   console.log(
     `  resume of ${rt.resumeEvents} missed events: io() → connection.ready ${times.join(', ')} ms (first replayed event after ${resume.attempts.map((a) => a.firstEventMs).join(', ')} ms); ` +
       `replayed ${resume.attempts.map((a) => a.replayed).join(', ')}`,
@@ -230,8 +335,19 @@ async function runResume({ server, client, fixtures, rt, report }) {
 async function measureMemory({ client, pid, baseUrl, mode, total }) {
   const open = async (fleet, from, to, width) => {
     const sockets = Array.from({ length: to - from }, (_, k) => ({ idx: from + k }));
-    const done = await client.call('connect', { fleet, url: baseUrl, path: SOCKET_PATH, mode, sockets, listen: false, width });
-    if (done.failureCount) throw new Error(`memory (${mode}): ${done.failureCount} of ${sockets.length} sockets not connected: ${done.failures.join('; ')}`);
+    const done = await client.call('connect', {
+      fleet,
+      url: baseUrl,
+      path: SOCKET_PATH,
+      mode,
+      sockets,
+      listen: false,
+      width,
+    });
+    if (done.failureCount)
+      throw new Error(
+        `memory (${mode}): ${done.failureCount} of ${sockets.length} sockets not connected: ${done.failures.join('; ')}`,
+      );
     return done.ms;
   };
   await open(`warm-${mode}`, 0, 200, 50);
@@ -250,7 +366,12 @@ async function measureMemory({ client, pid, baseUrl, mode, total }) {
       heap = usage.heapUsed;
     }
     const rss = await settledRssMb(pid);
-    steps.push({ sockets, serverGauge: gauge, rssMb: round(rss, 1), heapUsedMb: heap === null ? null : round(heap / 1048576, 1) });
+    steps.push({
+      sockets,
+      serverGauge: gauge,
+      rssMb: round(rss, 1),
+      heapUsedMb: heap === null ? null : round(heap / 1048576, 1),
+    });
   };
   await step(0);
   const half = Math.floor(total / 2);
@@ -272,7 +393,10 @@ async function measureMemory({ client, pid, baseUrl, mode, total }) {
     connectMs,
     steps,
     rssPerSocketKb: round(((last.rssMb - first.rssMb) * 1024) / total, 2),
-    heapPerSocketKb: last.heapUsedMb === null || first.heapUsedMb === null ? null : round(((last.heapUsedMb - first.heapUsedMb) * 1024) / total, 2),
+    heapPerSocketKb:
+      last.heapUsedMb === null || first.heapUsedMb === null
+        ? null
+        : round(((last.heapUsedMb - first.heapUsedMb) * 1024) / total, 2),
     clientRssMb: clientUsage.rssMb,
   };
   console.log(
@@ -284,15 +408,31 @@ async function measureMemory({ client, pid, baseUrl, mode, total }) {
 
 async function runMemory({ server, client, rt }) {
   await server.restart();
-  const service = await measureMemory({ client, pid: server.pid, baseUrl: server.baseUrl, mode: 'service', total: rt.memorySockets });
+  const service = await measureMemory({
+    client,
+    pid: server.pid,
+    baseUrl: server.baseUrl,
+    mode: 'service',
+    total: rt.memorySockets,
+  });
   const bare = await startBare(PORTS.bare, SOCKET_PATH);
   let baseline;
   try {
-    baseline = await measureMemory({ client, pid: bare.pid, baseUrl: bare.baseUrl, mode: 'bare', total: rt.memorySockets });
+    baseline = await measureMemory({
+      client,
+      pid: bare.pid,
+      baseUrl: bare.baseUrl,
+      mode: 'bare',
+      total: rt.memorySockets,
+    });
   } finally {
     await bare.stop();
   }
-  return { ...service, met: service.rssPerSocketKb !== null && service.rssPerSocketKb <= TARGETS.rssPerSocketKb, bare: baseline };
+  return {
+    ...service,
+    met: service.rssPerSocketKb !== null && service.rssPerSocketKb <= TARGETS.rssPerSocketKb,
+    bare: baseline,
+  };
 }
 
 /**
@@ -305,7 +445,14 @@ async function runMemory({ server, client, rt }) {
 async function runRealtime({ settings, prepareMysql, serverEnv, liveServers }) {
   const rt = realtimeSettings();
   const report = {
-    settings: { ...rt, fanoutSockets: FANOUT_SOCKETS, groupSize: GROUP_SIZE, pairs: (FANOUT_SOCKETS - GROUP_SIZE) / 2, warmupS: settings.warmup, durationS: settings.duration },
+    settings: {
+      ...rt,
+      fanoutSockets: FANOUT_SOCKETS,
+      groupSize: GROUP_SIZE,
+      pairs: (FANOUT_SOCKETS - GROUP_SIZE) / 2,
+      warmupS: settings.warmup,
+      durationS: settings.duration,
+    },
     targets: TARGETS,
     socketIo: socketIoVersions(),
     problems: [],
@@ -319,7 +466,11 @@ async function runRealtime({ settings, prepareMysql, serverEnv, liveServers }) {
   console.log(`\n== realtime: ${report.database}, service port ${PORTS.service}, bare socket.io port ${PORTS.bare} ==`);
 
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'im-bench-realtime-'));
-  const server = new Server({ name: 'realtime', port: PORTS.service, env: serverEnv(PORTS.service, settings.mysqlUrl, mediaDir) });
+  const server = new Server({
+    name: 'realtime',
+    port: PORTS.service,
+    env: serverEnv(PORTS.service, settings.mysqlUrl, mediaDir),
+  });
   liveServers.add(server);
   let client = null;
   try {
@@ -329,19 +480,39 @@ async function runRealtime({ settings, prepareMysql, serverEnv, liveServers }) {
     await server.waitHealthy();
     report.startupMs = Date.now() - started;
     client = new ClientProcess();
-    console.log(`service pid ${server.pid} healthy after ${report.startupMs} ms; sockets and senders in their own process (pid ${client.pid})`);
+    console.log(
+      `service pid ${server.pid} healthy after ${report.startupMs} ms; sockets and senders in their own process (pid ${client.pid})`,
+    );
     const runId = crypto.randomBytes(4).toString('hex');
-    const fixtures = await seedRealtime({ baseUrl: server.baseUrl, sdkSecret: server.env.SDK_SECRET, runId, users: rt.memorySockets, fanoutUsers: FANOUT_SOCKETS });
-    report.fixtures = { users: fixtures.users.length, groupMembers: fixtures.group.members.length, pairs: fixtures.pairs.length, timingsMs: fixtures.timingsMs };
-    console.log(`fixtures: ${fixtures.users.length} users with tokens, a group of ${fixtures.group.members.length}, ${fixtures.pairs.length} + 1 friend pairs (${JSON.stringify(fixtures.timingsMs)})`);
+    const fixtures = await seedRealtime({
+      baseUrl: server.baseUrl,
+      sdkSecret: server.env.SDK_SECRET,
+      runId,
+      users: rt.memorySockets,
+      fanoutUsers: FANOUT_SOCKETS,
+    });
+    report.fixtures = {
+      users: fixtures.users.length,
+      groupMembers: fixtures.group.members.length,
+      pairs: fixtures.pairs.length,
+      timingsMs: fixtures.timingsMs,
+    };
+    console.log(
+      `fixtures: ${fixtures.users.length} users with tokens, a group of ${fixtures.group.members.length}, ${fixtures.pairs.length} + 1 friend pairs (${JSON.stringify(fixtures.timingsMs)})`,
+    );
     await client.call('init', { users: fixtures.users });
     const dbUrl = new URL(settings.mysqlUrl);
-    const dbPid = ['127.0.0.1', 'localhost', '::1'].includes(dbUrl.hostname) ? findDatabasePidFor(Number(dbUrl.port || 3306)) : null;
+    const dbPid = ['127.0.0.1', 'localhost', '::1'].includes(dbUrl.hostname)
+      ? findDatabasePidFor(Number(dbUrl.port || 3306))
+      : null;
     const ctx = { server, client, fixtures, rt, settings, dbPid, report };
     if (rt.phases.includes('fanout')) report.fanout = await runFanout(ctx);
     if (rt.phases.includes('resume')) report.resume = await runResume(ctx);
     if (rt.phases.includes('memory')) report.memory = await runMemory(ctx);
-    if (server.exit) throw new Error(`service exited (code ${server.exit.code}, signal ${server.exit.signal}):\n  ${server.tail(20).join('\n  ')}`);
+    if (server.exit)
+      throw new Error(
+        `service exited (code ${server.exit.code}, signal ${server.exit.signal}):\n  ${server.tail(20).join('\n  ')}`,
+      );
   } catch (error) {
     report.failed = error.message;
   } finally {

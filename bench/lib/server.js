@@ -35,7 +35,11 @@ class Server {
     const prodScript = require(path.join(ROOT, 'package.json')).scripts['start:prod'] || '';
     const prodFlags = prodScript.split(/\s+/).filter((word) => word.startsWith('--'));
     const nodeArgs = [...prodFlags, ...(process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean)];
-    this.child = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...nodeArgs, MAIN], {
+      cwd: ROOT,
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
@@ -89,7 +93,9 @@ class Server {
     let last = 'no answer yet';
     while (Date.now() < deadline) {
       if (this.exit) {
-        throw new Error(`server exited (code ${this.exit.code}, signal ${this.exit.signal}) before becoming healthy. Last log lines:\n  ${this.tail(20).join('\n  ')}`);
+        throw new Error(
+          `server exited (code ${this.exit.code}, signal ${this.exit.signal}) before becoming healthy. Last log lines:\n  ${this.tail(20).join('\n  ')}`,
+        );
       }
       try {
         const response = await fetch(`${this.baseUrl}${READY_PATH}`, { signal: AbortSignal.timeout(2000) });
@@ -107,7 +113,9 @@ class Server {
       }
       await sleep(100);
     }
-    throw new Error(`server did not become healthy within ${timeoutMs / 1000}s (last: ${last}). Last log lines:\n  ${this.tail(20).join('\n  ')}`);
+    throw new Error(
+      `server did not become healthy within ${timeoutMs / 1000}s (last: ${last}). Last log lines:\n  ${this.tail(20).join('\n  ')}`,
+    );
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`. Safe to call more than once. */
@@ -236,4 +244,14 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { READY_PATH, Server, RssSampler, readRssMb, readCpuSeconds, readSystemCpu, findDatabasePid, sleep, ROOT };
+module.exports = {
+  READY_PATH,
+  Server,
+  RssSampler,
+  readRssMb,
+  readCpuSeconds,
+  readSystemCpu,
+  findDatabasePid,
+  sleep,
+  ROOT,
+};

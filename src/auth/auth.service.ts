@@ -2,25 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { buildPushConfig } from '../config/push-rules';
 import { ImTokenService } from '../im-token/im-token.service';
-import { toUserReply, UserReply } from '../users/user.mapper';
+import { ProfileReply, toUserReply } from '../users/user.mapper';
 import { UsersService } from '../users/users.service';
 import { IssueTokenDto } from './dto/issue-token.dto';
 import { ProfileFieldsDto } from './dto/profile-fields.dto';
-
-export interface TokenReply {
-  user: UserReply;
-  token: string;
-  expire_at: number;
-  push: Record<string, unknown>;
-}
-
-export interface UserStatusReply {
-  user_id: string;
-  disabled: boolean;
-}
+import { TokenReply, UserStatusReply } from './auth.reply';
 
 function profileInput(dto: ProfileFieldsDto) {
-  return { externalId: dto.user_id, nickname: dto.nickname, username: dto.username, avatar: dto.avatar, signature: dto.signature };
+  return {
+    externalId: dto.user_id,
+    nickname: dto.nickname,
+    username: dto.username,
+    avatar: dto.avatar,
+    signature: dto.signature,
+  };
 }
 
 @Injectable()
@@ -35,11 +30,19 @@ export class AuthService {
   async issueToken(dto: IssueTokenDto): Promise<TokenReply> {
     const user = await this.users.upsertProfile(profileInput(dto), { refuseDisabled: true });
     const { token, expireAt } = this.tokens.issue(user);
-    const device = dto.platform && dto.manufacturer && dto.package_name ? { platform: dto.platform, manufacturer: dto.manufacturer, package_name: dto.package_name } : null;
-    return { user: toUserReply(user, this.config.defaultAvatarUrl), token, expire_at: expireAt, push: buildPushConfig(this.config.pushRules, device) };
+    const device =
+      dto.platform && dto.manufacturer && dto.package_name
+        ? { platform: dto.platform, manufacturer: dto.manufacturer, package_name: dto.package_name }
+        : null;
+    return {
+      user: toUserReply(user, this.config.defaultAvatarUrl),
+      token,
+      expire_at: expireAt,
+      push: buildPushConfig(this.config.pushRules, device),
+    };
   }
 
-  async upsertUser(dto: ProfileFieldsDto): Promise<{ user: UserReply }> {
+  async upsertUser(dto: ProfileFieldsDto): Promise<ProfileReply> {
     const user = await this.users.upsertProfile(profileInput(dto));
     return { user: toUserReply(user, this.config.defaultAvatarUrl) };
   }

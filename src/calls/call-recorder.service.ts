@@ -59,8 +59,16 @@ export class CallRecorder {
     return directConversationId(externalIds.get(call.callerId) ?? '');
   }
 
-  reply(call: CallEntity, participants: CallParticipantEntity[], externalIds: Map<string, string>, viewerId: string): CallReply {
-    return toCallReply(call, participants, { externalIds, conversationId: this.conversationIdFor(call, viewerId, externalIds) });
+  reply(
+    call: CallEntity,
+    participants: CallParticipantEntity[],
+    externalIds: Map<string, string>,
+    viewerId: string,
+  ): CallReply {
+    return toCallReply(call, participants, {
+      externalIds,
+      conversationId: this.conversationIdFor(call, viewerId, externalIds),
+    });
   }
 
   /** A call event to every participant, with each one's own conversation ID. */
@@ -75,7 +83,10 @@ export class CallRecorder {
   ): Promise<string> {
     const { conversation_id: _viewerRelative, ...shared } = this.reply(call, participants, externalIds, call.callerId);
     const payload = { call: shared, ...extra } as DurableEventMap[T]['shared'];
-    const recipients = participants.map((p) => ({ userId: p.userId, private: { conversation_id: this.conversationIdFor(call, p.userId, externalIds) } }));
+    const recipients = participants.map((p) => ({
+      userId: p.userId,
+      private: { conversation_id: this.conversationIdFor(call, p.userId, externalIds) },
+    }));
     return this.outbox.append<T>(manager, { type, payload, recipients }, now);
   }
 
@@ -113,9 +124,15 @@ export class CallRecorder {
       await this.calls.updateParticipant(manager, p.id, { state: 'left', leftAt: now, updatedAt: now });
     }
     if (context.callerView) {
-      const sender = { id: call.callerId, userId: externalIds.get(call.callerId) ?? '' };
+      const sender = { internalId: call.callerId, externalId: externalIds.get(call.callerId) ?? '' };
       const content = { call_id: call.callId, media: call.media, result: reason, duration_ms: durationOf(call) };
-      const summary = await this.messaging.appendServerMessage(manager, context.callerView, sender, { type: 'call', clientMessageId: `call:${call.callId}`, content }, now);
+      const summary = await this.messaging.appendServerMessage(
+        manager,
+        context.callerView,
+        sender,
+        { type: 'call', clientMessageId: `call:${call.callId}`, content },
+        now,
+      );
       if (!summary) this.logger.debug(`call ${call.callId}: the caller left the conversation; no summary message`);
     }
     return this.emit(manager, 'call.ended', call, participants, externalIds, { reason }, now);

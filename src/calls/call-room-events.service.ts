@@ -69,10 +69,15 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
         for (const p of context.participants) {
           if (p.roomEventMs >= event.eventMs) continue;
           Object.assign(p, { inRoom: false, roomEventMs: event.eventMs, updatedAt: now });
-          await this.calls.updateParticipant(manager, p.id, { inRoom: false, roomEventMs: event.eventMs, updatedAt: now });
+          await this.calls.updateParticipant(manager, p.id, {
+            inRoom: false,
+            roomEventMs: event.eventMs,
+            updatedAt: now,
+          });
         }
         if (this.calls.isLive(locked)) await this.recorder.end(manager, context, 'ended_by_server', now);
-        if (!context.participants.some((p) => p.inRoom)) await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
+        if (!context.participants.some((p) => p.inRoom))
+          await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
         return;
       }
       const userId = event.providerUserId === null ? null : internalUserIdOf(event.providerUserId);
@@ -85,21 +90,39 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
       const live = this.calls.isLive(locked);
       // One write of the participant row: the room presence and, while the call lives, joining or leaving it.
       const changes: Partial<typeof me> = { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now };
-      if (live && entered && me.state !== 'joined') Object.assign(changes, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
+      if (live && entered && me.state !== 'joined')
+        Object.assign(changes, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
       if (live && !entered && me.state === 'joined') Object.assign(changes, { state: 'left', leftAt: now });
       Object.assign(me, changes);
       await this.calls.updateParticipant(manager, me.id, changes);
       if (!live) {
         // After the end only the room's occupancy matters: the room is free once it is empty.
-        if (!context.participants.some((p) => p.inRoom)) await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
+        if (!context.participants.some((p) => p.inRoom))
+          await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
         return;
       }
       if (entered) {
         await this.enter(manager, context, me.role, now);
-        await this.recorder.emit(manager, 'call.participant_joined', context.call, context.participants, context.externalIds, { user_id: external }, now);
+        await this.recorder.emit(
+          manager,
+          'call.participant_joined',
+          context.call,
+          context.participants,
+          context.externalIds,
+          { user_id: external },
+          now,
+        );
         return;
       }
-      await this.recorder.emit(manager, 'call.participant_left', context.call, context.participants, context.externalIds, { user_id: external }, now);
+      await this.recorder.emit(
+        manager,
+        'call.participant_left',
+        context.call,
+        context.participants,
+        context.externalIds,
+        { user_id: external },
+        now,
+      );
       await this.afterLeave(manager, context, now);
     });
   }
@@ -112,7 +135,9 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
   private async enter(manager: EntityManager, context: CallContext, role: string, now: number): Promise<void> {
     const ringing = context.call.state === 'ringing' && role === 'callee';
     if (!ringing && context.call.emptySince === null) return;
-    const changes = ringing ? { state: 'ongoing' as const, acceptedAt: now, ringDeadline: null, emptySince: null, updatedAt: now } : { emptySince: null, updatedAt: now };
+    const changes = ringing
+      ? { state: 'ongoing' as const, acceptedAt: now, ringDeadline: null, emptySince: null, updatedAt: now }
+      : { emptySince: null, updatedAt: now };
     Object.assign(context.call, changes);
     await this.calls.updateCall(manager, context.call.id, changes);
   }
@@ -143,9 +168,14 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
   private async sweep(): Promise<void> {
     const now = this.clock.now();
     try {
-      for (const id of await this.calls.dueRinging(now, TIMER_BATCH)) await this.endIf(id, 'no_answer', (c) => c.state === 'ringing' && (c.ringDeadline ?? Infinity) <= now);
+      for (const id of await this.calls.dueRinging(now, TIMER_BATCH))
+        await this.endIf(id, 'no_answer', (c) => c.state === 'ringing' && (c.ringDeadline ?? Infinity) <= now);
       for (const id of await this.calls.dueEmpty(now - EMPTY_ROOM_MS, TIMER_BATCH)) {
-        await this.endIf(id, 'interrupted', (c) => c.state === 'ongoing' && c.emptySince !== null && c.emptySince <= now - EMPTY_ROOM_MS);
+        await this.endIf(
+          id,
+          'interrupted',
+          (c) => c.state === 'ongoing' && c.emptySince !== null && c.emptySince <= now - EMPTY_ROOM_MS,
+        );
       }
       for (const id of await this.calls.roomsHeldAfterEnd(now - ROOM_HOLD_MS, TIMER_BATCH)) {
         await this.tx.run((manager) => this.calls.updateCall(manager, id, { liveRoomId: null, updatedAt: now }));

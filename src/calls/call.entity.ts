@@ -4,7 +4,16 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
 export const CALL_MEDIA = ['audio', 'video'] as const;
 export type CallMedia = (typeof CALL_MEDIA)[number];
 export type CallState = 'ringing' | 'ongoing' | 'ended';
-export const CALL_END_REASONS = ['hangup', 'canceled', 'rejected', 'busy', 'no_answer', 'other_device_accepted', 'ended_by_server', 'interrupted'] as const;
+export const CALL_END_REASONS = [
+  'hangup',
+  'canceled',
+  'rejected',
+  'busy',
+  'no_answer',
+  'other_device_accepted',
+  'ended_by_server',
+  'interrupted',
+] as const;
 export type CallEndReason = (typeof CALL_END_REASONS)[number];
 
 /**

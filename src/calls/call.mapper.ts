@@ -5,16 +5,21 @@ import type { CallParticipantEntity } from './call-participant.entity';
 export class CallParticipantReply {
   @ApiProperty({ description: 'External user ID.' }) user_id: string;
   @ApiProperty({ enum: ['caller', 'callee'] }) role: string;
-  @ApiProperty({ enum: ['invited', 'ringing', 'joined', 'left', 'declined'], description: 'invited → ringing (a device confirmed it rings) → joined (accepted; the caller from the start) → left; or declined.' })
+  @ApiProperty({
+    enum: ['invited', 'ringing', 'joined', 'left', 'declined'],
+    description:
+      'invited → ringing (a device confirmed it rings) → joined (accepted; the caller from the start) → left; or declined.',
+  })
   state: string;
-  @ApiProperty({ description: 'Whether the provider reports the user in the room (room callbacks 103/104).' }) in_room: boolean;
+  @ApiProperty({ description: 'Whether the provider reports the user in the room (room callbacks 103/104).' })
+  in_room: boolean;
   @ApiProperty({ nullable: true, type: Number }) joined_at: number | null;
   @ApiProperty({ nullable: true, type: Number }) left_at: number | null;
 }
 
 export class CallReply {
   @ApiProperty({ description: 'Call ID (UUID).' }) call_id: string;
-  @ApiProperty({ description: 'The caller\'s (or reader\'s) own ID of the conversation.' }) conversation_id: string;
+  @ApiProperty({ description: "The caller's (or reader's) own ID of the conversation." }) conversation_id: string;
   @ApiProperty({ enum: CALL_MEDIA }) media: string;
   @ApiProperty({ enum: ['ringing', 'ongoing', 'ended'] }) state: string;
   @ApiProperty({ enum: CALL_END_REASONS, nullable: true, type: String }) end_reason: string | null;
@@ -23,13 +28,19 @@ export class CallReply {
   @ApiProperty() started_at: number;
   @ApiProperty({ nullable: true, type: Number }) accepted_at: number | null;
   @ApiProperty({ nullable: true, type: Number }) ended_at: number | null;
-  @ApiProperty({ nullable: true, type: Number, description: 'From acceptance to the end, in ms; null while ongoing or when never accepted.' }) duration_ms: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'From acceptance to the end, in ms; null while ongoing or when never accepted.',
+  })
+  duration_ms: number | null;
   @ApiProperty({ type: [CallParticipantReply] }) participants: CallParticipantReply[];
 }
 
 export class RtcCredentialsReply {
   @ApiProperty({ description: 'The provider application (TRTC SDKAppID).' }) sdk_app_id: number;
-  @ApiProperty({ description: 'The provider user ID (derived from the internal user ID; not the external one).' }) user_id: string;
+  @ApiProperty({ description: 'The provider user ID (derived from the internal user ID; not the external one).' })
+  user_id: string;
   @ApiProperty({ description: 'TRTC UserSig for user_id.' }) user_sig: string;
   @ApiProperty() room_id: number;
   @ApiProperty({ description: 'When user_sig expires (Unix seconds).' }) expire_at: number;
@@ -37,13 +48,26 @@ export class RtcCredentialsReply {
 
 export class CallActionReply {
   @ApiProperty({ type: CallReply }) call: CallReply;
-  @ApiProperty({ type: RtcCredentialsReply, nullable: true, description: 'To enter the room: on start and accept (null when the call ended at once, e.g. busy).' })
+  @ApiProperty({
+    type: RtcCredentialsReply,
+    nullable: true,
+    description: 'To enter the room: on start and accept (null when the call ended at once, e.g. busy).',
+  })
   credentials: RtcCredentialsReply | null;
-  @ApiProperty({ nullable: true, type: String, description: 'The outbox event of the change; null when nothing changed (a retry).' }) event_id: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'The outbox event of the change; null when nothing changed (a retry).',
+  })
+  event_id: string | null;
 }
 
 export class CallListReply {
-  @ApiProperty({ type: [CallReply], description: 'Calls ringing or ongoing in which the user is invited or joined, newest first.' }) calls: CallReply[];
+  @ApiProperty({
+    type: [CallReply],
+    description: 'Calls ringing or ongoing in which the user is invited or joined, newest first.',
+  })
+  calls: CallReply[];
 }
 
 export interface CallNames {

@@ -11,13 +11,30 @@ import { CallRoomEventsService } from './call-room-events.service';
 import { CallEntity } from './call.entity';
 import { CallsController } from './calls.controller';
 import { CallsRepository } from './calls.repository';
+import { CallStartService } from './call-start.service';
+import { CallTransitions } from './call-transitions';
 import { CallsService } from './calls.service';
 import { RtcCredentialsService } from './rtc-credentials';
 
 /** Audio/video calls on the provider's rooms: signalling, credentials, and state from the room callback. */
 @Module({
-  imports: [TypeOrmModule.forFeature([CallEntity, CallParticipantEntity]), ImTokenModule, ConversationsModule, MessagesModule, RtcCallbackModule],
+  imports: [
+    TypeOrmModule.forFeature([CallEntity, CallParticipantEntity]),
+    ImTokenModule,
+    ConversationsModule,
+    MessagesModule,
+    RtcCallbackModule,
+  ],
   controllers: [CallsController],
-  providers: [CallsRepository, CallsService, CallRecorder, CallRoomEventsService, RtcCredentialsService, CapabilityGuard],
+  providers: [
+    CallsRepository,
+    CallsService,
+    CallStartService,
+    CallTransitions,
+    CallRecorder,
+    CallRoomEventsService,
+    RtcCredentialsService,
+    CapabilityGuard,
+  ],
 })
 export class CallsModule {}

@@ -4,10 +4,14 @@ import { EntityManager, In, IsNull, LessThanOrEqual, Not, Repository } from 'typ
 import { insertRow, insertRows } from '../database/insert-row';
 import { CallEntity } from './call.entity';
 import { CallParticipantEntity } from './call-participant.entity';
+import { dialectOf } from '../database/sql-dialect';
 
 const LIVE_STATES = ['ringing', 'ongoing'];
 
-/** The calls tables. Every state change reads the call row with a lock first (`lock*`), so concurrent changes of one call run one after another. */
+/**
+ * The calls tables. Every state change reads the call row with a lock first (`lock*`), so concurrent changes of one
+ * call run one after another.
+ */
 @Injectable()
 export class CallsRepository {
   constructor(
@@ -36,7 +40,10 @@ export class CallsRepository {
     return this.calls.findOneBy({ callerId, clientCallId });
   }
 
-  findLiveInConversation(conversationId: string, manager: EntityManager = this.calls.manager): Promise<CallEntity | null> {
+  findLiveInConversation(
+    conversationId: string,
+    manager: EntityManager = this.calls.manager,
+  ): Promise<CallEntity | null> {
     return manager.getRepository(CallEntity).findOneBy({ liveConversationId: conversationId });
   }
 
@@ -46,9 +53,9 @@ export class CallsRepository {
 
   /** The call row, locked until the transaction ends (MySQL; SQLite transactions are serial). */
   async lock(manager: EntityManager, rowId: string): Promise<CallEntity | null> {
-    const calls = manager.getRepository(CallEntity);
-    if (manager.connection.options.type === 'mysql') return calls.findOne({ where: { id: rowId }, lock: { mode: 'pessimistic_write' } });
-    return calls.findOneBy({ id: rowId });
+    return dialectOf(manager)
+      .lockForWrite(manager.createQueryBuilder(CallEntity, 'c').where('c.id = :rowId', { rowId }))
+      .getOne();
   }
 
   participantsOf(callRowId: string, manager: EntityManager = this.calls.manager): Promise<CallParticipantEntity[]> {
@@ -59,7 +66,11 @@ export class CallsRepository {
     await manager.getRepository(CallEntity).update({ id: rowId }, changes);
   }
 
-  async updateParticipant(manager: EntityManager, participantId: string, changes: Partial<CallParticipantEntity>): Promise<void> {
+  async updateParticipant(
+    manager: EntityManager,
+    participantId: string,
+    changes: Partial<CallParticipantEntity>,
+  ): Promise<void> {
     await manager.getRepository(CallParticipantEntity).update({ id: participantId }, changes);
   }
 
@@ -89,19 +100,31 @@ export class CallsRepository {
 
   /** Ringing calls whose ring time is over. */
   async dueRinging(now: number, limit: number): Promise<string[]> {
-    const rows = await this.calls.find({ select: { id: true }, where: { state: 'ringing', ringDeadline: LessThanOrEqual(now) }, take: limit });
+    const rows = await this.calls.find({
+      select: { id: true },
+      where: { state: 'ringing', ringDeadline: LessThanOrEqual(now) },
+      take: limit,
+    });
     return rows.map((row) => row.id);
   }
 
   /** Ongoing calls whose room has been empty since `cutoff` or before. */
   async dueEmpty(cutoff: number, limit: number): Promise<string[]> {
-    const rows = await this.calls.find({ select: { id: true }, where: { state: 'ongoing', emptySince: LessThanOrEqual(cutoff) }, take: limit });
+    const rows = await this.calls.find({
+      select: { id: true },
+      where: { state: 'ongoing', emptySince: LessThanOrEqual(cutoff) },
+      take: limit,
+    });
     return rows.map((row) => row.id);
   }
 
   /** Ended calls still holding their room (someone stayed in it), ended at `cutoff` or before. */
   async roomsHeldAfterEnd(cutoff: number, limit: number): Promise<string[]> {
-    const rows = await this.calls.find({ select: { id: true }, where: { state: 'ended', liveRoomId: Not(IsNull()), endedAt: LessThanOrEqual(cutoff) }, take: limit });
+    const rows = await this.calls.find({
+      select: { id: true },
+      where: { state: 'ended', liveRoomId: Not(IsNull()), endedAt: LessThanOrEqual(cutoff) },
+      take: limit,
+    });
     return rows.map((row) => row.id);
   }
 

@@ -19,10 +19,21 @@ function documentOf(userSig: string): Record<string, string | number> {
 describe('RtcCredentialsService', () => {
   it('issues the provider identity, a day-long UserSig signed with RTC_SECRET_KEY, and its expiry in Unix seconds', () => {
     const credentials = service().issue('42', 123456, NOW_MS);
-    expect(credentials).toEqual({ sdk_app_id: 1400123456, user_id: 'u42', user_sig: expect.any(String), room_id: 123456, expire_at: 1_700_000_000 + 86400 });
+    expect(credentials).toEqual({
+      sdk_app_id: 1400123456,
+      user_id: 'u42',
+      user_sig: expect.any(String),
+      room_id: 123456,
+      expire_at: 1_700_000_000 + 86400,
+    });
     expect(USER_SIG_TTL_SECONDS).toBe(86400);
     const doc = documentOf(credentials.user_sig);
-    expect(doc).toMatchObject({ 'TLS.identifier': 'u42', 'TLS.sdkappid': 1400123456, 'TLS.time': 1_700_000_000, 'TLS.expire': 86400 });
+    expect(doc).toMatchObject({
+      'TLS.identifier': 'u42',
+      'TLS.sdkappid': 1400123456,
+      'TLS.time': 1_700_000_000,
+      'TLS.expire': 86400,
+    });
     expect(Number(doc['TLS.time']) + Number(doc['TLS.expire'])).toBe(credentials.expire_at);
     const content = 'TLS.identifier:u42\nTLS.sdkappid:1400123456\nTLS.time:1700000000\nTLS.expire:86400\n';
     expect(doc['TLS.sig']).toBe(createHmac('sha256', KEY).update(content).digest('base64'));

@@ -49,12 +49,25 @@ export class RtcCredentialsService {
     // test configuration lacks it, and an empty HMAC key must never sign.
     if (this.secretKey === '') throw new Error('RTC_SECRET_KEY is not configured');
     if (!Number.isSafeInteger(this.sdkAppId) || this.sdkAppId <= 0) throw new Error('RTC_SDK_APP_ID is not configured');
-    if (!Number.isInteger(roomId) || roomId < MIN_ROOM_ID || roomId > MAX_ROOM_ID) throw new Error(`room ID must be an integer from ${MIN_ROOM_ID} to ${MAX_ROOM_ID}`);
+    if (!Number.isInteger(roomId) || roomId < MIN_ROOM_ID || roomId > MAX_ROOM_ID)
+      throw new Error(`room ID must be an integer from ${MIN_ROOM_ID} to ${MAX_ROOM_ID}`);
     if (!Number.isSafeInteger(nowMs) || nowMs < MIN_NOW_MS) throw new Error('issue() takes the clock in milliseconds');
 
     const now = Math.floor(nowMs / 1000);
     const userId = providerUserId(internalUserId);
-    const userSig = genUserSig({ sdkAppId: this.sdkAppId, key: this.secretKey, identifier: userId, expireSeconds: USER_SIG_TTL_SECONDS, now });
-    return { sdk_app_id: this.sdkAppId, user_id: userId, user_sig: userSig, room_id: roomId, expire_at: now + USER_SIG_TTL_SECONDS };
+    const userSig = genUserSig({
+      sdkAppId: this.sdkAppId,
+      key: this.secretKey,
+      identifier: userId,
+      expireSeconds: USER_SIG_TTL_SECONDS,
+      now,
+    });
+    return {
+      sdk_app_id: this.sdkAppId,
+      user_id: userId,
+      user_sig: userSig,
+      room_id: roomId,
+      expire_at: now + USER_SIG_TTL_SECONDS,
+    };
   }
 }

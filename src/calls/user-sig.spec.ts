@@ -35,21 +35,34 @@ const XIAOJUN = { sdkAppId: 1400000000, key: KEY, identifier: 'xiaojun', expireS
 
 /** The published algorithm written out by hand, sharing nothing with the code under test. */
 function handMade(appId: number, key: string, id: string, expire: number, time: number): { json: string; sig: string } {
-  const hmac = createHmac('sha256', key).update(`TLS.identifier:${id}\nTLS.sdkappid:${appId}\nTLS.time:${time}\nTLS.expire:${expire}\n`).digest('base64');
+  const hmac = createHmac('sha256', key)
+    .update(`TLS.identifier:${id}\nTLS.sdkappid:${appId}\nTLS.time:${time}\nTLS.expire:${expire}\n`)
+    .digest('base64');
   const json = `{"TLS.ver":"2.0","TLS.identifier":"${id}","TLS.sdkappid":${appId},"TLS.time":${time},"TLS.expire":${expire},"TLS.sig":"${hmac}"}`;
-  const sig = deflateSync(Buffer.from(json)).toString('base64').split('+').join('*').split('/').join('-').split('=').join('_');
+  const sig = deflateSync(Buffer.from(json))
+    .toString('base64')
+    .split('+')
+    .join('*')
+    .split('/')
+    .join('-')
+    .split('=')
+    .join('_');
   return { json, sig };
 }
 
 function inflated(userSig: string): string {
-  return inflateSync(Buffer.from(userSig.split('*').join('+').split('-').join('/').split('_').join('='), 'base64')).toString();
+  return inflateSync(
+    Buffer.from(userSig.split('*').join('+').split('-').join('/').split('_').join('='), 'base64'),
+  ).toString();
 }
 
 describe('genUserSig', () => {
-  it('writes exactly the document of Tencent\'s node reference (same JSON text, same field order)', () => {
+  it("writes exactly the document of Tencent's node reference (same JSON text, same field order)", () => {
     expect(inflated(genUserSig(U42))).toBe(inflated(NODE_U42));
     expect(inflated(genUserSig(XIAOJUN))).toBe(inflated(NODE_XIAOJUN));
-    expect(inflated(NODE_U42)).toBe(`{"TLS.ver":"2.0","TLS.identifier":"u42","TLS.sdkappid":1400123456,"TLS.time":1700000000,"TLS.expire":86400,"TLS.sig":"${SIG_U42}"}`);
+    expect(inflated(NODE_U42)).toBe(
+      `{"TLS.ver":"2.0","TLS.identifier":"u42","TLS.sdkappid":1400123456,"TLS.time":1700000000,"TLS.expire":86400,"TLS.sig":"${SIG_U42}"}`,
+    );
   });
 
   it('signs as the node and python references and openssl do', () => {
@@ -74,13 +87,25 @@ describe('genUserSig', () => {
     expect(raw.subarray(0, 2).toString('hex')).toBe('789c');
   });
 
-  it('carries a HMAC that verifies with the key and the document\'s own fields', () => {
+  it("carries a HMAC that verifies with the key and the document's own fields", () => {
     const doc = JSON.parse(inflated(genUserSig({ ...U42, now: 1712345678 }))) as Record<string, string | number>;
     const content = `TLS.identifier:${doc['TLS.identifier']}\nTLS.sdkappid:${doc['TLS.sdkappid']}\nTLS.time:${doc['TLS.time']}\nTLS.expire:${doc['TLS.expire']}\n`;
     expect(doc['TLS.sig']).toBe(createHmac('sha256', KEY).update(content).digest('base64'));
     expect(doc['TLS.sig']).not.toBe(createHmac('sha256', `${KEY}0`).update(content).digest('base64'));
-    expect(Object.keys(doc)).toEqual(['TLS.ver', 'TLS.identifier', 'TLS.sdkappid', 'TLS.time', 'TLS.expire', 'TLS.sig']);
-    expect(doc).toMatchObject({ 'TLS.ver': '2.0', 'TLS.sdkappid': 1400123456, 'TLS.time': 1712345678, 'TLS.expire': 86400 });
+    expect(Object.keys(doc)).toEqual([
+      'TLS.ver',
+      'TLS.identifier',
+      'TLS.sdkappid',
+      'TLS.time',
+      'TLS.expire',
+      'TLS.sig',
+    ]);
+    expect(doc).toMatchObject({
+      'TLS.ver': '2.0',
+      'TLS.sdkappid': 1400123456,
+      'TLS.time': 1712345678,
+      'TLS.expire': 86400,
+    });
   });
 
   it('uses the TLS alphabet: * for +, - for /, _ for =', () => {
@@ -136,23 +161,46 @@ describe('genUserSig', () => {
 });
 
 describe('decodeUserSig', () => {
-  it('reads every reference\'s layout', () => {
-    const expected = { 'TLS.ver': '2.0', 'TLS.identifier': 'u42', 'TLS.sdkappid': 1400123456, 'TLS.time': NOW, 'TLS.expire': 86400, 'TLS.sig': SIG_U42 };
+  it("reads every reference's layout", () => {
+    const expected = {
+      'TLS.ver': '2.0',
+      'TLS.identifier': 'u42',
+      'TLS.sdkappid': 1400123456,
+      'TLS.time': NOW,
+      'TLS.expire': 86400,
+      'TLS.sig': SIG_U42,
+    };
     expect(decodeUserSig(NODE_U42)).toEqual(expected);
     expect(decodeUserSig(PYTHON_U42)).toEqual(expected);
-    expect(decodeUserSig(NODE_XIAOJUN)).toMatchObject({ 'TLS.identifier': 'xiaojun', 'TLS.sdkappid': 1400000000, 'TLS.expire': 15552000 });
+    expect(decodeUserSig(NODE_XIAOJUN)).toMatchObject({
+      'TLS.identifier': 'xiaojun',
+      'TLS.sdkappid': 1400000000,
+      'TLS.expire': 15552000,
+    });
   });
 
-  const wrap = (json: string): string => deflateSync(Buffer.from(json)).toString('base64').replace(/\+/g, '*').replace(/\//g, '-').replace(/=/g, '_');
+  const wrap = (json: string): string =>
+    deflateSync(Buffer.from(json)).toString('base64').replace(/\+/g, '*').replace(/\//g, '-').replace(/=/g, '_');
   it.each([
     ['standard base64', Buffer.from('x').toString('base64')],
     ['an empty string', ''],
     ['garbage', 'not-a-sig'],
     ['JSON that is not an object', wrap('[1]')],
-    ['another version', wrap('{"TLS.ver":"1.0","TLS.identifier":"u1","TLS.sdkappid":1,"TLS.time":1,"TLS.expire":1,"TLS.sig":"x"}')],
-    ['a PrivateMapKey (userbuf)', wrap('{"TLS.ver":"2.0","TLS.identifier":"u1","TLS.sdkappid":1,"TLS.time":1,"TLS.expire":1,"TLS.userbuf":"AA==","TLS.sig":"x"}')],
+    [
+      'another version',
+      wrap('{"TLS.ver":"1.0","TLS.identifier":"u1","TLS.sdkappid":1,"TLS.time":1,"TLS.expire":1,"TLS.sig":"x"}'),
+    ],
+    [
+      'a PrivateMapKey (userbuf)',
+      wrap(
+        '{"TLS.ver":"2.0","TLS.identifier":"u1","TLS.sdkappid":1,"TLS.time":1,"TLS.expire":1,"TLS.userbuf":"AA==","TLS.sig":"x"}',
+      ),
+    ],
     ['a missing time', wrap('{"TLS.ver":"2.0","TLS.identifier":"u1","TLS.sdkappid":1,"TLS.expire":1,"TLS.sig":"x"}')],
-    ['a text expire', wrap('{"TLS.ver":"2.0","TLS.identifier":"u1","TLS.sdkappid":1,"TLS.time":1,"TLS.expire":"1","TLS.sig":"x"}')],
+    [
+      'a text expire',
+      wrap('{"TLS.ver":"2.0","TLS.identifier":"u1","TLS.sdkappid":1,"TLS.time":1,"TLS.expire":"1","TLS.sig":"x"}'),
+    ],
     ['an inflation bomb', wrap(`{"TLS.ver":"2.0","pad":"${'a'.repeat(100_000)}"}`)],
   ])('refuses %s', (_label, input) => {
     expect(() => decodeUserSig(input)).toThrow(/^UserSig: /);
@@ -170,14 +218,30 @@ describe('provider user IDs', () => {
     }
   });
 
-  it.each(['', '0', '042', '-1', '1.5', '1e3', ' 1', '1\n', 'abc', 'u1', '123456789012345678901'])('refuses the internal ID %p', (id) => {
-    expect(() => providerUserId(id)).toThrow('internal user ID');
-  });
-
-  it.each(['', 'u', 'u0', 'u042', 'U1', '1', 'uu1', 'u1 ', 'u1\n', ' u1', 'u-1', 'u1_', 'user1', 'u123456789012345678901', 'host-user-42'])(
-    'maps back only its own form: %p is nobody',
-    (providerId) => {
-      expect(internalUserIdOf(providerId)).toBeNull();
+  it.each(['', '0', '042', '-1', '1.5', '1e3', ' 1', '1\n', 'abc', 'u1', '123456789012345678901'])(
+    'refuses the internal ID %p',
+    (id) => {
+      expect(() => providerUserId(id)).toThrow('internal user ID');
     },
   );
+
+  it.each([
+    '',
+    'u',
+    'u0',
+    'u042',
+    'U1',
+    '1',
+    'uu1',
+    'u1 ',
+    'u1\n',
+    ' u1',
+    'u-1',
+    'u1_',
+    'user1',
+    'u123456789012345678901',
+    'host-user-42',
+  ])('maps back only its own form: %p is nobody', (providerId) => {
+    expect(internalUserIdOf(providerId)).toBeNull();
+  });
 });

@@ -40,8 +40,10 @@ export function genUserSig(input: UserSigInput): string {
   // The messages name the field, never the key.
   if (!Number.isSafeInteger(sdkAppId) || sdkAppId <= 0) throw new Error('UserSig: sdkAppId must be a positive integer');
   if (typeof key !== 'string' || key === '') throw new Error('UserSig: the SDKSecretKey is empty');
-  if (!PROVIDER_USER_ID_PATTERN.test(identifier)) throw new Error('UserSig: identifier must be 1 to 32 characters of [A-Za-z0-9_-]');
-  if (!Number.isSafeInteger(expireSeconds) || expireSeconds <= 0) throw new Error('UserSig: expireSeconds must be a positive integer');
+  if (!PROVIDER_USER_ID_PATTERN.test(identifier))
+    throw new Error('UserSig: identifier must be 1 to 32 characters of [A-Za-z0-9_-]');
+  if (!Number.isSafeInteger(expireSeconds) || expireSeconds <= 0)
+    throw new Error('UserSig: expireSeconds must be a positive integer');
   if (!Number.isSafeInteger(now) || now < 0) throw new Error('UserSig: now must be whole Unix seconds');
 
   const document: UserSigDocument = {
@@ -80,19 +82,29 @@ export function decodeUserSig(userSig: string): UserSigDocument {
   } catch {
     throw new Error('UserSig: the document is not JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('UserSig: the document is not an object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('UserSig: the document is not an object');
   const doc = parsed as Record<string, unknown>;
   if (doc['TLS.ver'] !== '2.0') throw new Error('UserSig: TLS.ver is not 2.0');
   if ('TLS.userbuf' in doc) throw new Error('UserSig: a userbuf (PrivateMapKey) is not a UserSig');
   const identifier = doc['TLS.identifier'];
   const sig = doc['TLS.sig'];
-  if (typeof identifier !== 'string' || typeof sig !== 'string') throw new Error('UserSig: TLS.identifier and TLS.sig must be strings');
+  if (typeof identifier !== 'string' || typeof sig !== 'string')
+    throw new Error('UserSig: TLS.identifier and TLS.sig must be strings');
   const numbers = ['TLS.sdkappid', 'TLS.time', 'TLS.expire'].map((name) => {
     const value = doc[name];
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new Error(`UserSig: ${name} must be a whole number`);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw new Error(`UserSig: ${name} must be a whole number`);
     return value;
   });
-  return { 'TLS.ver': '2.0', 'TLS.identifier': identifier, 'TLS.sdkappid': numbers[0], 'TLS.time': numbers[1], 'TLS.expire': numbers[2], 'TLS.sig': sig };
+  return {
+    'TLS.ver': '2.0',
+    'TLS.identifier': identifier,
+    'TLS.sdkappid': numbers[0],
+    'TLS.time': numbers[1],
+    'TLS.expire': numbers[2],
+    'TLS.sig': sig,
+  };
 }
 
 function toTlsBase64(bytes: Buffer): string {
@@ -115,7 +127,8 @@ const INTERNAL_ID = /^[1-9][0-9]{0,19}$/;
 const PROVIDER_ID = new RegExp(`^${PROVIDER_PREFIX}([1-9][0-9]{0,19})$`);
 
 export function providerUserId(internalUserId: string): string {
-  if (!INTERNAL_ID.test(internalUserId)) throw new Error('providerUserId: the internal user ID must be a positive decimal integer');
+  if (!INTERNAL_ID.test(internalUserId))
+    throw new Error('providerUserId: the internal user ID must be a positive decimal integer');
   return `${PROVIDER_PREFIX}${internalUserId}`;
 }
 

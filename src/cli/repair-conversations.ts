@@ -17,10 +17,15 @@ async function main(): Promise<void> {
     applyDevSecrets(process.env);
     config = loadConfig(process.env);
   } catch (error) {
-    process.stderr.write(`Refusing to start. ${error instanceof ConfigError ? error.message : (error as Error).message}\n`);
+    process.stderr.write(
+      `Refusing to start. ${error instanceof ConfigError ? error.message : (error as Error).message}\n`,
+    );
     process.exit(1);
   }
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, {}, createRootLogger({ ...config.operations.log, level: 'warn' })), { logger: ['warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(
+    AppModule.forRoot(config, {}, createRootLogger({ ...config.operations.log, level: 'warn' })),
+    { logger: ['warn', 'error'] },
+  );
   try {
     const summary = await app.get(ConversationsRepairService).repairAll();
     process.stdout.write(`${JSON.stringify({ repaired: summary })}\n`);

@@ -1,16 +1,14 @@
 import { Body, Controller, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope } from '../common/openapi';
-import { AuthUser, CurrentUser } from '../im-token/auth-user';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope } from '../common/openapi/api-envelope';
+import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
+import { AuthUser } from '../common/auth-user';
+import { CurrentUser } from '../im-token/current-user.decorator';
 import { ImTokenGuard } from '../im-token/im-token.guard';
 import { RateLimitGuard, RateLimited } from '../common/rate-limit/rate-limit.guard';
-import { ClientErrorReply, ClientErrorsService } from './client-errors.service';
+import { ClientErrorReply } from './client-errors.reply';
+import { ClientErrorsService } from './client-errors.service';
 import { ReportClientErrorDto } from './dto/report-client-error.dto';
-
-class ClientErrorReplyDoc {
-  @ApiProperty({ description: 'ID of the stored or merged record; may differ from the submitted one.' }) event_id: string;
-  @ApiProperty({ description: 'Occurrences accumulated in that record.', example: 1 }) occurrence_count: number;
-}
 
 @ApiTags('sdk')
 @ApiBearerAuth('im-token')
@@ -22,9 +20,10 @@ export class ClientErrorsController {
 
   @Post()
   @ApiOperation({
-    summary: 'Report a client error. Idempotent per event_id; similar errors (same user, device, platform, severity, error_code, operation, build_id) in the same minute are merged.',
+    summary:
+      'Report a client error. Idempotent per event_id; similar errors (same user, device, platform, severity, error_code, operation, build_id) in the same minute are merged.',
   })
-  @ApiEnvelope(ClientErrorReplyDoc, [1003, 1004, 1005, 1101, 1102, 1103, 1500])
+  @ApiEnvelope(ClientErrorReply, ENDPOINT_ERRORS.clientErrors.report)
   report(@CurrentUser() user: AuthUser, @Body() dto: ReportClientErrorDto): Promise<ClientErrorReply> {
     return this.clientErrors.report(user, dto);
   }

@@ -19,6 +19,15 @@ export const MERGE_WINDOW_MS = 60_000;
  */
 export function mergeKey(fields: MergeFields, receivedAt: number): string {
   const minute = Math.floor(receivedAt / MERGE_WINDOW_MS);
-  const material = JSON.stringify([fields.userId, fields.deviceId, fields.platform, fields.severity, fields.errorCode, fields.operation, fields.buildId, minute]);
+  const material = JSON.stringify([
+    fields.userId,
+    fields.deviceId,
+    fields.platform,
+    fields.severity,
+    fields.errorCode,
+    fields.operation,
+    fields.buildId,
+    minute,
+  ]);
   return createHash('sha256').update(material).digest('hex');
 }

@@ -9,7 +9,8 @@ import { ErrorCode } from './error-code';
  */
 export function bearerCredential(request: Request): string | null {
   const all = request.headersDistinct?.authorization;
-  if (all && all.length > 1) throw new AppError(ErrorCode.TOKEN_INVALID, 'Authorization: sent more than once; send exactly one credential');
+  if (all && all.length > 1)
+    throw new AppError(ErrorCode.TOKEN_INVALID, 'Authorization: sent more than once; send exactly one credential');
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);

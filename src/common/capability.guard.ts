@@ -8,7 +8,8 @@ import { ErrorCode } from './error-code';
 const CAPABILITY = 'capability';
 
 /** The endpoint belongs to a capability that the operator can close (code 1202). */
-export const RequiresCapability = (name: CapabilityName): MethodDecorator & ClassDecorator => SetMetadata(CAPABILITY, name);
+export const RequiresCapability = (name: CapabilityName): MethodDecorator & ClassDecorator =>
+  SetMetadata(CAPABILITY, name);
 
 @Injectable()
 export class CapabilityGuard implements CanActivate {
@@ -18,8 +19,12 @@ export class CapabilityGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const name = this.reflector.getAllAndOverride<CapabilityName | undefined>(CAPABILITY, [context.getHandler(), context.getClass()]);
-    if (name && !this.config.messaging.capabilities[name]) throw new AppError(ErrorCode.CAPABILITY_CLOSED, `capability ${name} is closed`);
+    const name = this.reflector.getAllAndOverride<CapabilityName | undefined>(CAPABILITY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (name && !this.config.messaging.capabilities[name])
+      throw new AppError(ErrorCode.CAPABILITY_CLOSED, `capability ${name} is closed`);
     return true;
   }
 }

@@ -42,8 +42,11 @@ export function findJsonProblem(root: unknown, maxDepth = MAX_JSON_DEPTH): strin
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= maxDepth) return `${path.split('.')[0].split('[')[0] || 'body'}: nested deeper than ${maxDepth} levels`;
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item]) : Object.entries(value);
+    if (depth >= maxDepth)
+      return `${path.split('.')[0].split('[')[0] || 'body'}: nested deeper than ${maxDepth} levels`;
+    const entries: Array<[string, unknown]> = Array.isArray(value)
+      ? value.map((item, i) => [`[${i}]`, item])
+      : Object.entries(value);
     for (const [key, item] of entries) {
       const child = key.startsWith('[') ? `${path}${key}` : path ? `${path}.${key}` : key;
       if (!key.startsWith('[') && hasLoneSurrogate(key)) return `${child}: contains invalid Unicode (a lone surrogate)`;

@@ -26,16 +26,27 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
   });
 
-  it.each(['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET', 'RTC_SECRET_KEY'])('refuses production without %s', (name) => {
-    const found = problems({ NODE_ENV: 'production', ...strong, [name]: undefined });
-    expect(found).toEqual([`${name} is required when NODE_ENV=production`]);
-  });
+  it.each(['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET', 'RTC_SECRET_KEY'])(
+    'refuses production without %s',
+    (name) => {
+      const found = problems({ NODE_ENV: 'production', ...strong, [name]: undefined });
+      expect(found).toEqual([`${name} is required when NODE_ENV=production`]);
+    },
+  );
 
   it('refuses secrets that are too short, at the boundary, without echoing them', () => {
-    expect(problems({ NODE_ENV: 'production', ...strong, JWT_SECRET: 'k'.repeat(31) })).toEqual(['JWT_SECRET is too short: at least 32 bytes are required']);
-    expect(problems({ NODE_ENV: 'production', ...strong, SDK_SECRET: 'x'.repeat(31) })[0]).toContain('SDK_SECRET is too short');
-    expect(problems({ NODE_ENV: 'production', ...strong, RTC_CALLBACK_SECRET: 'y'.repeat(15) })[0]).toContain('RTC_CALLBACK_SECRET is too short');
-    expect(problems({ NODE_ENV: 'production', ...strong, RTC_SECRET_KEY: 'f'.repeat(31) })).toEqual(['RTC_SECRET_KEY is too short: at least 32 bytes are required']);
+    expect(problems({ NODE_ENV: 'production', ...strong, JWT_SECRET: 'k'.repeat(31) })).toEqual([
+      'JWT_SECRET is too short: at least 32 bytes are required',
+    ]);
+    expect(problems({ NODE_ENV: 'production', ...strong, SDK_SECRET: 'x'.repeat(31) })[0]).toContain(
+      'SDK_SECRET is too short',
+    );
+    expect(problems({ NODE_ENV: 'production', ...strong, RTC_CALLBACK_SECRET: 'y'.repeat(15) })[0]).toContain(
+      'RTC_CALLBACK_SECRET is too short',
+    );
+    expect(problems({ NODE_ENV: 'production', ...strong, RTC_SECRET_KEY: 'f'.repeat(31) })).toEqual([
+      'RTC_SECRET_KEY is too short: at least 32 bytes are required',
+    ]);
     expect(problems({ NODE_ENV: 'production', ...strong, RTC_SECRET_KEY: 'f'.repeat(32) })).toEqual([]);
     const message = (() => {
       try {
@@ -53,32 +64,45 @@ describe('loadConfig', () => {
   });
 
   it('exposes the provider keys under rtc, the SDKSecretKey apart from the callback key', () => {
-    expect(loadConfig({ NODE_ENV: 'production', ...strong }).rtc).toEqual({ sdkAppId: '1400000001', callbackSecret: strong.RTC_CALLBACK_SECRET, secretKey: strong.RTC_SECRET_KEY });
+    expect(loadConfig({ NODE_ENV: 'production', ...strong }).rtc).toEqual({
+      sdkAppId: '1400000001',
+      callbackSecret: strong.RTC_CALLBACK_SECRET,
+      secretKey: strong.RTC_SECRET_KEY,
+    });
     expect(loadConfig({ NODE_ENV: 'test' }).rtc.secretKey).toBe('');
   });
 
-  it.each(['RTC_CALLBACK_SECRET', 'SDK_SECRET', 'JWT_SECRET'])('refuses RTC_SECRET_KEY equal to %s, in every environment, without echoing it', (other) => {
-    const shared = 'shared-value-0123456789abcdef-0123456789';
-    for (const NODE_ENV of ['production', 'development']) {
-      const found = problems({ NODE_ENV, ...strong, [other]: shared, RTC_SECRET_KEY: shared });
-      expect(found).toEqual(['RTC_SECRET_KEY must differ from RTC_CALLBACK_SECRET, SDK_SECRET and JWT_SECRET']);
-      expect(found.join('\n')).not.toContain(shared);
-    }
-  });
+  it.each(['RTC_CALLBACK_SECRET', 'SDK_SECRET', 'JWT_SECRET'])(
+    'refuses RTC_SECRET_KEY equal to %s, in every environment, without echoing it',
+    (other) => {
+      const shared = 'shared-value-0123456789abcdef-0123456789';
+      for (const NODE_ENV of ['production', 'development']) {
+        const found = problems({ NODE_ENV, ...strong, [other]: shared, RTC_SECRET_KEY: shared });
+        expect(found).toEqual(['RTC_SECRET_KEY must differ from RTC_CALLBACK_SECRET, SDK_SECRET and JWT_SECRET']);
+        expect(found.join('\n')).not.toContain(shared);
+      }
+    },
+  );
 
   it('reads the ring timeout of calls, 30 s unless set, from 5 to 180 s, and the group call size, 16 unless set, from 2 to 300', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).calls).toEqual({ ringTimeoutSeconds: 30, maxParticipants: 16 });
     expect(loadConfig({ NODE_ENV: 'test', CALL_MAX_PARTICIPANTS: '300' }).calls.maxParticipants).toBe(300);
-    expect(() => loadConfig({ NODE_ENV: 'test', CALL_MAX_PARTICIPANTS: '1' })).toThrow(/CALL_MAX_PARTICIPANTS must be an integer from 2 to 300/);
+    expect(() => loadConfig({ NODE_ENV: 'test', CALL_MAX_PARTICIPANTS: '1' })).toThrow(
+      /CALL_MAX_PARTICIPANTS must be an integer from 2 to 300/,
+    );
     expect(loadConfig({ NODE_ENV: 'test', CALL_RING_TIMEOUT_SECONDS: '5' }).calls.ringTimeoutSeconds).toBe(5);
     expect(loadConfig({ NODE_ENV: 'test', CALL_RING_TIMEOUT_SECONDS: '180' }).calls.ringTimeoutSeconds).toBe(180);
     for (const value of ['4', '181', '30.5', '-30', '30s']) {
-      expect(problems({ NODE_ENV: 'test', CALL_RING_TIMEOUT_SECONDS: value })).toEqual([`CALL_RING_TIMEOUT_SECONDS must be an integer from 5 to 180 (got "${value}")`]);
+      expect(problems({ NODE_ENV: 'test', CALL_RING_TIMEOUT_SECONDS: value })).toEqual([
+        `CALL_RING_TIMEOUT_SECONDS must be an integer from 5 to 180 (got "${value}")`,
+      ]);
     }
   });
 
   it('reports every problem at once', () => {
-    expect(problems({ NODE_ENV: 'production', PORT: 'http', TOKEN_TTL_SECONDS: '1.5' }).length).toBeGreaterThanOrEqual(6);
+    expect(problems({ NODE_ENV: 'production', PORT: 'http', TOKEN_TTL_SECONDS: '1.5' }).length).toBeGreaterThanOrEqual(
+      6,
+    );
   });
 
   it('accepts development without secrets (they are generated by dev-secrets)', () => {
@@ -101,7 +125,14 @@ describe('parseDatabaseUrl', () => {
   });
 
   it('reads mysql URLs with encoded credentials', () => {
-    expect(parseDatabaseUrl('mysql://im:p%40ss@db.local:3307/chat')).toEqual({ type: 'mysql', host: 'db.local', port: 3307, username: 'im', password: 'p@ss', database: 'chat' });
+    expect(parseDatabaseUrl('mysql://im:p%40ss@db.local:3307/chat')).toEqual({
+      type: 'mysql',
+      host: 'db.local',
+      port: 3307,
+      username: 'im',
+      password: 'p@ss',
+      database: 'chat',
+    });
     expect(parseDatabaseUrl('mysql://root@127.0.0.1/test')).toMatchObject({ port: 3306, password: '' });
   });
 

@@ -16,7 +16,14 @@ export const DEFAULT_CALL_RING_TIMEOUT_SECONDS = 30;
 
 export function loadCallsConfig(env: NodeJS.ProcessEnv, problems: string[]): CallsConfig {
   return {
-    ringTimeoutSeconds: readInteger(env, 'CALL_RING_TIMEOUT_SECONDS', DEFAULT_CALL_RING_TIMEOUT_SECONDS, 5, 180, problems),
+    ringTimeoutSeconds: readInteger(
+      env,
+      'CALL_RING_TIMEOUT_SECONDS',
+      DEFAULT_CALL_RING_TIMEOUT_SECONDS,
+      5,
+      180,
+      problems,
+    ),
     maxParticipants: readInteger(env, 'CALL_MAX_PARTICIPANTS', 16, 2, 300, problems),
   };
 }

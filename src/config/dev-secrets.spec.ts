@@ -26,7 +26,12 @@ describe('applyDevSecrets', () => {
 
   it('does nothing in production or when everything is set', () => {
     expect(applyDevSecrets({ NODE_ENV: 'production' }, file())).toBeNull();
-    expect(applyDevSecrets({ SDK_SECRET: 'a', JWT_SECRET: 'b', RTC_SDK_APP_ID: '1', RTC_CALLBACK_SECRET: 'c', RTC_SECRET_KEY: 'd' }, file())).toBeNull();
+    expect(
+      applyDevSecrets(
+        { SDK_SECRET: 'a', JWT_SECRET: 'b', RTC_SDK_APP_ID: '1', RTC_CALLBACK_SECRET: 'c', RTC_SECRET_KEY: 'd' },
+        file(),
+      ),
+    ).toBeNull();
   });
 
   it('adds RTC_SECRET_KEY to a file written before it existed, keeping the other values', () => {

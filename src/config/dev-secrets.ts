@@ -10,7 +10,10 @@ export const DEFAULT_DEV_SECRETS_FILE = './data/dev-secrets.json';
  * once so tokens stay valid across restarts. The file is created with mode 0600. Returns the
  * file's path when it was used, so the start-up line can name it (never the values).
  */
-export function applyDevSecrets(env: NodeJS.ProcessEnv, file = env.DEV_SECRETS_FILE || DEFAULT_DEV_SECRETS_FILE): string | null {
+export function applyDevSecrets(
+  env: NodeJS.ProcessEnv,
+  file = env.DEV_SECRETS_FILE || DEFAULT_DEV_SECRETS_FILE,
+): string | null {
   if (env.NODE_ENV === 'production') return null;
   const missing = SECRET_NAMES.filter((name) => !env[name]);
   if (missing.length === 0) return null;

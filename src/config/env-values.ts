@@ -1,6 +1,13 @@
 /** Readers of single environment values; problems are collected, never thrown, so all are reported at once. */
 
-export function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+export function readInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
@@ -10,7 +17,13 @@ export function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: numb
   return Number(raw);
 }
 
-export function readChoice<T extends string>(env: NodeJS.ProcessEnv, name: string, choices: readonly T[], fallback: T, problems: string[]): T {
+export function readChoice<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+  problems: string[],
+): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!(choices as readonly string[]).includes(raw)) {

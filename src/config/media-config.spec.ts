@@ -61,13 +61,25 @@ describe('loadMediaStorageConfig', () => {
     [{ ...S3_ENV, MEDIA_S3_REGION: 'eu west' }, /^MEDIA_S3_REGION must be a region name/],
     [{ ...S3_ENV, MEDIA_S3_ENDPOINT: 'minio:9000' }, /^MEDIA_S3_ENDPOINT must be an http\(s\) URL/],
     [{ ...S3_ENV, MEDIA_S3_ENDPOINT: 'ftp://minio' }, /^MEDIA_S3_ENDPOINT must be an http\(s\) URL/],
-    [{ ...S3_ENV, MEDIA_S3_ENDPOINT: 'http://minio:9000/?x=1' }, /^MEDIA_S3_ENDPOINT must be an http\(s\) URL .*no query/],
-    [{ ...S3_ENV, MEDIA_S3_FORCE_PATH_STYLE: 'yes' }, /^MEDIA_S3_FORCE_PATH_STYLE must be true or false \(got "yes"\)$/],
+    [
+      { ...S3_ENV, MEDIA_S3_ENDPOINT: 'http://minio:9000/?x=1' },
+      /^MEDIA_S3_ENDPOINT must be an http\(s\) URL .*no query/,
+    ],
+    [
+      { ...S3_ENV, MEDIA_S3_FORCE_PATH_STYLE: 'yes' },
+      /^MEDIA_S3_FORCE_PATH_STYLE must be true or false \(got "yes"\)$/,
+    ],
     [{ ...S3_ENV, MEDIA_S3_PREFIX: 'a/../b' }, /^MEDIA_S3_PREFIX must be/],
     [{ ...S3_ENV, MEDIA_S3_PREFIX: 'a//b' }, /^MEDIA_S3_PREFIX must be/],
     [{ ...S3_ENV, MEDIA_S3_PREFIX: 'a b' }, /^MEDIA_S3_PREFIX must be/],
-    [{ ...S3_ENV, MEDIA_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' }, /^MEDIA_S3_SECRET_ACCESS_KEY is required when MEDIA_S3_ACCESS_KEY_ID is set$/],
-    [{ ...S3_ENV, MEDIA_S3_SECRET_ACCESS_KEY: SECRET }, /^MEDIA_S3_ACCESS_KEY_ID is required when MEDIA_S3_SECRET_ACCESS_KEY is set$/],
+    [
+      { ...S3_ENV, MEDIA_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' },
+      /^MEDIA_S3_SECRET_ACCESS_KEY is required when MEDIA_S3_ACCESS_KEY_ID is set$/,
+    ],
+    [
+      { ...S3_ENV, MEDIA_S3_SECRET_ACCESS_KEY: SECRET },
+      /^MEDIA_S3_ACCESS_KEY_ID is required when MEDIA_S3_SECRET_ACCESS_KEY is set$/,
+    ],
     [{ MEDIA_S3_BUCKET: 'im-media' }, /^MEDIA_S3_BUCKET is set but MEDIA_STORAGE is not: set MEDIA_STORAGE=s3/],
   ])('refuses %j with one problem naming the variable', (env, message) => {
     const problems = problemsOf(env);
@@ -76,7 +88,12 @@ describe('loadMediaStorageConfig', () => {
   });
 
   it('ignores the S3 variables when MEDIA_STORAGE=local is chosen explicitly', () => {
-    expect(loadMediaStorageConfig({ MEDIA_STORAGE: 'local', MEDIA_S3_BUCKET: 'im-media', MEDIA_S3_FORCE_PATH_STYLE: 'maybe' }, [])).toEqual({ driver: 'local' });
+    expect(
+      loadMediaStorageConfig(
+        { MEDIA_STORAGE: 'local', MEDIA_S3_BUCKET: 'im-media', MEDIA_S3_FORCE_PATH_STYLE: 'maybe' },
+        [],
+      ),
+    ).toEqual({ driver: 'local' });
   });
 
   it('never quotes a secret, nor credentials written into the endpoint', () => {
@@ -94,7 +111,15 @@ describe('loadMediaStorageConfig', () => {
   });
 
   it('accepts production without keys (the default AWS credential chain: instance or task role)', () => {
-    const config = loadConfig({ NODE_ENV: 'production', SDK_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32), RTC_SDK_APP_ID: '1400000001', RTC_CALLBACK_SECRET: 'c'.repeat(16), RTC_SECRET_KEY: 'k'.repeat(64), ...S3_ENV });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SDK_SECRET: 's'.repeat(32),
+      JWT_SECRET: 'j'.repeat(32),
+      RTC_SDK_APP_ID: '1400000001',
+      RTC_CALLBACK_SECRET: 'c'.repeat(16),
+      RTC_SECRET_KEY: 'k'.repeat(64),
+      ...S3_ENV,
+    });
     expect(config.messaging.media.storage).toMatchObject({ driver: 's3', bucket: 'im-media', credentials: null });
   });
 

@@ -1,6 +1,8 @@
 import { readChoice } from './env-values';
 
-/** Where media bytes are kept: `local` (MEDIA_DIR, one instance) or an S3-compatible bucket shared by every instance. */
+/**
+ * Where media bytes are kept: `local` (MEDIA_DIR, one instance) or an S3-compatible bucket shared by every instance.
+ */
 export const MEDIA_STORAGE_DRIVERS = ['local', 's3'] as const;
 export type MediaStorageDriver = (typeof MEDIA_STORAGE_DRIVERS)[number];
 
@@ -35,12 +37,16 @@ export function loadMediaStorageConfig(env: NodeJS.ProcessEnv, problems: string[
   if (driver !== 's3') {
     // A bucket named without the driver is almost surely a forgotten MEDIA_STORAGE=s3: every
     // instance would then keep its own files, the very problem the bucket is meant to solve.
-    if (bucket && (env.MEDIA_STORAGE ?? '') === '') problems.push('MEDIA_S3_BUCKET is set but MEDIA_STORAGE is not: set MEDIA_STORAGE=s3 to use the bucket (or local to keep files under MEDIA_DIR)');
+    if (bucket && (env.MEDIA_STORAGE ?? '') === '')
+      problems.push(
+        'MEDIA_S3_BUCKET is set but MEDIA_STORAGE is not: set MEDIA_STORAGE=s3 to use the bucket (or local to keep files under MEDIA_DIR)',
+      );
     return { driver: 'local' };
   }
 
   if (!bucket) problems.push('MEDIA_S3_BUCKET is required when MEDIA_STORAGE=s3');
-  else if (!BUCKET_NAME.test(bucket) || bucket.includes('..')) problems.push(`MEDIA_S3_BUCKET must be a bucket name: 3 to 63 letters, digits, ".", "-" or "_" (got "${bucket}")`);
+  else if (!BUCKET_NAME.test(bucket) || bucket.includes('..'))
+    problems.push(`MEDIA_S3_BUCKET must be a bucket name: 3 to 63 letters, digits, ".", "-" or "_" (got "${bucket}")`);
 
   const region = (env.MEDIA_S3_REGION ?? '').trim() || 'us-east-1';
   if (!REGION.test(region)) problems.push(`MEDIA_S3_REGION must be a region name such as eu-west-1 (got "${region}")`);
@@ -68,7 +74,9 @@ function readEndpoint(env: NodeJS.ProcessEnv, problems: string[]): string | null
   }
   if (url.username || url.password) {
     // The endpoint appears in boot errors; credentials belong in the two key variables.
-    problems.push('MEDIA_S3_ENDPOINT must not contain credentials: use MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY');
+    problems.push(
+      'MEDIA_S3_ENDPOINT must not contain credentials: use MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY',
+    );
     return null;
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.search || url.hash) {
@@ -93,7 +101,9 @@ function readPrefix(env: NodeJS.ProcessEnv, problems: string[]): string {
   if (!raw) return '';
   const segments = raw.split('/');
   if (raw.length > 256 || segments.some((s) => !PREFIX_SEGMENT.test(s) || s === '.' || s === '..')) {
-    problems.push(`MEDIA_S3_PREFIX must be at most 256 characters of path segments made of letters, digits and !_.*'()- (no empty, "." or ".." segment; got "${raw}")`);
+    problems.push(
+      `MEDIA_S3_PREFIX must be at most 256 characters of path segments made of letters, digits and !_.*'()- (no empty, "." or ".." segment; got "${raw}")`,
+    );
     return '';
   }
   return `${raw}/`;

@@ -39,8 +39,15 @@ export function parseRateLimits(raw: string | undefined): Record<RateLimitName, 
   if (!raw || raw.trim() === '') return rules;
   for (const part of raw.split(',')) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]+)\s*\/\s*([0-9]+)(ms|s|m)\s*$/.exec(part);
-    if (!match || !(RATE_LIMIT_NAMES as readonly string[]).includes(match[1]) || Number(match[2]) < 1 || Number(match[3]) < 1) {
-      throw new Error(`RATE_LIMITS entry "${part.trim()}" must look like send=20/1s (names: ${RATE_LIMIT_NAMES.join(', ')}; units ms, s, m)`);
+    if (
+      !match ||
+      !(RATE_LIMIT_NAMES as readonly string[]).includes(match[1]) ||
+      Number(match[2]) < 1 ||
+      Number(match[3]) < 1
+    ) {
+      throw new Error(
+        `RATE_LIMITS entry "${part.trim()}" must look like send=20/1s (names: ${RATE_LIMIT_NAMES.join(', ')}; units ms, s, m)`,
+      );
     }
     const unit = match[4] === 'ms' ? 1 : match[4] === 's' ? 1000 : 60_000;
     rules[match[1] as RateLimitName] = { limit: Number(match[2]), windowMs: Number(match[3]) * unit };
@@ -49,11 +56,17 @@ export function parseRateLimits(raw: string | undefined): Record<RateLimitName, 
 }
 
 export function loadMessagingConfig(env: NodeJS.ProcessEnv, problems: string[]): MessagingConfig {
-  const closed = (env.CAPABILITIES_CLOSED ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const closed = (env.CAPABILITIES_CLOSED ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of closed) {
-    if (!(CAPABILITY_NAMES as readonly string[]).includes(name)) problems.push(`CAPABILITIES_CLOSED: unknown capability "${name}" (known: ${CAPABILITY_NAMES.join(', ')})`);
+    if (!(CAPABILITY_NAMES as readonly string[]).includes(name))
+      problems.push(`CAPABILITIES_CLOSED: unknown capability "${name}" (known: ${CAPABILITY_NAMES.join(', ')})`);
   }
-  const capabilities = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, !closed.includes(name)])) as Capabilities;
+  const capabilities = Object.fromEntries(
+    CAPABILITY_NAMES.map((name) => [name, !closed.includes(name)]),
+  ) as Capabilities;
 
   let rateLimits = DEFAULT_RATE_LIMITS;
   try {
@@ -67,7 +80,10 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv, problems: string[]):
   return {
     capabilities,
     recallWindowSeconds: readInteger(env, 'RECALL_WINDOW_SECONDS', 120, 0, 7 * 24 * 3600, problems),
-    blockedKeywords: (env.BLOCKED_KEYWORDS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean),
+    blockedKeywords: (env.BLOCKED_KEYWORDS ?? '')
+      .split(',')
+      .map((w) => w.trim().toLowerCase())
+      .filter(Boolean),
     invitationTtlSeconds: readInteger(env, 'INVITATION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600, problems),
     media: {
       dir: env.MEDIA_DIR || './data/media',

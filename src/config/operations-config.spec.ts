@@ -1,6 +1,9 @@
 import { loadOperationsConfig } from './operations-config';
 
-function load(env: Record<string, string>, nodeEnv = 'production'): { config: ReturnType<typeof loadOperationsConfig>; problems: string[] } {
+function load(
+  env: Record<string, string>,
+  nodeEnv = 'production',
+): { config: ReturnType<typeof loadOperationsConfig>; problems: string[] } {
   const problems: string[] = [];
   return { config: loadOperationsConfig(env, nodeEnv, problems), problems };
 }
@@ -10,7 +13,14 @@ describe('loadOperationsConfig', () => {
     const { config, problems } = load({});
     expect(problems).toEqual([]);
     expect(config).toEqual({
-      database: { connectTimeoutMs: 5000, acquireTimeoutMs: 5000, queryTimeoutMs: 10000, connectRetryMs: 500, connectRetryMaxMs: 10000, connectRetries: 0 },
+      database: {
+        connectTimeoutMs: 5000,
+        acquireTimeoutMs: 5000,
+        queryTimeoutMs: 10000,
+        connectRetryMs: 500,
+        connectRetryMaxMs: 10000,
+        connectRetries: 0,
+      },
       redisTimeoutMs: 250,
       readyTimeoutMs: 2000,
       readyRequiresRedis: false,
@@ -24,7 +34,10 @@ describe('loadOperationsConfig', () => {
   });
 
   it('reads CORS origins, and * alone', () => {
-    expect(load({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(load({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).config.corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
     expect(load({ CORS_ORIGINS: '*' }).config.corsOrigins).toEqual(['*']);
   });
 
@@ -49,11 +62,15 @@ describe('loadOperationsConfig', () => {
   it('refuses a metrics token equal to another secret, without naming it', () => {
     const secret = 'sdk-secret-0123456789abcdef-0123456789';
     const { problems } = load({ SDK_SECRET: secret, METRICS_TOKEN: secret });
-    expect(problems).toEqual(['METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET, RTC_CALLBACK_SECRET and RTC_SECRET_KEY']);
+    expect(problems).toEqual([
+      'METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET, RTC_CALLBACK_SECRET and RTC_SECRET_KEY',
+    ]);
   });
 
   it('refuses a retry cap below the first delay', () => {
-    expect(load({ DB_CONNECT_RETRY_MS: '5000', DB_CONNECT_RETRY_MAX_MS: '1000' }).problems).toEqual(['DB_CONNECT_RETRY_MAX_MS must not be below DB_CONNECT_RETRY_MS']);
+    expect(load({ DB_CONNECT_RETRY_MS: '5000', DB_CONNECT_RETRY_MAX_MS: '1000' }).problems).toEqual([
+      'DB_CONNECT_RETRY_MAX_MS must not be below DB_CONNECT_RETRY_MS',
+    ]);
   });
 
   it('never repeats the metrics token in a message', () => {

@@ -37,13 +37,19 @@ export interface OperationsConfig {
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;
 
 function corsOrigins(raw: string | undefined, problems: string[]): string[] {
-  const origins = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const origins = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (origins.includes('*')) {
     if (origins.length > 1) problems.push('CORS_ORIGINS is either * alone or a list of origins');
     return ['*'];
   }
   for (const origin of origins) {
-    if (!ORIGIN.test(origin)) problems.push(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (scheme, lower-case host, optional port, no path)`);
+    if (!ORIGIN.test(origin))
+      problems.push(
+        `CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (scheme, lower-case host, optional port, no path)`,
+      );
   }
   return origins;
 }
@@ -53,12 +59,16 @@ export function loadOperationsConfig(env: NodeJS.ProcessEnv, nodeEnv: string, pr
   if (metricsToken !== null && (Buffer.byteLength(metricsToken, 'utf8') < 16 || /\s/.test(metricsToken))) {
     problems.push('METRICS_TOKEN must be at least 16 bytes without white space');
   }
-  if (metricsToken !== null && [env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET, env.RTC_SECRET_KEY].includes(metricsToken)) {
+  if (
+    metricsToken !== null &&
+    [env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET, env.RTC_SECRET_KEY].includes(metricsToken)
+  ) {
     problems.push('METRICS_TOKEN must differ from SDK_SECRET, JWT_SECRET, RTC_CALLBACK_SECRET and RTC_SECRET_KEY');
   }
   const connectRetryMs = readInteger(env, 'DB_CONNECT_RETRY_MS', 500, 50, 60_000, problems);
   const connectRetryMaxMs = readInteger(env, 'DB_CONNECT_RETRY_MAX_MS', 10_000, 50, 600_000, problems);
-  if (connectRetryMaxMs < connectRetryMs) problems.push('DB_CONNECT_RETRY_MAX_MS must not be below DB_CONNECT_RETRY_MS');
+  if (connectRetryMaxMs < connectRetryMs)
+    problems.push('DB_CONNECT_RETRY_MAX_MS must not be below DB_CONNECT_RETRY_MS');
   return {
     database: {
       connectTimeoutMs: readInteger(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 120_000, problems),
@@ -74,7 +84,13 @@ export function loadOperationsConfig(env: NodeJS.ProcessEnv, nodeEnv: string, pr
     shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems),
     log: {
       level: readChoice(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'error' : 'info', problems),
-      format: readChoice<LogFormat>(env, 'LOG_FORMAT', ['json', 'pretty'], nodeEnv === 'production' ? 'json' : 'pretty', problems),
+      format: readChoice<LogFormat>(
+        env,
+        'LOG_FORMAT',
+        ['json', 'pretty'],
+        nodeEnv === 'production' ? 'json' : 'pretty',
+        problems,
+      ),
     },
     metricsToken,
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),

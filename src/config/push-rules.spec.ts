@@ -10,13 +10,24 @@ describe('push rules', () => {
   );
 
   it('merges every matching rule in order, manufacturer case-insensitively', () => {
-    expect(buildPushConfig(rules, { platform: 'android', manufacturer: 'xiaomi', package_name: 'a.b' })).toEqual({ provider: 'mipush', sender_id: '1', app_id: 'x' });
-    expect(buildPushConfig(rules, { platform: 'android', manufacturer: 'huawei', package_name: 'a.b' })).toEqual({ provider: 'fcm', sender_id: '1' });
+    expect(buildPushConfig(rules, { platform: 'android', manufacturer: 'xiaomi', package_name: 'a.b' })).toEqual({
+      provider: 'mipush',
+      sender_id: '1',
+      app_id: 'x',
+    });
+    expect(buildPushConfig(rules, { platform: 'android', manufacturer: 'huawei', package_name: 'a.b' })).toEqual({
+      provider: 'fcm',
+      sender_id: '1',
+    });
   });
 
   it('matches package names exactly', () => {
-    expect(buildPushConfig(rules, { platform: 'ios', manufacturer: 'Apple', package_name: 'com.example.app' })).toEqual({ provider: 'apns', topic: 'com.example.app' });
-    expect(buildPushConfig(rules, { platform: 'ios', manufacturer: 'Apple', package_name: 'com.example.APP' })).toEqual({});
+    expect(buildPushConfig(rules, { platform: 'ios', manufacturer: 'Apple', package_name: 'com.example.app' })).toEqual(
+      { provider: 'apns', topic: 'com.example.app' },
+    );
+    expect(buildPushConfig(rules, { platform: 'ios', manufacturer: 'Apple', package_name: 'com.example.APP' })).toEqual(
+      {},
+    );
   });
 
   it('answers {} for Web (no device fields) and never hands out the stored object', () => {

@@ -34,14 +34,21 @@ export function parsePushRules(raw: string | undefined): PushRule[] {
     const r = rule as Record<string, unknown>;
     const field = (name: string): string => {
       const value = r[name] ?? '*';
-      if (typeof value !== 'string' || value === '') throw new Error(`${where}.${name} must be a non-empty string or "*"`);
+      if (typeof value !== 'string' || value === '')
+        throw new Error(`${where}.${name} must be a non-empty string or "*"`);
       return value;
     };
     const platform = field('platform').toLowerCase();
     if (!PLATFORMS.includes(platform)) throw new Error(`${where}.platform must be android, ios, harmony or "*"`);
     const config = r.config;
-    if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error(`${where}.config must be an object`);
-    return { platform, manufacturer: field('manufacturer'), package_name: field('package_name'), config: config as Record<string, unknown> };
+    if (!config || typeof config !== 'object' || Array.isArray(config))
+      throw new Error(`${where}.config must be an object`);
+    return {
+      platform,
+      manufacturer: field('manufacturer'),
+      package_name: field('package_name'),
+      config: config as Record<string, unknown>,
+    };
   });
 }
 

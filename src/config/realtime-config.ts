@@ -38,7 +38,8 @@ export const SOCKET_MAX_HTTP_BUFFER_BYTES = 64 * 1024;
 
 export function loadRealtimeConfig(env: NodeJS.ProcessEnv, problems: string[]): RealtimeConfig {
   const path = env.REALTIME_PATH || '/socket.io';
-  if (!/^\/[A-Za-z0-9._~/-]*$/.test(path) || path.endsWith('/')) problems.push('REALTIME_PATH must be a URL path such as /socket.io (no trailing slash)');
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(path) || path.endsWith('/'))
+    problems.push('REALTIME_PATH must be a URL path such as /socket.io (no trailing slash)');
   const pingIntervalMs = readInteger(env, 'REALTIME_PING_INTERVAL_MS', 25_000, 1000, 300_000, problems);
   const pingTimeoutMs = readInteger(env, 'REALTIME_PING_TIMEOUT_MS', 20_000, 1000, 300_000, problems);
   return {

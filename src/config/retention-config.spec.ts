@@ -9,12 +9,30 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
 
 describe('loadRetentionConfig', () => {
   it('keeps client errors and room events 30 days and idempotency records 7, pruning every 10 minutes in batches of 500', () => {
-    expect(loadRetentionConfig({}, [])).toEqual({ clientErrorsDays: 30, roomEventsDays: 30, idempotencyDays: 7, intervalSeconds: 600, batchSize: 500 });
+    expect(loadRetentionConfig({}, [])).toEqual({
+      clientErrorsDays: 30,
+      roomEventsDays: 30,
+      idempotencyDays: 7,
+      intervalSeconds: 600,
+      batchSize: 500,
+    });
   });
 
   it('reads every variable, 0 days meaning keep for ever', () => {
-    const env = { RETENTION_CLIENT_ERRORS_DAYS: '0', RETENTION_ROOM_EVENTS_DAYS: '90', RETENTION_IDEMPOTENCY_DAYS: '1', RETENTION_INTERVAL_SECONDS: '10', RETENTION_BATCH_SIZE: '10000' };
-    expect(loadRetentionConfig(env, [])).toEqual({ clientErrorsDays: 0, roomEventsDays: 90, idempotencyDays: 1, intervalSeconds: 10, batchSize: 10000 });
+    const env = {
+      RETENTION_CLIENT_ERRORS_DAYS: '0',
+      RETENTION_ROOM_EVENTS_DAYS: '90',
+      RETENTION_IDEMPOTENCY_DAYS: '1',
+      RETENTION_INTERVAL_SECONDS: '10',
+      RETENTION_BATCH_SIZE: '10000',
+    };
+    expect(loadRetentionConfig(env, [])).toEqual({
+      clientErrorsDays: 0,
+      roomEventsDays: 90,
+      idempotencyDays: 1,
+      intervalSeconds: 10,
+      batchSize: 10000,
+    });
   });
 
   it.each([
@@ -41,7 +59,9 @@ describe('loadRetentionConfig', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const problems = (error as ConfigError).problems;
-      expect(problems.filter((p) => /^(RETENTION_BATCH_SIZE|RETENTION_INTERVAL_SECONDS|PORT) /.test(p))).toHaveLength(3);
+      expect(problems.filter((p) => /^(RETENTION_BATCH_SIZE|RETENTION_INTERVAL_SECONDS|PORT) /.test(p))).toHaveLength(
+        3,
+      );
     }
   });
 });

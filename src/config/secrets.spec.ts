@@ -12,7 +12,9 @@ describe('configuredSecrets', () => {
       RTC_SECRET_KEY: 'f'.repeat(64),
       METRICS_TOKEN: 'm'.repeat(32),
     };
-    expect(configuredSecrets(loadConfig(env)).sort()).toEqual([env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET, env.RTC_SECRET_KEY, env.METRICS_TOKEN].sort());
+    expect(configuredSecrets(loadConfig(env)).sort()).toEqual(
+      [env.SDK_SECRET, env.JWT_SECRET, env.RTC_CALLBACK_SECRET, env.RTC_SECRET_KEY, env.METRICS_TOKEN].sort(),
+    );
   });
 
   it('leaves out what is not configured (never an empty pattern)', () => {

@@ -57,14 +57,22 @@ export class ConversationDescriber {
     const groupById = new Map(groups.map((g) => [String(g.id), g]));
     const views = new Map<string, ConversationView>();
     for (const conversation of conversations) {
-      const view = this.viewOf(conversation, userById.get(directPeerId(conversation, viewerId)) ?? null, groupById.get(String(conversation.groupId)) ?? null);
+      const view = this.viewOf(
+        conversation,
+        userById.get(directPeerId(conversation, viewerId)) ?? null,
+        groupById.get(String(conversation.groupId)) ?? null,
+      );
       if (view) views.set(conversation.id, view);
     }
     return views;
   }
 
   /** The view from an already loaded peer (one-to-one) or group; null when that is missing. */
-  viewOf(conversation: Pick<ConversationEntity, 'type'>, peer: NamingPeer | null, group: NamingGroup | null): ConversationView | null {
+  viewOf(
+    conversation: Pick<ConversationEntity, 'type'>,
+    peer: NamingPeer | null,
+    group: NamingGroup | null,
+  ): ConversationView | null {
     if (conversation.type === 'direct') {
       if (!peer) return null;
       return {

@@ -9,15 +9,26 @@ describe('conversation IDs', () => {
 
   it('round-trips direct and group IDs', () => {
     expect(parseConversationId(directConversationId('user-42'))).toEqual({ type: 'direct', peerExternalId: 'user-42' });
-    expect(parseConversationId(groupConversationId('team.a_1-b'))).toEqual({ type: 'group', publicGroupId: 'team.a_1-b' });
+    expect(parseConversationId(groupConversationId('team.a_1-b'))).toEqual({
+      type: 'group',
+      publicGroupId: 'team.a_1-b',
+    });
   });
 
-  it.each(['friend_', 'friend_YQ==', 'friend_Y+Q', 'friend_YR', 'group_', 'group_has space', `group_${'x'.repeat(33)}`, 'dm_YQ', 'YQ', `friend_${Buffer.from(' padded').toString('base64url')}`])(
-    'refuses %s',
-    (value) => {
-      expect(parseConversationId(value)).toBeNull();
-    },
-  );
+  it.each([
+    'friend_',
+    'friend_YQ==',
+    'friend_Y+Q',
+    'friend_YR',
+    'group_',
+    'group_has space',
+    `group_${'x'.repeat(33)}`,
+    'dm_YQ',
+    'YQ',
+    `friend_${Buffer.from(' padded').toString('base64url')}`,
+  ])('refuses %s', (value) => {
+    expect(parseConversationId(value)).toBeNull();
+  });
 
   it('orders a direct pair numerically, not as text', () => {
     expect(directKey('10', '9')).toBe('9:10');

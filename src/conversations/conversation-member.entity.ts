@@ -73,7 +73,10 @@ export class ConversationMemberEntity {
   @Column({ name: 'unread_count', type: 'bigint', default: 0, transformer: msTime })
   unreadCount: number;
 
-  /** Time of the conversation's latest message (or of joining), for the home list order (group rows: joining or leaving). */
+  /**
+   * Time of the conversation's latest message (or of joining), for the home list order (group rows: joining or
+   * leaving).
+   */
   @Column({ name: 'last_activity_at', type: 'bigint', default: 0, transformer: msTime })
   lastActivityAt: number;
 

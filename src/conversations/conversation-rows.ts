@@ -1,4 +1,3 @@
-import { EntityManager } from 'typeorm';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { UnreadTotals } from './home-list';
@@ -6,10 +5,11 @@ import { ConversationProgress, effectiveMemberState } from './member-state';
 
 /**
  * Column lists and hand mappers of the conversations and conversation_members rows, shared by
- * the conversation repositories (conversations, conversation-members, user-conversations).
+ * the conversation repositories.
  */
 
-export const CONVERSATION_COLUMNS = 'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
+export const CONVERSATION_COLUMNS =
+  'id, type, direct_key, group_id, last_seq, content_updated_at, last_message_at, deletion_revision, created_at';
 export const MEMBER_COLUMNS =
   'id, conversation_id, user_id, peer_id, is_group, read_seq, visible_from_seq, visible_to_seq, visible_to_position, visible_updated_at, visible_deletion_revision, uncounted, unread_count, last_activity_at, pinned, muted, hidden, hidden_seq, created_at, updated_at';
 export type Row = Record<string, string | number | null>;
@@ -68,15 +68,18 @@ export const aliased = (alias: string, columns: string): string =>
     .map((column) => `${alias}.${column} AS ${alias}_${column}`)
     .join(', ');
 
-export const isMysql = (manager: EntityManager): boolean => manager.connection.options.type === 'mysql';
 /**
- * MySQL: keeps a statement on one conversation's member rows on the (conversation, user) key.
- * On a small table the optimizer prefers a full scan, and a scanning UPDATE locks every row of
- * every conversation it passes until commit, which other conversations' writers then queue on.
+ * The (conversation, user) key that statements on one conversation's member rows are held to
+ * (SqlDialect.forceIndex). On a small table MySQL's optimizer prefers a full scan, and a scanning
+ * UPDATE locks every row of every conversation it passes until commit, which other
+ * conversations' writers then queue on.
  */
-export const byConversation = (manager: EntityManager): string => (isMysql(manager) ? ' FORCE INDEX (UQ_conversation_members_conv_user)' : '');
+export const BY_CONVERSATION = 'UQ_conversation_members_conv_user';
 
-export const totalsOf = (row: Row | undefined): UnreadTotals => ({ total: Number(row?.total ?? 0), unmuted: Number(row?.unmuted ?? 0) });
+export const totalsOf = (row: Row | undefined): UnreadTotals => ({
+  total: Number(row?.total ?? 0),
+  unmuted: Number(row?.unmuted ?? 0),
+});
 
 /** MEMBER_COLUMNS of a member row aliased `m`, unprefixed in the result. */
 export const MEMBER_COLUMNS_OF_M = MEMBER_COLUMNS.split(', ')

@@ -9,15 +9,40 @@ import { ConversationMembersRepository } from './conversation-members.repository
 import { ConversationEntity } from './conversation.entity';
 import { ConversationsRepairService } from './conversations-repair.service';
 import { ConversationsRepository } from './conversations.repository';
-import { MessageEntity } from './message.entity';
-import { MessagesRepository } from './messages.repository';
-import { UserConversationsRepository } from './user-conversations.repository';
+import { MessageStoreModule } from '../messages/message-store.module';
+import { ConversationsRepairRepository } from './conversations-repair.repository';
+import { MessageCountersRepository } from './message-counters.repository';
+import { ViewerConversationsRepository } from './viewer-conversations.repository';
 import { UserUnreadTotalsEntity } from './user-unread-totals.entity';
 
-/** Owns conversations, their members and their messages; their endpoints are the messages and sync modules'. */
+/** Owns conversations and their members; their endpoints are the messages and sync modules'. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, MessageEntity, UserUnreadTotalsEntity]), UsersModule, GroupsModule],
-  providers: [ConversationsRepository, ConversationMembersRepository, UserConversationsRepository, MessagesRepository, ConversationAccessService, ConversationDescriber, ConversationsRepairService],
-  exports: [ConversationsRepository, ConversationMembersRepository, UserConversationsRepository, MessagesRepository, ConversationAccessService, ConversationDescriber, ConversationsRepairService, UsersModule, GroupsModule],
+  imports: [
+    TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, UserUnreadTotalsEntity]),
+    MessageStoreModule,
+    UsersModule,
+    GroupsModule,
+  ],
+  providers: [
+    ConversationsRepository,
+    ConversationMembersRepository,
+    MessageCountersRepository,
+    ViewerConversationsRepository,
+    ConversationsRepairRepository,
+    ConversationAccessService,
+    ConversationDescriber,
+    ConversationsRepairService,
+  ],
+  exports: [
+    ConversationsRepository,
+    ConversationMembersRepository,
+    MessageCountersRepository,
+    ViewerConversationsRepository,
+    ConversationAccessService,
+    ConversationDescriber,
+    ConversationsRepairService,
+    UsersModule,
+    GroupsModule,
+  ],
 })
 export class ConversationsModule {}

@@ -1,6 +1,6 @@
 import { homeEntryFromRow, homeOrder } from './home-list';
 
-const viewer = { id: '7', externalId: 'me-ext' };
+const viewer = { internalId: '7', externalId: 'me-ext' };
 
 function row(overrides: Record<string, string | number | null> = {}): Record<string, string | number | null> {
   return {
@@ -53,16 +53,37 @@ describe('homeEntryFromRow', () => {
   });
 
   it('uses the joined sender otherwise (another group member)', () => {
-    const entry = homeEntryFromRow(row({ is_group: 1, type: 'group', peer_id: null, p_external_id: null, g_public_id: 'g1', g_name: 'G', g_avatar: '', lm_sender_id: '9', s_external_id: 'third' }), viewer);
+    const entry = homeEntryFromRow(
+      row({
+        is_group: 1,
+        type: 'group',
+        peer_id: null,
+        p_external_id: null,
+        g_public_id: 'g1',
+        g_name: 'G',
+        g_avatar: '',
+        lm_sender_id: '9',
+        s_external_id: 'third',
+      }),
+      viewer,
+    );
     expect(entry?.lastMessage?.senderExternalId).toBe('third');
     expect(entry?.peer).toBeNull();
     expect(entry?.group).toEqual({ publicId: 'g1', name: 'G', avatar: '' });
   });
 
   it('keeps a one-to-one row as stored and derives a group row from its conversation', () => {
-    expect(homeEntryFromRow(row(), viewer)?.member).toMatchObject({ unreadCount: 2, lastActivityAt: 1000, muted: true, pinned: false });
+    expect(homeEntryFromRow(row(), viewer)?.member).toMatchObject({
+      unreadCount: 2,
+      lastActivityAt: 1000,
+      muted: true,
+      pinned: false,
+    });
     // Group: unread = last_seq - read_seq - uncounted; activity follows the conversation's last message.
-    const group = homeEntryFromRow(row({ is_group: 1, type: 'group', unread_count: 0, uncounted: 1, last_message_at: 2000 }), viewer);
+    const group = homeEntryFromRow(
+      row({ is_group: 1, type: 'group', unread_count: 0, uncounted: 1, last_message_at: 2000 }),
+      viewer,
+    );
     expect(group?.member).toMatchObject({ unreadCount: 1, lastActivityAt: 2000 });
   });
 

@@ -1,6 +1,7 @@
+import type { AuthUser } from '../common/auth-user';
 import type { ConversationEntity } from './conversation.entity';
 import type { ConversationMemberEntity } from './conversation-member.entity';
-import type { MessageEntity, MessageStatus } from './message.entity';
+import type { MessageEntity, MessageStatus } from '../messages/message.entity';
 import { GROUP_SQL, VERSIONS_SQL, effectiveMemberState } from './member-state';
 
 /**
@@ -17,17 +18,26 @@ export interface HomePosition {
 }
 
 /** The viewer: internal ID, and external ID (the sender ID of their own last messages). */
-export interface HomeViewer {
-  id: string;
-  externalId: string;
-}
+export type HomeViewer = Pick<AuthUser, 'internalId' | 'externalId'>;
 
 export type HomeMember = Pick<
   ConversationMemberEntity,
-  'conversationId' | 'isGroup' | 'readSeq' | 'visibleFromSeq' | 'visibleToSeq' | 'unreadCount' | 'lastActivityAt' | 'pinned' | 'muted' | 'hidden'
+  | 'conversationId'
+  | 'isGroup'
+  | 'readSeq'
+  | 'visibleFromSeq'
+  | 'visibleToSeq'
+  | 'unreadCount'
+  | 'lastActivityAt'
+  | 'pinned'
+  | 'muted'
+  | 'hidden'
 >;
 export type HomeConversation = Pick<ConversationEntity, 'type' | 'lastSeq' | 'contentUpdatedAt' | 'deletionRevision'>;
-export type HomeMessage = Pick<MessageEntity, 'id' | 'seq' | 'senderId' | 'clientMessageId' | 'type' | 'content' | 'status' | 'createdAt' | 'updatedAt'>;
+export type HomeMessage = Pick<
+  MessageEntity,
+  'id' | 'seq' | 'senderId' | 'clientMessageId' | 'type' | 'content' | 'status' | 'createdAt' | 'updatedAt'
+>;
 
 /** A home-list row: the member's state, the conversation, what names it, and its last message for a current member. */
 export interface HomeEntry {
@@ -67,7 +77,10 @@ export const UNREAD_TOTALS_SQL =
  * part costs what the number of a user's groups costs, not their traffic). The union of the two
  * is small and keys only, and is sorted and cut before anything else is joined.
  */
-export function homeKeysSql(after: HomePosition | null): { sql: string; params: (userId: string, count: number) => Array<string | number> } {
+export function homeKeysSql(after: HomePosition | null): {
+  sql: string;
+  params: (userId: string, count: number) => Array<string | number>;
+} {
   const keyset = (activity: string): { sql: string; params: Array<string | number> } =>
     after
       ? {
@@ -133,7 +146,13 @@ export function homeEntryFromRow(row: HomeRow, viewer: HomeViewer): HomeEntry | 
   if (row.lm_id !== null) {
     const senderId = str(row.lm_sender_id);
     const senderExternalId =
-      row.s_external_id !== null ? str(row.s_external_id) : senderId === viewer.id ? viewer.externalId : senderId === peerId ? str(row.p_external_id) : '';
+      row.s_external_id !== null
+        ? str(row.s_external_id)
+        : senderId === viewer.internalId
+          ? viewer.externalId
+          : senderId === peerId
+            ? str(row.p_external_id)
+            : '';
     lastMessage = {
       message: {
         id: str(row.lm_id),
@@ -168,14 +187,23 @@ export function homeEntryFromRow(row: HomeRow, viewer: HomeViewer): HomeEntry | 
       contentUpdatedAt: Number(row.content_updated_at),
       deletionRevision: str(row.deletion_revision),
     },
-    peer: row.p_external_id === null ? null : { externalId: str(row.p_external_id), nickname: str(row.p_nickname), avatar: str(row.p_avatar) },
-    group: row.g_public_id === null ? null : { publicId: str(row.g_public_id), name: str(row.g_name), avatar: str(row.g_avatar) },
+    peer:
+      row.p_external_id === null
+        ? null
+        : { externalId: str(row.p_external_id), nickname: str(row.p_nickname), avatar: str(row.p_avatar) },
+    group:
+      row.g_public_id === null
+        ? null
+        : { publicId: str(row.g_public_id), name: str(row.g_name), avatar: str(row.g_avatar) },
     lastMessage,
   };
 }
 
 /** Home-list order: pinned first, then last activity, then conversation ID, all descending. */
-export function homeOrder(a: Pick<HomeMember, 'pinned' | 'lastActivityAt' | 'conversationId'>, b: Pick<HomeMember, 'pinned' | 'lastActivityAt' | 'conversationId'>): number {
+export function homeOrder(
+  a: Pick<HomeMember, 'pinned' | 'lastActivityAt' | 'conversationId'>,
+  b: Pick<HomeMember, 'pinned' | 'lastActivityAt' | 'conversationId'>,
+): number {
   if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
   if (a.lastActivityAt !== b.lastActivityAt) return b.lastActivityAt - a.lastActivityAt;
   const [x, y] = [BigInt(a.conversationId), BigInt(b.conversationId)];

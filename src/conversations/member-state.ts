@@ -1,7 +1,8 @@
 /**
  * Derived state of a group member row (conversation-member.entity.ts explains why groups
  * derive it). The TypeScript function and the SQL fragments below state the same rules and
- * must change together; member-state.spec.ts checks the function.
+ * must change together; member-state.spec.ts checks the function and member-state-sql.spec.ts
+ * that the SQL gives the same answers.
  */
 
 export interface StoredMemberState {
@@ -27,14 +28,21 @@ export interface EffectiveMemberState {
 }
 
 /** What the member sees: a one-to-one row as stored, a group row derived from the conversation. */
-export function effectiveMemberState(member: StoredMemberState, conversation: ConversationProgress): EffectiveMemberState {
-  if (!member.isGroup) return { unreadCount: member.unreadCount, lastActivityAt: member.lastActivityAt, hidden: member.hidden };
+export function effectiveMemberState(
+  member: StoredMemberState,
+  conversation: ConversationProgress,
+): EffectiveMemberState {
+  if (!member.isGroup)
+    return { unreadCount: member.unreadCount, lastActivityAt: member.lastActivityAt, hidden: member.hidden };
   const upper = BigInt(member.visibleToSeq ?? conversation.lastSeq);
   const unread = upper - BigInt(member.readSeq) - BigInt(member.uncounted);
   const current = member.visibleToSeq === null;
   return {
     unreadCount: unread > 0n ? Number(unread) : 0,
-    lastActivityAt: current && conversation.lastMessageAt > member.lastActivityAt ? conversation.lastMessageAt : member.lastActivityAt,
+    lastActivityAt:
+      current && conversation.lastMessageAt > member.lastActivityAt
+        ? conversation.lastMessageAt
+        : member.lastActivityAt,
     hidden: member.hidden && member.hiddenSeq !== null && upper <= BigInt(member.hiddenSeq),
   };
 }
@@ -64,7 +72,9 @@ export const GROUP_SQL = {
   upper: 'COALESCE(m.visible_to_seq, c.last_seq)',
   unread: '(COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted)',
   /** Never below 0, like the TypeScript rule (portable: GREATEST is MySQL's, two-argument MAX SQLite's). */
-  unreadClamped: 'CASE WHEN COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted > 0 THEN COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted ELSE 0 END',
-  activity: 'CASE WHEN m.visible_to_seq IS NULL AND c.last_message_at > m.last_activity_at THEN c.last_message_at ELSE m.last_activity_at END',
+  unreadClamped:
+    'CASE WHEN COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted > 0 THEN COALESCE(m.visible_to_seq, c.last_seq) - m.read_seq - m.uncounted ELSE 0 END',
+  activity:
+    'CASE WHEN m.visible_to_seq IS NULL AND c.last_message_at > m.last_activity_at THEN c.last_message_at ELSE m.last_activity_at END',
   shown: '(m.hidden = 0 OR m.hidden_seq IS NULL OR COALESCE(m.visible_to_seq, c.last_seq) > m.hidden_seq)',
 } as const;

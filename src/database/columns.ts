@@ -18,5 +18,8 @@ export const bigintId: ValueTransformer = {
  * (TypeORM passes the transformer through although its option type does not list it.)
  */
 export function IdColumn(): PropertyDecorator {
-  return PrimaryGeneratedColumn('increment', { type: 'bigint', transformer: bigintId } as PrimaryGeneratedColumnNumericOptions);
+  return PrimaryGeneratedColumn('increment', {
+    type: 'bigint',
+    transformer: bigintId,
+  } as PrimaryGeneratedColumnNumericOptions);
 }

@@ -15,7 +15,13 @@ export function buildDataSourceOptions(
   entities: DataSourceOptions['entities'] = [],
   timeouts: Pick<OperationsConfig['database'], 'connectTimeoutMs'> = { connectTimeoutMs: 10_000 },
 ): DataSourceOptions {
-  const common = { entities, migrations: MIGRATIONS, migrationsTableName: 'schema_migrations', synchronize: false, logging: false } as const;
+  const common = {
+    entities,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    logging: false,
+  } as const;
   if (database.type === 'sqlite') {
     const inMemory = database.path === ':memory:';
     if (!inMemory) mkdirSync(dirname(resolve(database.path)), { recursive: true });

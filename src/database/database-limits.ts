@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { dialectOf } from './sql-dialect';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
@@ -20,10 +21,14 @@ export class DatabaseLimits implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    if (this.dataSource.options.type !== 'mysql') return;
+    if (dialectOf(this.dataSource).name !== 'mysql') return;
     const pool = (this.dataSource.driver as unknown as { pool: MysqlPool & Parameters<typeof guardPool>[0] }).pool;
     const { acquireTimeoutMs, queryTimeoutMs } = this.config.operations.database;
-    guardPool(pool, { acquireTimeoutMs, queryTimeoutMs, onTimeout: (phase) => this.metrics.databaseTimeouts.inc({ phase }) });
+    guardPool(pool, {
+      acquireTimeoutMs,
+      queryTimeoutMs,
+      onTimeout: (phase) => this.metrics.databaseTimeouts.inc({ phase }),
+    });
     this.metrics.watchPool(() => ({
       used: pool._allConnections.length - pool._freeConnections.length,
       free: pool._freeConnections.length,

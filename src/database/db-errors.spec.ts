@@ -3,7 +3,8 @@ import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
 import { isTransientConflict, isUniqueViolation } from './db-errors';
 
-const failed = (driverError: Record<string, unknown>): QueryFailedError => new QueryFailedError('UPDATE x', [], Object.assign(new Error(String(driverError.message ?? 'x')), driverError));
+const failed = (driverError: Record<string, unknown>): QueryFailedError =>
+  new QueryFailedError('UPDATE x', [], Object.assign(new Error(String(driverError.message ?? 'x')), driverError));
 
 describe('isTransientConflict', () => {
   it.each([
@@ -23,8 +24,30 @@ describe('isTransientConflict', () => {
 
 describe('isUniqueViolation', () => {
   it('names the violated key on both drivers and ignores the duplicated value', () => {
-    expect(isUniqueViolation(failed({ code: 'ER_DUP_ENTRY', errno: 1062, message: "Duplicate entry 'sender' for key 'UQ_messages_sender_client_id'" }), 'sender')).toBe(true);
-    expect(isUniqueViolation(failed({ code: 'ER_DUP_ENTRY', errno: 1062, message: "Duplicate entry 'sender' for key 'UQ_other'" }), 'sender')).toBe(false);
-    expect(isUniqueViolation(failed({ code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: messages.sender_id, messages.client_message_id' }), 'sender')).toBe(true);
+    expect(
+      isUniqueViolation(
+        failed({
+          code: 'ER_DUP_ENTRY',
+          errno: 1062,
+          message: "Duplicate entry 'sender' for key 'UQ_messages_sender_client_id'",
+        }),
+        'sender',
+      ),
+    ).toBe(true);
+    expect(
+      isUniqueViolation(
+        failed({ code: 'ER_DUP_ENTRY', errno: 1062, message: "Duplicate entry 'sender' for key 'UQ_other'" }),
+        'sender',
+      ),
+    ).toBe(false);
+    expect(
+      isUniqueViolation(
+        failed({
+          code: 'SQLITE_CONSTRAINT_UNIQUE',
+          message: 'UNIQUE constraint failed: messages.sender_id, messages.client_message_id',
+        }),
+        'sender',
+      ),
+    ).toBe(true);
   });
 });

@@ -19,7 +19,11 @@ function driverError(error: unknown): DriverError | null {
 export function isUniqueViolation(error: unknown, key?: string): boolean {
   const e = driverError(error);
   if (!e) return false;
-  const unique = e.code === 'ER_DUP_ENTRY' || e.errno === 1062 || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  const unique =
+    e.code === 'ER_DUP_ENTRY' ||
+    e.errno === 1062 ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
   return unique && (key === undefined || violatedConstraint(e.message ?? '').includes(key));
 }
 
@@ -40,7 +44,14 @@ export function isTransientConflict(error: unknown): boolean {
   if (!e) return false;
   // 1020 (ER_CHECKREAD): MariaDB 11.6+ with innodb_snapshot_isolation refuses a locking read of
   // a row changed since the transaction's snapshot; running the unit again is the remedy.
-  return e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1213 || e.errno === 1205 || e.errno === 1020 || e.code === 'SQLITE_BUSY';
+  return (
+    e.code === 'ER_LOCK_DEADLOCK' ||
+    e.code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    e.errno === 1213 ||
+    e.errno === 1205 ||
+    e.errno === 1020 ||
+    e.code === 'SQLITE_BUSY'
+  );
 }
 
 /** Driver and socket codes that say the database is out of reach, not that the request is wrong. */
@@ -67,7 +78,8 @@ const UNREACHABLE_CODES = new Set([
  * read-only (1290, 1792, 1836: a fail-over in progress).
  */
 const UNREACHABLE_ERRNOS = new Set([1969, 3024, 1317, 1290, 1792, 1836]);
-const UNREACHABLE_MESSAGES = /^(Pool is closed\.|Can't add new command when connection is in closed state|Connection lost: The server closed the connection\.)$/;
+const UNREACHABLE_MESSAGES =
+  /^(Pool is closed\.|Can't add new command when connection is in closed state|Connection lost: The server closed the connection\.)$/;
 
 /**
  * True when the database did not answer (timed out, unreachable, restarting) or a transient

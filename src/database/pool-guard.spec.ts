@@ -50,7 +50,7 @@ class FakePool extends EventEmitter {
 }
 
 describe('sessionLimits', () => {
-  it('puts the server\'s statement and lock-wait limits inside the client\'s', () => {
+  it("puts the server's statement and lock-wait limits inside the client's", () => {
     expect(sessionLimits(10_000, true)).toBe('SET SESSION max_statement_time = 9.000, innodb_lock_wait_timeout = 5');
     expect(sessionLimits(10_000, false)).toBe('SET SESSION max_execution_time = 9000, innodb_lock_wait_timeout = 5');
     expect(sessionLimits(1500, true)).toBe('SET SESSION max_statement_time = 1.350, innodb_lock_wait_timeout = 1');
@@ -58,7 +58,7 @@ describe('sessionLimits', () => {
 });
 
 describe('guardPool', () => {
-  it('sets the session limits on every connection once, before any caller\'s statement', () => {
+  it("sets the session limits on every connection once, before any caller's statement", () => {
     jest.useFakeTimers();
     const pool = new FakePool();
     const early = new FakeConnection();
@@ -79,7 +79,11 @@ describe('guardPool', () => {
   it('gives up waiting for a connection after the acquire timeout and returns a late one to the pool', () => {
     const pool = new FakePool();
     const timeouts: string[] = [];
-    guardPool(pool as never, { acquireTimeoutMs: 100, queryTimeoutMs: 1000, onTimeout: (phase) => timeouts.push(phase) });
+    guardPool(pool as never, {
+      acquireTimeoutMs: 100,
+      queryTimeoutMs: 1000,
+      onTimeout: (phase) => timeouts.push(phase),
+    });
     const results: unknown[] = [];
     pool.getConnection((error, connection) => results.push(error ?? connection));
     jest.advanceTimersByTime(99);
@@ -99,7 +103,11 @@ describe('guardPool', () => {
   it('does not time a waiter twice when the pool hands it back to getConnection', () => {
     const pool = new FakePool();
     const timeouts: string[] = [];
-    guardPool(pool as never, { acquireTimeoutMs: 100, queryTimeoutMs: 1000, onTimeout: (phase) => timeouts.push(phase) });
+    guardPool(pool as never, {
+      acquireTimeoutMs: 100,
+      queryTimeoutMs: 1000,
+      onTimeout: (phase) => timeouts.push(phase),
+    });
     pool.getConnection(() => undefined);
     const timed = pool.waiting[0];
     pool.getConnection(timed);

@@ -14,8 +14,15 @@
 export class DatabaseTimeoutError extends Error {
   readonly code = 'DB_TIMEOUT';
 
-  constructor(readonly phase: 'acquire' | 'query', ms: number) {
-    super(phase === 'acquire' ? `no database connection became free within ${ms} ms` : `the database did not answer a statement within ${ms} ms`);
+  constructor(
+    readonly phase: 'acquire' | 'query',
+    ms: number,
+  ) {
+    super(
+      phase === 'acquire'
+        ? `no database connection became free within ${ms} ms`
+        : `the database did not answer a statement within ${ms} ms`,
+    );
     this.name = 'DatabaseTimeoutError';
   }
 }
@@ -57,7 +64,12 @@ const GUARDED = Symbol('guarded');
  * Calls `callback` once: with the first of the real answer or the timeout; `late` gets what
  * arrives after. `onTimeout` runs with the wrapper, so it can find it where it waits.
  */
-function settleOnce(ms: number, callback: Callback, onTimeout: (wrapper: Callback) => Error, late: (results: unknown[]) => void): Callback {
+function settleOnce(
+  ms: number,
+  callback: Callback,
+  onTimeout: (wrapper: Callback) => Error,
+  late: (results: unknown[]) => void,
+): Callback {
   let settled = false;
   const wrapper: Callback = (error, ...results) => {
     if (settled) return late(results);
@@ -82,7 +94,9 @@ function settleOnce(ms: number, callback: Callback, onTimeout: (wrapper: Callbac
 export function sessionLimits(queryTimeoutMs: number, mariaDb: boolean): string {
   const statementMs = queryTimeoutMs - Math.max(100, Math.floor(queryTimeoutMs / 10));
   const lockWaitSeconds = Math.max(1, Math.floor(queryTimeoutMs / 2000));
-  const statement = mariaDb ? `max_statement_time = ${(statementMs / 1000).toFixed(3)}` : `max_execution_time = ${statementMs}`;
+  const statement = mariaDb
+    ? `max_statement_time = ${(statementMs / 1000).toFixed(3)}`
+    : `max_execution_time = ${statementMs}`;
   return `SET SESSION ${statement}, innodb_lock_wait_timeout = ${lockWaitSeconds}`;
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { dialectOf } from './sql-dialect';
 import { insideGuardedTransaction } from './transaction-runner';
 
 interface PreparingPool {
@@ -13,12 +14,19 @@ interface PreparingPool {
  * `sql` must take every value as a parameter, so the texts, and the statements kept prepared,
  * stay few.
  */
-export function queryPrepared<T>(manager: EntityManager, sql: string, params: Array<string | number | null>): Promise<T[]> {
+export function queryPrepared<T>(
+  manager: EntityManager,
+  sql: string,
+  params: Array<string | number | null>,
+): Promise<T[]> {
   // Both ways of getting it wrong: a transaction's manager (the statement would run outside the
   // transaction), and the pool's manager from inside a transaction (TransactionRunner's guard
   // watches createQueryRunner, which a prepared statement does not go through).
-  if (manager.queryRunner || insideGuardedTransaction()) throw new Error('queryPrepared runs outside transactions: it takes its own pooled connection');
-  if (manager.connection.options.type !== 'mysql') return manager.query(sql, params);
+  if (manager.queryRunner || insideGuardedTransaction())
+    throw new Error('queryPrepared runs outside transactions: it takes its own pooled connection');
+  if (dialectOf(manager).name !== 'mysql') return manager.query(sql, params);
   const pool = (manager.connection.driver as unknown as { pool: PreparingPool }).pool;
-  return new Promise((resolve, reject) => pool.execute(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+  return new Promise((resolve, reject) =>
+    pool.execute(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))),
+  );
 }

@@ -13,8 +13,17 @@ const DELETE_ATTEMPTS = 3;
  * those: together they delete each row once, and neither fails. `table` and `timeColumn` are
  * the caller's constants, never input.
  */
-export async function pruneBatch<T extends object>(repository: Repository<T>, table: string, timeColumn: string, cutoff: number, batchSize: number): Promise<number> {
-  const rows = (await repository.query(`SELECT id FROM ${table} WHERE ${timeColumn} < ? ORDER BY ${timeColumn}, id LIMIT ?`, [cutoff, batchSize])) as Array<{ id: string | number }>;
+export async function pruneBatch<T extends object>(
+  repository: Repository<T>,
+  table: string,
+  timeColumn: string,
+  cutoff: number,
+  batchSize: number,
+): Promise<number> {
+  const rows = (await repository.query(
+    `SELECT id FROM ${table} WHERE ${timeColumn} < ? ORDER BY ${timeColumn}, id LIMIT ?`,
+    [cutoff, batchSize],
+  )) as Array<{ id: string | number }>;
   if (rows.length === 0) return 0;
   const ids = rows.map((row) => String(row.id));
   const sql = `DELETE FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${timeColumn} < ?`;

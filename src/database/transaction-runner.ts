@@ -4,6 +4,7 @@ import { DataSource, EntityManager, QueryRunner, ReplicationMode } from 'typeorm
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { isTransientConflict } from './db-errors';
+import { dialectOf } from './sql-dialect';
 
 const MAX_ATTEMPTS = 5;
 /** Backoff before another attempt: up to BASE·2^attempt ms, at most CAP, drawn at random. */
@@ -71,7 +72,7 @@ export class TransactionRunner {
   }
 
   get driver(): 'sqlite' | 'mysql' {
-    return this.dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+    return dialectOf(this.dataSource).name;
   }
 
   /** Units run again after a deadlock or lock timeout since start (for tests and metrics). */
@@ -88,8 +89,12 @@ export class TransactionRunner {
    * that must not take gap locks, such as the outbox sequencer next to transactions still open.
    */
   run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: 'READ COMMITTED'): Promise<T> {
-    const body = (manager: EntityManager): Promise<T> => (this.guarded ? inTransaction.run(true, () => work(manager)) : work(manager));
-    const unit = (): Promise<T> => (isolation && this.driver === 'mysql' ? this.dataSource.transaction(isolation, body) : this.dataSource.transaction(body));
+    const body = (manager: EntityManager): Promise<T> =>
+      this.guarded ? inTransaction.run(true, () => work(manager)) : work(manager);
+    const unit = (): Promise<T> =>
+      isolation && this.driver === 'mysql'
+        ? this.dataSource.transaction(isolation, body)
+        : this.dataSource.transaction(body);
     if (this.driver === 'sqlite') {
       const result = this.queue.then(unit);
       this.queue = result.catch(() => undefined);
@@ -104,7 +109,8 @@ export class TransactionRunner {
       try {
         return await unit();
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error) || Date.now() - started > this.retryBudgetMs) throw error;
+        if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error) || Date.now() - started > this.retryBudgetMs)
+          throw error;
         this.retried += 1;
         this.metrics.transactionRetries.inc();
         // Random, so that the transactions that collided do not meet again in step.

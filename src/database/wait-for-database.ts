@@ -36,10 +36,15 @@ export async function waitForDatabase(
       // never the password.
       const { code, message } = error as { code?: string; message?: string };
       if (limits.connectRetries > 0 && attempt >= limits.connectRetries) {
-        throw new Error(`database ${database.host}:${database.port}/${database.database} unreachable after ${attempt} attempts: ${code ?? message}`);
+        throw new Error(
+          `database ${database.host}:${database.port}/${database.database} unreachable after ${attempt} attempts: ${code ?? message}`,
+        );
       }
       if (attempt === 1) onWaiting();
-      log.warn({ attempt, code, retryInMs: delay }, `database ${database.host}:${database.port}/${database.database} not reachable (${code ?? message}); retrying`);
+      log.warn(
+        { attempt, code, retryInMs: delay },
+        `database ${database.host}:${database.port}/${database.database} not reachable (${code ?? message}); retrying`,
+      );
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, limits.connectRetryMaxMs);
     }

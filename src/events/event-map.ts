@@ -12,7 +12,12 @@ import type { UserReply } from '../users/user.mapper';
  */
 
 /** A group event: who did it, the group as it is after the change, and the fields of the change. */
-type GroupEvent<Fields> = { group_id: string; conversation_id: string; operator_user_id: string; group: GroupSummary } & Fields;
+type GroupEvent<Fields> = {
+  group_id: string;
+  conversation_id: string;
+  operator_user_id: string;
+  group: GroupSummary;
+} & Fields;
 
 /** A message event; in a group the conversation is named here and private state is null. */
 interface MessageEventShared {
@@ -33,21 +38,36 @@ export interface DurableEventMap {
   'message.new': { shared: MessageEventShared; private: DirectPrivatePart | null };
   'message.recalled': { shared: MessageEventShared; private: DirectPrivatePart | null };
   'message.deleted': { shared: MessageEventShared; private: DirectPrivatePart | null };
-  'conversation.read': { shared: Record<string, never>; private: { conversation_id: string; read_seq: string; unread: number } };
+  'conversation.read': {
+    shared: Record<string, never>;
+    private: { conversation_id: string; read_seq: string; unread: number };
+  };
   /** One-to-one only: the peer read up to `read_seq` (the recipient's own conversation ID). */
   'conversation.peer_read': { shared: Record<string, never>; private: { conversation_id: string; read_seq: string } };
-  'conversation.updated': { shared: Record<string, never>; private: { conversation_id: string; pinned: boolean; muted: boolean; hidden: boolean } };
+  'conversation.updated': {
+    shared: Record<string, never>;
+    private: { conversation_id: string; pinned: boolean; muted: boolean; hidden: boolean };
+  };
   'friend.request_created': { shared: { request: FriendRequestReply }; private: null };
   'friend.request_accepted': { shared: { request: FriendRequestReply }; private: null };
   'friend.request_rejected': { shared: { request: FriendRequestReply }; private: null };
-  'friend.added': { shared: { user_ids: string[]; request_ids: string[]; since: number }; private: { friend: FriendReply } };
-  'friend.deleted': { shared: { user_ids: string[]; by: string }; private: { user_id: string; conversation_id: string } };
+  'friend.added': {
+    shared: { user_ids: string[]; request_ids: string[]; since: number };
+    private: { friend: FriendReply };
+  };
+  'friend.deleted': {
+    shared: { user_ids: string[]; by: string };
+    private: { user_id: string; conversation_id: string };
+  };
   'friend.blocked': { shared: { block: BlockReply }; private: null };
   'friend.unblocked': { shared: { user_id: string }; private: null };
   'user.profile_updated': { shared: { user: UserReply }; private: null };
   'group.created': { shared: GroupEvent<{ member_user_ids: string[] }>; private: null };
   'group.updated': { shared: GroupEvent<{ changed_fields: string[] }>; private: null };
-  'group.owner_transferred': { shared: GroupEvent<{ previous_owner_user_id: string; owner_user_id: string }>; private: null };
+  'group.owner_transferred': {
+    shared: GroupEvent<{ previous_owner_user_id: string; owner_user_id: string }>;
+    private: null;
+  };
   'group.dismissed': { shared: GroupEvent<{ dismissed_at: number }>; private: null };
   'group.members_added': { shared: GroupEvent<{ user_ids: string[] }>; private: null };
   'group.members_removed': { shared: GroupEvent<{ user_ids: string[] }>; private: null };
@@ -59,11 +79,23 @@ export interface DurableEventMap {
   // Calls: the call as it is after the change; `conversation_id` is each recipient's own.
   'call.invited': { shared: { call: Omit<CallReply, 'conversation_id'> }; private: CallPrivatePart };
   'call.ringing': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string }; private: CallPrivatePart };
-  'call.accepted': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string; device_id: string }; private: CallPrivatePart };
-  'call.rejected': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string; reason: 'decline' | 'busy' }; private: CallPrivatePart };
+  'call.accepted': {
+    shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string; device_id: string };
+    private: CallPrivatePart;
+  };
+  'call.rejected': {
+    shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string; reason: 'decline' | 'busy' };
+    private: CallPrivatePart;
+  };
   'call.canceled': { shared: { call: Omit<CallReply, 'conversation_id'> }; private: CallPrivatePart };
-  'call.participant_joined': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string }; private: CallPrivatePart };
-  'call.participant_left': { shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string }; private: CallPrivatePart };
+  'call.participant_joined': {
+    shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string };
+    private: CallPrivatePart;
+  };
+  'call.participant_left': {
+    shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string };
+    private: CallPrivatePart;
+  };
   'call.ended': { shared: { call: Omit<CallReply, 'conversation_id'>; reason: string }; private: CallPrivatePart };
 }
 
@@ -77,7 +109,10 @@ export type MessageEventType = 'message.new' | 'message.recalled' | 'message.del
 export type GroupEventType = Extract<DurableEventType, `group.${string}`>;
 export type CallEventType = Extract<DurableEventType, `call.${string}`>;
 /** The fields a group event adds to the common ones (see GroupEvent). */
-export type GroupEventFields<T extends GroupEventType> = Omit<DurableEventMap[T]['shared'], 'group_id' | 'conversation_id' | 'group'>;
+export type GroupEventFields<T extends GroupEventType> = Omit<
+  DurableEventMap[T]['shared'],
+  'group_id' | 'conversation_id' | 'group'
+>;
 
 export const DURABLE_EVENT_TYPES: readonly DurableEventType[] = [
   'message.new',
@@ -134,7 +169,8 @@ export interface EventEnvelope<T extends string, D> {
   data: D;
 }
 
-export type DurableEventData<T extends DurableEventType> = DurableEventMap[T]['shared'] & (DurableEventMap[T]['private'] extends null ? unknown : NonNullable<DurableEventMap[T]['private']>);
+export type DurableEventData<T extends DurableEventType> = DurableEventMap[T]['shared'] &
+  (DurableEventMap[T]['private'] extends null ? unknown : NonNullable<DurableEventMap[T]['private']>);
 
 /** Server → client: socket.io event name to its single argument. */
 export type ServerToClientEvents = {

@@ -1,15 +1,15 @@
 import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequiresCapability } from '../common/capability.guard';
-import { ApiEnvelope } from '../common/openapi';
-import { Page } from '../common/pagination/cursor';
+import { ApiEnvelope } from '../common/openapi/api-envelope';
+import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
-import { AuthUser, CurrentUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
+import { CurrentUser } from '../im-token/current-user.decorator';
 import { ImTokenGuard } from '../im-token/im-token.guard';
 import { FriendUserDto } from './dto/friend-user.dto';
-import { BlockReply } from './friend.mapper';
-import { BlockPageDoc, BlockStateDoc, friendsCodes } from './friends.openapi';
-import { BlocksService, BlockStateReply } from './blocks.service';
+import { BlockPageReply, BlockStateReply } from './friends.reply';
+import { BlocksService } from './blocks.service';
 
 @ApiTags('friends')
 @ApiBearerAuth('im-token')
@@ -21,24 +21,25 @@ export class BlocksController {
 
   @Post('block')
   @ApiOperation({
-    summary: 'Block a user (idempotent; event_id null when already blocked). Only the caller is told. A friendship stays; friend requests either way are refused (1211).',
+    summary:
+      'Block a user (idempotent; event_id null when already blocked). Only the caller is told. A friendship stays; friend requests either way are refused (1211).',
   })
-  @ApiEnvelope(BlockStateDoc, friendsCodes(1204))
+  @ApiEnvelope(BlockStateReply, ENDPOINT_ERRORS.blocks.block)
   block(@CurrentUser() user: AuthUser, @Body() dto: FriendUserDto): Promise<BlockStateReply> {
     return this.blocks.block(user, dto);
   }
 
   @Post('unblock')
   @ApiOperation({ summary: 'Unblock a user (idempotent; event_id null when not blocked).' })
-  @ApiEnvelope(BlockStateDoc, friendsCodes(1204))
+  @ApiEnvelope(BlockStateReply, ENDPOINT_ERRORS.blocks.unblock)
   unblock(@CurrentUser() user: AuthUser, @Body() dto: FriendUserDto): Promise<BlockStateReply> {
     return this.blocks.unblock(user, dto);
   }
 
   @Get('blocks')
   @ApiOperation({ summary: 'Users the caller blocks; most recent first, 50 per page.' })
-  @ApiEnvelope(BlockPageDoc, friendsCodes())
-  list(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Page<BlockReply>> {
+  @ApiEnvelope(BlockPageReply, ENDPOINT_ERRORS.blocks.list)
+  list(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<BlockPageReply> {
     return this.blocks.list(user, query);
   }
 }

@@ -2,27 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { CursorCodec, Page } from '../common/pagination/cursor';
+import { CursorCodec } from '../common/pagination/cursor';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { AuthUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/user.entity';
 import { toUserReply } from '../users/user.mapper';
 import { UsersRepository } from '../users/users.repository';
 import { FriendUserDto } from './dto/friend-user.dto';
-import { BlockReply, toBlockReply } from './friend.mapper';
+import { toBlockReply } from './friend.mapper';
 import { ListScope, PAGE_SIZE, pageOf, positionAfter, userLookup } from './friend-pages';
 import { FriendsRepository } from './friends.repository';
-
-export interface BlockStateReply {
-  /** Whether the caller blocks the user after this call. */
-  blocked: boolean;
-  /** Null when the call changed nothing (already blocked / not blocked). */
-  event_id: string | null;
-}
+import { BlockPageReply, BlockStateReply } from './friends.reply';
 
 /**
  * Blocks are one-sided and private: only the blocker is told. A block leaves a friendship in
@@ -45,11 +39,15 @@ export class BlocksService {
     const unchanged: BlockStateReply = { blocked: true, event_id: null };
     try {
       return await this.tx.run(async (manager) => {
-        if (await this.friends.hasBlocked(auth.id, peer.id, manager)) return unchanged;
+        if (await this.friends.hasBlocked(auth.internalId, peer.id, manager)) return unchanged;
         const now = this.clock.now();
-        await this.friends.insertBlock(manager, auth.id, peer.id, now);
+        await this.friends.insertBlock(manager, auth.internalId, peer.id, now);
         const block = toBlockReply({ createdAt: now }, toUserReply(peer, this.config.defaultAvatarUrl));
-        const event_id = await this.outbox.append(manager, { type: 'friend.blocked', payload: { block }, recipients: [{ userId: auth.id }] }, now);
+        const event_id = await this.outbox.append(
+          manager,
+          { type: 'friend.blocked', payload: { block }, recipients: [{ userId: auth.internalId }] },
+          now,
+        );
         return { blocked: true, event_id };
       });
     } catch (error) {
@@ -62,26 +60,34 @@ export class BlocksService {
   async unblock(auth: AuthUser, dto: FriendUserDto): Promise<BlockStateReply> {
     const peer = await this.target(auth, dto, 'unblock');
     return this.tx.run(async (manager) => {
-      if (!(await this.friends.deleteBlock(manager, auth.id, peer.id))) return { blocked: false, event_id: null };
+      if (!(await this.friends.deleteBlock(manager, auth.internalId, peer.id)))
+        return { blocked: false, event_id: null };
       const now = this.clock.now();
-      const event_id = await this.outbox.append(manager, { type: 'friend.unblocked', payload: { user_id: peer.externalId }, recipients: [{ userId: auth.id }] }, now);
+      const event_id = await this.outbox.append(
+        manager,
+        { type: 'friend.unblocked', payload: { user_id: peer.externalId }, recipients: [{ userId: auth.internalId }] },
+        now,
+      );
       return { blocked: false, event_id };
     });
   }
 
   /** Users the caller blocks, most recent block first. */
-  async list(auth: AuthUser, query: ListQueryDto): Promise<Page<BlockReply>> {
-    const scope: ListScope = { account: auth.id, endpoint: 'friends.blocks', filters: {} };
+  async list(auth: AuthUser, query: ListQueryDto): Promise<BlockPageReply> {
+    const scope: ListScope = { account: auth.internalId, endpoint: 'friends.blocks', filters: {} };
     const after = positionAfter(this.cursors, scope, query.cursor);
-    const rows = await this.friends.listBlocks(auth.id, after, PAGE_SIZE + 1);
+    const rows = await this.friends.listBlocks(auth.internalId, after, PAGE_SIZE + 1);
     return pageOf(this.cursors, scope, rows, async (page) => {
-      const user = userLookup(await this.users.findByIds(page.map((row) => row.blockedUserId)), this.config.defaultAvatarUrl);
+      const user = userLookup(
+        await this.users.findByIds(page.map((row) => row.blockedUserId)),
+        this.config.defaultAvatarUrl,
+      );
       return page.map((row) => toBlockReply(row, user(row.blockedUserId)));
     });
   }
 
   private async target(auth: AuthUser, dto: FriendUserDto, action: string): Promise<UserEntity> {
-    if (dto.user_id === auth.userId) throw AppError.invalid('user_id', `you cannot ${action} yourself`);
+    if (dto.user_id === auth.externalId) throw AppError.invalid('user_id', `you cannot ${action} yourself`);
     const peer = await this.users.findByExternalId(dto.user_id);
     if (!peer) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
     return peer;

@@ -17,7 +17,10 @@ const MAX_ATTEMPTS = 5;
  * unique violation that a concurrent request won). Each attempt opens its own transaction,
  * so it sees what the winner committed.
  */
-export async function converging<T>(work: () => Promise<T>, isConflict: (error: unknown) => boolean = () => false): Promise<T> {
+export async function converging<T>(
+  work: () => Promise<T>,
+  isConflict: (error: unknown) => boolean = () => false,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();

@@ -22,20 +22,31 @@ interface Position {
 export function positionAfter(codec: CursorCodec, scope: ListScope, cursor: string | undefined): string | null {
   if (cursor === undefined) return null;
   const position = codec.decode<Position>(cursor, scope.account, scope.endpoint, scope.filters);
-  if (typeof position !== 'object' || position === null || typeof position.id !== 'string' || !isDecimalId(position.id)) {
+  if (
+    typeof position !== 'object' ||
+    position === null ||
+    typeof position.id !== 'string' ||
+    !isDecimalId(position.id)
+  ) {
     throw AppError.invalid('cursor', 'is not valid for this account, endpoint and filters; pass next_cursor unchanged');
   }
   return position.id;
 }
 
 /** Builds the page from up to PAGE_SIZE + 1 rows read newest first. */
-export async function pageOf<R extends { id: string }, T>(codec: CursorCodec, scope: ListScope, rows: R[], map: (rows: R[]) => Promise<T[]>): Promise<Page<T>> {
+export async function pageOf<R extends { id: string }, T>(
+  codec: CursorCodec,
+  scope: ListScope,
+  rows: R[],
+  map: (rows: R[]) => Promise<T[]>,
+): Promise<Page<T>> {
   const visible = rows.slice(0, PAGE_SIZE);
   const hasMore = rows.length > PAGE_SIZE;
   const last = visible[visible.length - 1];
   return {
     items: await map(visible),
-    next_cursor: hasMore && last ? codec.encode(scope.account, scope.endpoint, scope.filters, { id: String(last.id) }) : null,
+    next_cursor:
+      hasMore && last ? codec.encode(scope.account, scope.endpoint, scope.filters, { id: String(last.id) }) : null,
     has_more: hasMore,
   };
 }

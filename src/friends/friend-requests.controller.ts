@@ -1,17 +1,22 @@
 import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequiresCapability } from '../common/capability.guard';
-import { ApiEnvelope } from '../common/openapi';
-import { Page } from '../common/pagination/cursor';
+import { ApiEnvelope } from '../common/openapi/api-envelope';
+import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
 import { RateLimitGuard, RateLimited } from '../common/rate-limit/rate-limit.guard';
-import { AuthUser, CurrentUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
+import { CurrentUser } from '../im-token/current-user.decorator';
 import { ImTokenGuard } from '../im-token/im-token.guard';
 import { FriendRequestRefDto } from './dto/friend-request-ref.dto';
 import { ListFriendRequestsQueryDto } from './dto/list-friend-requests.dto';
 import { SendFriendRequestDto } from './dto/send-friend-request.dto';
-import { FriendRequestReply } from './friend.mapper';
-import { AcceptFriendRequestReply, FriendRequestsService, RejectFriendRequestReply, SendFriendRequestReply } from './friend-requests.service';
-import { AcceptFriendRequestReplyDoc, friendsCodes, FriendRequestPageDoc, RejectFriendRequestReplyDoc, SendFriendRequestReplyDoc } from './friends.openapi';
+import { FriendRequestsService } from './friend-requests.service';
+import {
+  AcceptFriendRequestReply,
+  FriendRequestPageReply,
+  RejectFriendRequestReply,
+  SendFriendRequestReply,
+} from './friends.reply';
 
 @ApiTags('friends')
 @ApiBearerAuth('im-token')
@@ -30,15 +35,18 @@ export class FriendRequestsController {
       'A request already pending to the same user is answered instead of a new one. If that user has a request pending to the caller, both are accepted and `friend` is set. ' +
       'Unknown or disabled user 1204, yourself 1004, a block either way 1211, already friends 1206.',
   })
-  @ApiEnvelope(SendFriendRequestReplyDoc, friendsCodes(1005, 1204, 1206, 1211))
+  @ApiEnvelope(SendFriendRequestReply, ENDPOINT_ERRORS.friendRequests.send)
   send(@CurrentUser() user: AuthUser, @Body() dto: SendFriendRequestDto): Promise<SendFriendRequestReply> {
     return this.requests.send(user, dto);
   }
 
   @Get()
-  @ApiOperation({ summary: 'Friend requests sent to (incoming) or by (outgoing) the caller, every status unless `status` is given; newest first, 50 per page.' })
-  @ApiEnvelope(FriendRequestPageDoc, friendsCodes())
-  list(@CurrentUser() user: AuthUser, @Query() query: ListFriendRequestsQueryDto): Promise<Page<FriendRequestReply>> {
+  @ApiOperation({
+    summary:
+      'Friend requests sent to (incoming) or by (outgoing) the caller, every status unless `status` is given; newest first, 50 per page.',
+  })
+  @ApiEnvelope(FriendRequestPageReply, ENDPOINT_ERRORS.friendRequests.list)
+  list(@CurrentUser() user: AuthUser, @Query() query: ListFriendRequestsQueryDto): Promise<FriendRequestPageReply> {
     return this.requests.list(user, query);
   }
 
@@ -48,14 +56,16 @@ export class FriendRequestsController {
       'Accept a pending request addressed to the caller: both become friends and get their direct conversation. Not addressed to the caller or no longer pending 1205; ' +
       'already friends 1206 (the request is then marked accepted); a block either way 1211.',
   })
-  @ApiEnvelope(AcceptFriendRequestReplyDoc, friendsCodes(1205, 1206, 1211))
+  @ApiEnvelope(AcceptFriendRequestReply, ENDPOINT_ERRORS.friendRequests.accept)
   accept(@CurrentUser() user: AuthUser, @Body() dto: FriendRequestRefDto): Promise<AcceptFriendRequestReply> {
     return this.requests.accept(user, dto);
   }
 
   @Post('reject')
-  @ApiOperation({ summary: 'Reject a pending request addressed to the caller. Not addressed to the caller or no longer pending 1205.' })
-  @ApiEnvelope(RejectFriendRequestReplyDoc, friendsCodes(1205))
+  @ApiOperation({
+    summary: 'Reject a pending request addressed to the caller. Not addressed to the caller or no longer pending 1205.',
+  })
+  @ApiEnvelope(RejectFriendRequestReply, ENDPOINT_ERRORS.friendRequests.reject)
   reject(@CurrentUser() user: AuthUser, @Body() dto: FriendRequestRefDto): Promise<RejectFriendRequestReply> {
     return this.requests.reject(user, dto);
   }

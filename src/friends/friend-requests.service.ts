@@ -3,14 +3,14 @@ import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { CursorCodec, Page } from '../common/pagination/cursor';
+import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { AuthUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/user.entity';
 import { toUserReply } from '../users/user.mapper';
 import { UsersRepository } from '../users/users.repository';
 import { StaleRead, converging } from './converge';
@@ -21,31 +21,20 @@ import { FriendRequestEntity } from './friend-request.entity';
 import { FriendReply, FriendRequestReply, toFriendReply, toFriendRequestReply } from './friend.mapper';
 import { ListScope, PAGE_SIZE, pageOf, positionAfter, userLookup } from './friend-pages';
 import { FriendsRepository } from './friends.repository';
-
-export interface SendFriendRequestReply {
-  request: FriendRequestReply;
-  /** Set when the send made the two users friends (they had already asked the caller). */
-  friend: FriendReply | null;
-  /** Null when nothing changed: a retry of a stored request, or one already pending. */
-  event_id: string | null;
-}
-
-export interface AcceptFriendRequestReply {
-  friend: FriendReply;
-  event_id: string;
-}
-
-export interface RejectFriendRequestReply {
-  request: FriendRequestReply;
-  event_id: string;
-}
+import {
+  AcceptFriendRequestReply,
+  FriendRequestPageReply,
+  RejectFriendRequestReply,
+  SendFriendRequestReply,
+} from './friends.reply';
 
 type AcceptOutcome = AcceptFriendRequestReply | 'already_friends';
 
 const LIST_ENDPOINT = 'friends.requests';
 
 /** A concurrent request of the same pair won a unique key; the next attempt sees its result. */
-const lostRace = (error: unknown): boolean => isUniqueViolation(error, 'friend_requests') || isUniqueViolation(error, 'friendships');
+const lostRace = (error: unknown): boolean =>
+  isUniqueViolation(error, 'friend_requests') || isUniqueViolation(error, 'friendships');
 
 const inaccessible = (problem: string): AppError => new AppError(ErrorCode.REQUEST_INACCESSIBLE, `id: ${problem}`);
 
@@ -68,18 +57,19 @@ export class FriendRequestsService {
    * request pending the other way is accepted, since both users asked.
    */
   send(auth: AuthUser, dto: SendFriendRequestDto): Promise<SendFriendRequestReply> {
-    if (dto.user_id === auth.userId) throw AppError.invalid('user_id', 'you cannot send a friend request to yourself');
+    if (dto.user_id === auth.externalId)
+      throw AppError.invalid('user_id', 'you cannot send a friend request to yourself');
     const message = dto.message ?? '';
     return converging(async () => {
       const target = await this.users.findByExternalId(dto.user_id);
-      const stored = await this.friends.findRequestByKey(auth.id, dto.request_id);
+      const stored = await this.friends.findRequestByKey(auth.internalId, dto.request_id);
       if (stored) return this.replay(stored, target, message);
       if (!target || target.disabled) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
       try {
         return await this.tx.run((manager) => this.create(manager, auth, target, dto.request_id, message));
       } catch (error) {
         if (!isUniqueViolation(error, 'pending_key')) throw error;
-        const pending = await this.friends.findPending(auth.id, target.id);
+        const pending = await this.friends.findPending(auth.internalId, target.id);
         if (!pending) throw new StaleRead();
         return { request: await this.requestReply(pending), friend: null, event_id: null };
       }
@@ -93,7 +83,8 @@ export class FriendRequestsService {
    */
   async accept(auth: AuthUser, dto: FriendRequestRefDto): Promise<AcceptFriendRequestReply> {
     const outcome = await converging(() => this.tx.run((manager) => this.acceptIn(manager, auth, dto.id)), lostRace);
-    if (outcome === 'already_friends') throw new AppError(ErrorCode.ALREADY_FRIENDS, 'id: you are already friends with the sender');
+    if (outcome === 'already_friends')
+      throw new AppError(ErrorCode.ALREADY_FRIENDS, 'id: you are already friends with the sender');
     return outcome;
   }
 
@@ -101,11 +92,16 @@ export class FriendRequestsService {
     return this.tx.run(async (manager) => {
       const request = await this.addressedTo(manager, auth, dto.id);
       const now = this.clock.now();
-      if (!(await this.friends.closeRequest(manager, request, 'rejected', now))) throw inaccessible('the friend request is no longer pending');
+      if (!(await this.friends.closeRequest(manager, request, 'rejected', now)))
+        throw inaccessible('the friend request is no longer pending');
       const reply = await this.requestReply(request, manager);
       const event_id = await this.outbox.append(
         manager,
-        { type: 'friend.request_rejected', payload: { request: reply }, recipients: [{ userId: request.fromUserId }, { userId: request.toUserId }] },
+        {
+          type: 'friend.request_rejected',
+          payload: { request: reply },
+          recipients: [{ userId: request.fromUserId }, { userId: request.toUserId }],
+        },
         now,
       );
       return { request: reply, event_id };
@@ -113,12 +109,19 @@ export class FriendRequestsService {
   }
 
   /** Requests sent to (incoming) or by (outgoing) the caller, in every status unless filtered; newest first. */
-  async list(auth: AuthUser, query: ListFriendRequestsQueryDto): Promise<Page<FriendRequestReply>> {
-    const scope: ListScope = { account: auth.id, endpoint: LIST_ENDPOINT, filters: { direction: query.direction, status: query.status } };
+  async list(auth: AuthUser, query: ListFriendRequestsQueryDto): Promise<FriendRequestPageReply> {
+    const scope: ListScope = {
+      account: auth.internalId,
+      endpoint: LIST_ENDPOINT,
+      filters: { direction: query.direction, status: query.status },
+    };
     const after = positionAfter(this.cursors, scope, query.cursor);
-    const rows = await this.friends.listRequests(auth.id, query.direction, query.status, after, PAGE_SIZE + 1);
+    const rows = await this.friends.listRequests(auth.internalId, query.direction, query.status, after, PAGE_SIZE + 1);
     return pageOf(this.cursors, scope, rows, async (page) => {
-      const user = userLookup(await this.users.findByIds(page.flatMap((r) => [r.fromUserId, r.toUserId])), this.config.defaultAvatarUrl);
+      const user = userLookup(
+        await this.users.findByIds(page.flatMap((r) => [r.fromUserId, r.toUserId])),
+        this.config.defaultAvatarUrl,
+      );
       return page.map((request) => toFriendRequestReply(request, user(request.fromUserId), user(request.toUserId)));
     });
   }
@@ -126,51 +129,97 @@ export class FriendRequestsService {
   // --- steps ---
 
   /** A retry must name the same target and message; it answers the stored request without a new event. */
-  private async replay(stored: FriendRequestEntity, target: UserEntity | null, message: string): Promise<SendFriendRequestReply> {
+  private async replay(
+    stored: FriendRequestEntity,
+    target: UserEntity | null,
+    message: string,
+  ): Promise<SendFriendRequestReply> {
     if (!target || stored.toUserId !== String(target.id) || stored.message !== message) {
       throw AppError.invalid('request_id', 'was already used for a different friend request');
     }
-    const friendship = stored.status === 'accepted' ? await this.friends.findFriendship(stored.fromUserId, stored.toUserId) : null;
-    const friend = friendship ? toFriendReply(toUserReply(target, this.config.defaultAvatarUrl), friendship.createdAt) : null;
+    const friendship =
+      stored.status === 'accepted' ? await this.friends.findFriendship(stored.fromUserId, stored.toUserId) : null;
+    const friend = friendship
+      ? toFriendReply(toUserReply(target, this.config.defaultAvatarUrl), friendship.createdAt)
+      : null;
     return { request: await this.requestReply(stored), friend, event_id: null };
   }
 
-  private async create(manager: EntityManager, auth: AuthUser, target: UserEntity, requestId: string, message: string): Promise<SendFriendRequestReply> {
+  private async create(
+    manager: EntityManager,
+    auth: AuthUser,
+    target: UserEntity,
+    requestId: string,
+    message: string,
+  ): Promise<SendFriendRequestReply> {
     // Two users asking each other at once must meet: each waits here for the other's request to
     // commit, and then finds it pending and accepts it (the pending key is per direction).
-    await this.users.lockPair(manager, auth.id, target.id);
+    await this.users.lockPair(manager, auth.internalId, target.id);
     const now = this.clock.now();
-    if (await this.friends.areFriends(auth.id, target.id, manager)) throw new AppError(ErrorCode.ALREADY_FRIENDS, 'user_id: you are already friends');
-    if (await this.friends.isBlockedEitherWay(auth.id, target.id, manager)) throw new AppError(ErrorCode.RELATIONSHIP_RESTRICTED, 'user_id: relationship restricted');
-    const me = await this.requireUser(auth.id, manager);
-    const theirs = await this.friends.findPending(target.id, auth.id, manager);
+    if (await this.friends.areFriends(auth.internalId, target.id, manager))
+      throw new AppError(ErrorCode.ALREADY_FRIENDS, 'user_id: you are already friends');
+    if (await this.friends.isBlockedEitherWay(auth.internalId, target.id, manager))
+      throw new AppError(ErrorCode.RELATIONSHIP_RESTRICTED, 'user_id: relationship restricted');
+    const me = await this.requireUser(auth.internalId, manager);
+    const theirs = await this.friends.findPending(target.id, auth.internalId, manager);
     if (theirs) {
       // Both asked: they become friends now. The caller's request is stored already accepted
       // so that a retry of its request_id answers it.
-      const mine = await this.friends.insertRequest(manager, { fromUserId: auth.id, toUserId: target.id, requestId, message, status: 'accepted', now });
+      const mine = await this.friends.insertRequest(manager, {
+        fromUserId: auth.internalId,
+        toUserId: target.id,
+        requestId,
+        message,
+        status: 'accepted',
+        now,
+      });
       const { friend, eventId } = await this.befriend(manager, me, target, theirs.id, [mine.id], now);
       return { request: this.toReply(mine, me, target), friend, event_id: eventId };
     }
-    const request = await this.friends.insertRequest(manager, { fromUserId: auth.id, toUserId: target.id, requestId, message, status: 'pending', now });
+    const request = await this.friends.insertRequest(manager, {
+      fromUserId: auth.internalId,
+      toUserId: target.id,
+      requestId,
+      message,
+      status: 'pending',
+      now,
+    });
     const reply = this.toReply(request, me, target);
-    const eventId = await this.outbox.append(manager, { type: 'friend.request_created', payload: { request: reply }, recipients: [{ userId: me.id }, { userId: target.id }] }, now);
+    const eventId = await this.outbox.append(
+      manager,
+      {
+        type: 'friend.request_created',
+        payload: { request: reply },
+        recipients: [{ userId: me.id }, { userId: target.id }],
+      },
+      now,
+    );
     return { request: reply, friend: null, event_id: eventId };
   }
 
   private async acceptIn(manager: EntityManager, auth: AuthUser, id: string): Promise<AcceptOutcome> {
     const request = await this.addressedTo(manager, auth, id);
     const now = this.clock.now();
-    if (await this.friends.areFriends(auth.id, request.fromUserId, manager)) {
+    if (await this.friends.areFriends(auth.internalId, request.fromUserId, manager)) {
       // Converge: the relationship the request asked for exists, so the request is settled.
       if (await this.friends.closeRequest(manager, request, 'accepted', now)) {
         const reply = await this.requestReply(request, manager);
-        await this.outbox.append(manager, { type: 'friend.request_accepted', payload: { request: reply }, recipients: [{ userId: request.fromUserId }, { userId: request.toUserId }] }, now);
+        await this.outbox.append(
+          manager,
+          {
+            type: 'friend.request_accepted',
+            payload: { request: reply },
+            recipients: [{ userId: request.fromUserId }, { userId: request.toUserId }],
+          },
+          now,
+        );
       }
       return 'already_friends';
     }
     if (request.status !== 'pending') throw inaccessible('the friend request is no longer pending');
-    if (await this.friends.isBlockedEitherWay(auth.id, request.fromUserId, manager)) throw new AppError(ErrorCode.RELATIONSHIP_RESTRICTED, 'id: relationship restricted');
-    const me = await this.requireUser(auth.id, manager);
+    if (await this.friends.isBlockedEitherWay(auth.internalId, request.fromUserId, manager))
+      throw new AppError(ErrorCode.RELATIONSHIP_RESTRICTED, 'id: relationship restricted');
+    const me = await this.requireUser(auth.internalId, manager);
     const sender = await this.requireUser(request.fromUserId, manager);
     const { friend, eventId } = await this.befriend(manager, me, sender, request.id, [], now);
     return { friend, event_id: eventId };
@@ -199,7 +248,11 @@ export class FriendRequestsService {
       manager,
       {
         type: 'friend.added',
-        payload: { user_ids: [me.externalId, peer.externalId], request_ids: [...accepted.map((r) => r.id), ...alsoAccepted], since: now },
+        payload: {
+          user_ids: [me.externalId, peer.externalId],
+          request_ids: [...accepted.map((r) => r.id), ...alsoAccepted],
+          since: now,
+        },
         // The conversation ID names the peer, so each side gets its own view of the friend.
         recipients: [
           { userId: me.id, private: { friend: mine } },
@@ -214,7 +267,7 @@ export class FriendRequestsService {
   /** The request, if it exists and is addressed to the caller; 1205 otherwise (existence does not leak). */
   private async addressedTo(manager: EntityManager, auth: AuthUser, id: string): Promise<FriendRequestEntity> {
     const request = await this.friends.findRequest(id, manager);
-    if (!request || request.toUserId !== auth.id) throw inaccessible('no such friend request addressed to you');
+    if (!request || request.toUserId !== auth.internalId) throw inaccessible('no such friend request addressed to you');
     return request;
   }
 
@@ -232,6 +285,10 @@ export class FriendRequestsService {
   }
 
   private toReply(request: FriendRequestEntity, from: UserEntity, to: UserEntity): FriendRequestReply {
-    return toFriendRequestReply(request, toUserReply(from, this.config.defaultAvatarUrl), toUserReply(to, this.config.defaultAvatarUrl));
+    return toFriendRequestReply(
+      request,
+      toUserReply(from, this.config.defaultAvatarUrl),
+      toUserReply(to, this.config.defaultAvatarUrl),
+    );
   }
 }

@@ -1,29 +1,36 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { directConversationId } from '../conversations/conversation-id';
-import type { UserReply } from '../users/user.mapper';
+import { UserReply } from '../users/user.mapper';
 import type { BlockEntity } from './block.entity';
 import type { FriendRequestEntity, FriendRequestStatus } from './friend-request.entity';
+import { REQUEST_STATUSES } from './dto/list-friend-requests.dto';
 
-export interface FriendRequestReply {
-  id: string;
-  request_id: string;
-  from: UserReply;
-  to: UserReply;
-  message: string;
-  status: FriendRequestStatus;
-  created_at: number;
-  updated_at: number;
+export class FriendRequestReply {
+  @ApiProperty({ description: 'Request ID (decimal string); pass it to accept / reject.', example: '42' }) id: string;
+  @ApiProperty({ description: "The sender's idempotency key.", example: 'fr-2f1c' }) request_id: string;
+  @ApiProperty({ type: UserReply }) from: UserReply;
+  @ApiProperty({ type: UserReply }) to: UserReply;
+  @ApiProperty({ description: 'Greeting; "" when none.', example: 'Hi, it is Alice' }) message: string;
+  @ApiProperty({ enum: REQUEST_STATUSES }) status: FriendRequestStatus;
+  @ApiProperty({ description: 'Unix ms.' }) created_at: number;
+  @ApiProperty({ description: 'Unix ms of the last status change.' }) updated_at: number;
 }
 
 /** A friend as the viewer sees them: the conversation ID is relative to the viewer. */
-export interface FriendReply {
-  user: UserReply;
+export class FriendReply {
+  @ApiProperty({ type: UserReply }) user: UserReply;
+  @ApiProperty({
+    description:
+      "The one-to-one conversation with this friend, as the caller sees it (friend_ + Base64URL of the friend's user_id).",
+    example: 'friend_dV8xMDA4Nw',
+  })
   conversation_id: string;
-  since: number;
+  @ApiProperty({ description: 'Unix ms when the friendship began.' }) since: number;
 }
 
-export interface BlockReply {
-  user: UserReply;
-  since: number;
+export class BlockReply {
+  @ApiProperty({ type: UserReply }) user: UserReply;
+  @ApiProperty({ description: 'Unix ms when the block began.' }) since: number;
 }
 
 export function toFriendRequestReply(request: FriendRequestEntity, from: UserReply, to: UserReply): FriendRequestReply {

@@ -15,7 +15,11 @@ import { FriendsService } from './friends.service';
 
 /** Friends, friend requests and blocks. */
 @Module({
-  imports: [TypeOrmModule.forFeature([FriendshipEntity, FriendRequestEntity, BlockEntity]), ImTokenModule, ConversationsModule],
+  imports: [
+    TypeOrmModule.forFeature([FriendshipEntity, FriendRequestEntity, BlockEntity]),
+    ImTokenModule,
+    ConversationsModule,
+  ],
   controllers: [FriendRequestsController, FriendsController, BlocksController],
   providers: [FriendsRepository, FriendRequestsService, FriendsService, BlocksService],
   exports: [FriendsRepository],

@@ -61,7 +61,14 @@ export class FriendsRepository {
   /** Either side has blocked the other. */
   async isBlockedEitherWay(userId: string, otherId: string, manager?: EntityManager): Promise<boolean> {
     const repo = manager ? manager.getRepository(BlockEntity) : this.blocks;
-    return (await repo.count({ where: [{ userId, blockedUserId: otherId }, { userId: otherId, blockedUserId: userId }] })) > 0;
+    return (
+      (await repo.count({
+        where: [
+          { userId, blockedUserId: otherId },
+          { userId: otherId, blockedUserId: userId },
+        ],
+      })) > 0
+    );
   }
 
   findFriendship(userId: string, friendId: string): Promise<FriendshipEntity | null> {
@@ -86,7 +93,9 @@ export class FriendsRepository {
   }
 
   findPending(fromUserId: string, toUserId: string, manager?: EntityManager): Promise<FriendRequestEntity | null> {
-    return (manager ? manager.getRepository(FriendRequestEntity) : this.requests).findOneBy({ pendingKey: pendingKey(fromUserId, toUserId) });
+    return (manager ? manager.getRepository(FriendRequestEntity) : this.requests).findOneBy({
+      pendingKey: pendingKey(fromUserId, toUserId),
+    });
   }
 
   /**
@@ -113,8 +122,17 @@ export class FriendsRepository {
    * Moves a request out of `pending` only if it is still pending: the conditional update is
    * the arbiter between concurrent accepts and rejects (the loser sees false).
    */
-  async closeRequest(manager: EntityManager, request: FriendRequestEntity, status: Exclude<FriendRequestStatus, 'pending'>, now: number): Promise<boolean> {
-    const result = await manager.update(FriendRequestEntity, { id: request.id, status: 'pending' }, { status, pendingKey: null, updatedAt: now });
+  async closeRequest(
+    manager: EntityManager,
+    request: FriendRequestEntity,
+    status: Exclude<FriendRequestStatus, 'pending'>,
+    now: number,
+  ): Promise<boolean> {
+    const result = await manager.update(
+      FriendRequestEntity,
+      { id: request.id, status: 'pending' },
+      { status, pendingKey: null, updatedAt: now },
+    );
     if (!result.affected) return false;
     Object.assign(request, { status, pendingKey: null, updatedAt: now });
     return true;
@@ -124,16 +142,31 @@ export class FriendsRepository {
    * Accepts every request still pending between the two users, in either direction, in ID
    * order so that concurrent callers lock rows in the same order. Returns the ones accepted here.
    */
-  async acceptPendingBetween(manager: EntityManager, userA: string, userB: string, now: number): Promise<FriendRequestEntity[]> {
-    const pending = await manager.findBy(FriendRequestEntity, { pendingKey: In([pendingKey(userA, userB), pendingKey(userB, userA)]) });
+  async acceptPendingBetween(
+    manager: EntityManager,
+    userA: string,
+    userB: string,
+    now: number,
+  ): Promise<FriendRequestEntity[]> {
+    const pending = await manager.findBy(FriendRequestEntity, {
+      pendingKey: In([pendingKey(userA, userB), pendingKey(userB, userA)]),
+    });
     pending.sort((a, b) => numericAscending(a.id, b.id));
     const accepted: FriendRequestEntity[] = [];
-    for (const request of pending) if (await this.closeRequest(manager, request, 'accepted', now)) accepted.push(request);
+    for (const request of pending)
+      if (await this.closeRequest(manager, request, 'accepted', now)) accepted.push(request);
     return accepted;
   }
 
-  listRequests(userId: string, direction: RequestDirection, status: FriendRequestStatus | undefined, beforeId: string | null, take: number): Promise<FriendRequestEntity[]> {
-    const where: FindOptionsWhere<FriendRequestEntity> = direction === 'incoming' ? { toUserId: userId } : { fromUserId: userId };
+  listRequests(
+    userId: string,
+    direction: RequestDirection,
+    status: FriendRequestStatus | undefined,
+    beforeId: string | null,
+    take: number,
+  ): Promise<FriendRequestEntity[]> {
+    const where: FindOptionsWhere<FriendRequestEntity> =
+      direction === 'incoming' ? { toUserId: userId } : { fromUserId: userId };
     if (status) where.status = status;
     if (beforeId) where.id = LessThan(beforeId);
     return this.requests.find({ where, order: { id: 'DESC' }, take });

@@ -2,22 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { CursorCodec, Page } from '../common/pagination/cursor';
+import { CursorCodec } from '../common/pagination/cursor';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { directConversationId } from '../conversations/conversation-id';
 import { TransactionRunner } from '../database/transaction-runner';
-import { AuthUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UsersRepository } from '../users/users.repository';
 import { FriendUserDto } from './dto/friend-user.dto';
-import { FriendReply, toFriendReply } from './friend.mapper';
+import { toFriendReply } from './friend.mapper';
 import { ListScope, PAGE_SIZE, pageOf, positionAfter, userLookup } from './friend-pages';
 import { FriendsRepository } from './friends.repository';
-
-export interface EventReply {
-  event_id: string;
-}
+import { EventReply, FriendPageReply } from './friends.reply';
 
 @Injectable()
 export class FriendsService {
@@ -32,12 +29,15 @@ export class FriendsService {
   ) {}
 
   /** The caller's friends, most recent friendship first. */
-  async list(auth: AuthUser, query: ListQueryDto): Promise<Page<FriendReply>> {
-    const scope: ListScope = { account: auth.id, endpoint: 'friends.list', filters: {} };
+  async list(auth: AuthUser, query: ListQueryDto): Promise<FriendPageReply> {
+    const scope: ListScope = { account: auth.internalId, endpoint: 'friends.list', filters: {} };
     const after = positionAfter(this.cursors, scope, query.cursor);
-    const rows = await this.friends.listFriends(auth.id, after, PAGE_SIZE + 1);
+    const rows = await this.friends.listFriends(auth.internalId, after, PAGE_SIZE + 1);
     return pageOf(this.cursors, scope, rows, async (page) => {
-      const user = userLookup(await this.users.findByIds(page.map((row) => row.friendId)), this.config.defaultAvatarUrl);
+      const user = userLookup(
+        await this.users.findByIds(page.map((row) => row.friendId)),
+        this.config.defaultAvatarUrl,
+      );
       return page.map((row) => toFriendReply(user(row.friendId), row.createdAt));
     });
   }
@@ -47,21 +47,27 @@ export class FriendsService {
    * stay; whether messages may still be sent is the messaging rule's business. Not friends: 1204.
    */
   async remove(auth: AuthUser, dto: FriendUserDto): Promise<EventReply> {
-    if (dto.user_id === auth.userId) throw AppError.invalid('user_id', 'you cannot unfriend yourself');
+    if (dto.user_id === auth.externalId) throw AppError.invalid('user_id', 'you cannot unfriend yourself');
     const peer = await this.users.findByExternalId(dto.user_id);
     const notFriends = new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: not one of your friends');
     if (!peer) throw notFriends;
     return this.tx.run(async (manager) => {
-      if (!(await this.friends.deleteFriendshipPair(manager, auth.id, peer.id))) throw notFriends;
+      if (!(await this.friends.deleteFriendshipPair(manager, auth.internalId, peer.id))) throw notFriends;
       const now = this.clock.now();
       const event_id = await this.outbox.append(
         manager,
         {
           type: 'friend.deleted',
-          payload: { user_ids: [auth.userId, peer.externalId], by: auth.userId },
+          payload: { user_ids: [auth.externalId, peer.externalId], by: auth.externalId },
           recipients: [
-            { userId: auth.id, private: { user_id: peer.externalId, conversation_id: directConversationId(peer.externalId) } },
-            { userId: peer.id, private: { user_id: auth.userId, conversation_id: directConversationId(auth.userId) } },
+            {
+              userId: auth.internalId,
+              private: { user_id: peer.externalId, conversation_id: directConversationId(peer.externalId) },
+            },
+            {
+              userId: peer.id,
+              private: { user_id: auth.externalId, conversation_id: directConversationId(auth.externalId) },
+            },
           ],
         },
         now,

@@ -8,7 +8,7 @@ import { ConversationMembersRepository } from '../conversations/conversation-mem
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import type { DurableEventMap, GroupEventFields, GroupEventType } from '../events/event-map';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
@@ -28,7 +28,10 @@ export interface RoleRule {
 }
 
 export const ANY_MEMBER: RoleRule = { roles: ['owner', 'admin', 'member'], action: '' };
-export const OWNER_OR_ADMIN = (action: string): RoleRule => ({ roles: ['owner', 'admin'], action: `only the owner or an admin can ${action}` });
+export const OWNER_OR_ADMIN = (action: string): RoleRule => ({
+  roles: ['owner', 'admin'],
+  action: `only the owner or an admin can ${action}`,
+});
 export const OWNER_ONLY = (action: string): RoleRule => ({ roles: ['owner'], action: `only the owner can ${action}` });
 
 export const forbidden = (msg: string): AppError => new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, msg);
@@ -68,7 +71,12 @@ export class GroupAccess {
    * For writes, first thing in the transaction: locks the group row (MySQL) so that changes of
    * one group are serialised, then checks the rules against the latest committed state.
    */
-  async lockForMember(manager: EntityManager, groupId: string, userId: string, rule: RoleRule = ANY_MEMBER): Promise<GroupContext> {
+  async lockForMember(
+    manager: EntityManager,
+    groupId: string,
+    userId: string,
+    rule: RoleRule = ANY_MEMBER,
+  ): Promise<GroupContext> {
     const group = await this.groups.lockById(manager, groupId);
     const membership = group ? await this.groups.findMembership(group.id, userId, manager) : null;
     return this.check(group, membership, rule);
@@ -92,7 +100,8 @@ export class GroupAccess {
   async resolveUsers(externalIds: readonly string[], field: string, active = false): Promise<UserEntity[]> {
     const users = await Promise.all(externalIds.map((id) => this.users.findByExternalId(id)));
     const missing = users.findIndex((user) => !user || (active && user.disabled));
-    if (missing >= 0) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: no such user "${externalIds[missing]}"`);
+    if (missing >= 0)
+      throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: no such user "${externalIds[missing]}"`);
     return users as UserEntity[];
   }
 
@@ -106,7 +115,10 @@ export class GroupAccess {
   }
 
   async facts(group: GroupEntity, manager?: EntityManager): Promise<GroupFacts> {
-    const [owner, memberCount] = await Promise.all([this.users.findById(group.ownerId, manager), this.groups.countActiveMembers(group.id, manager)]);
+    const [owner, memberCount] = await Promise.all([
+      this.users.findById(group.ownerId, manager),
+      this.groups.countActiveMembers(group.id, manager),
+    ]);
     return { ownerUserId: owner?.externalId ?? '', memberCount };
   }
 
@@ -153,9 +165,21 @@ export class GroupAccess {
   }
 
   /** Appends a group event for exactly `recipients` (no private state). */
-  async emitTo<T extends GroupEventType>(manager: EntityManager, groupId: string, type: T, fields: GroupEventFields<T>, now: number, recipients: readonly string[]): Promise<string> {
+  async emitTo<T extends GroupEventType>(
+    manager: EntityManager,
+    groupId: string,
+    type: T,
+    fields: GroupEventFields<T>,
+    now: number,
+    recipients: readonly string[],
+  ): Promise<string> {
     const group = await this.summary(groupId, manager);
-    const payload = { group_id: group.group_id, conversation_id: group.conversation_id, ...fields, group } as DurableEventMap[T]['shared'];
+    const payload = {
+      group_id: group.group_id,
+      conversation_id: group.conversation_id,
+      ...fields,
+      group,
+    } as DurableEventMap[T]['shared'];
     return this.outbox.append<T>(manager, { type, payload, recipients: recipients.map((userId) => ({ userId })) }, now);
   }
 }

@@ -17,5 +17,7 @@ import { GroupsService } from './groups.service';
   imports: [GroupsModule, ConversationsModule, ImTokenModule],
   controllers: [GroupsController],
   providers: [GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService],
+  // The admin console dismisses groups as the owner would.
+  exports: [GroupsService],
 })
 export class GroupManagementModule {}

@@ -1,42 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { CursorCodec, Page } from '../common/pagination/cursor';
+import { CursorCodec } from '../common/pagination/cursor';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { TransactionRunner } from '../database/transaction-runner';
-import { AuthUser } from '../im-token/auth-user';
-import { GroupMembersChangeDto, GroupMembersQueryDto, GroupRefDto, MuteGroupMemberDto, SetGroupAdminDto } from './dto/group.dto';
+import { AuthUser } from '../common/auth-user';
+import {
+  GroupMembersChangeDto,
+  GroupMembersQueryDto,
+  GroupRefDto,
+  MuteGroupMemberDto,
+  SetGroupAdminDto,
+} from './dto/group.dto';
 import { GroupAccess, OWNER_ONLY, OWNER_OR_ADMIN, convergeOnMembershipRace, forbidden } from './group-access.service';
 import { GROUP_PAGE_SIZE, decodeIdCursor } from './group-cursor';
 import { GroupRole } from './group-member.entity';
-import { GroupMemberReply, toGroupMemberReply } from './group.mapper';
+import { toGroupMemberReply } from './group.mapper';
 import { GroupsRepository } from './groups.repository';
-
-export interface MembersAddedReply {
-  added: string[];
-  event_id: string | null;
-}
-
-export interface MembersRemovedReply {
-  removed: string[];
-  event_id: string | null;
-}
-
-export interface LeaveReply {
-  group_id: string;
-  event_id: string;
-}
-
-export interface MemberRoleReply {
-  user_id: string;
-  role: GroupRole;
-  event_id: string | null;
-}
-
-export interface MemberMuteReply {
-  user_id: string;
-  muted_until: number;
-  event_id: string;
-}
+import {
+  GroupLeaveReply,
+  GroupMemberPageReply,
+  MemberMuteReply,
+  MemberRoleReply,
+  MembersAddedReply,
+  MembersRemovedReply,
+} from './groups.reply';
 
 /** Membership of a group: listing, adding, removing, leaving, admins and mutes. */
 @Injectable()
@@ -51,10 +38,12 @@ export class GroupMembersService {
   ) {}
 
   /** Current members in internal user ID order; any current member may list. */
-  async list(user: AuthUser, dto: GroupMembersQueryDto): Promise<Page<GroupMemberReply>> {
+  async list(user: AuthUser, dto: GroupMembersQueryDto): Promise<GroupMemberPageReply> {
     const filters = { group_id: dto.group_id };
-    const after = dto.cursor ? decodeIdCursor(this.cursors, dto.cursor, user.id, 'groups.members', filters) : null;
-    const { group } = await this.access.forMember(dto.group_id, user.id);
+    const after = dto.cursor
+      ? decodeIdCursor(this.cursors, dto.cursor, user.internalId, 'groups.members', filters)
+      : null;
+    const { group } = await this.access.forMember(dto.group_id, user.internalId);
     const rows = await this.groups.listActiveMembers(group.id, after, GROUP_PAGE_SIZE + 1);
     const page = rows.slice(0, GROUP_PAGE_SIZE);
     const users = await this.access.usersById(page.map((m) => m.userId));
@@ -63,7 +52,13 @@ export class GroupMembersService {
       return profile ? [toGroupMemberReply(member, profile, this.access.defaultAvatarUrl)] : [];
     });
     const hasMore = rows.length > GROUP_PAGE_SIZE;
-    return { items, next_cursor: hasMore ? this.cursors.encode(user.id, 'groups.members', filters, page[page.length - 1].userId) : null, has_more: hasMore };
+    return {
+      items,
+      next_cursor: hasMore
+        ? this.cursors.encode(user.internalId, 'groups.members', filters, page[page.length - 1].userId)
+        : null,
+      has_more: hasMore,
+    };
   }
 
   /**
@@ -75,8 +70,23 @@ export class GroupMembersService {
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return convergeOnMembershipRace(() =>
       this.tx.run(async (manager) => {
-        const { group } = await this.access.lockForMember(manager, groupId, user.id, OWNER_OR_ADMIN('add members'));
-        const active = new Set((await this.groups.findMemberships(group.id, targets.map((u) => String(u.id)), manager)).filter((m) => m.status === 'active').map((m) => m.userId));
+        const { group } = await this.access.lockForMember(
+          manager,
+          groupId,
+          user.internalId,
+          OWNER_OR_ADMIN('add members'),
+        );
+        const active = new Set(
+          (
+            await this.groups.findMemberships(
+              group.id,
+              targets.map((u) => String(u.id)),
+              manager,
+            )
+          )
+            .filter((m) => m.status === 'active')
+            .map((m) => m.userId),
+        );
         const added = targets.filter((u) => !active.has(String(u.id)));
         if (added.length === 0) return { added: [], event_id: null };
         const now = this.clock.now();
@@ -85,7 +95,14 @@ export class GroupMembersService {
         const conversationId = await this.access.conversationId(group.id, manager);
         await this.conversationMembers.openMembers(manager, conversationId, addedIds, now);
         const addedExternal = added.map((u) => u.externalId);
-        const eventId = await this.access.emit(manager, group.id, conversationId, 'group.members_added', { operator_user_id: user.userId, user_ids: addedExternal }, now);
+        const eventId = await this.access.emit(
+          manager,
+          group.id,
+          conversationId,
+          'group.members_added',
+          { operator_user_id: user.externalId, user_ids: addedExternal },
+          now,
+        );
         return { added: addedExternal, event_id: eventId };
       }),
     );
@@ -100,29 +117,50 @@ export class GroupMembersService {
     const targets = await this.access.resolveUsers(dto.user_ids, 'user_ids');
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
-      const { group, me } = await this.access.lockForMember(manager, groupId, user.id, OWNER_OR_ADMIN('remove members'));
-      const memberships = new Map((await this.groups.findMemberships(group.id, targets.map((u) => String(u.id)), manager)).map((m) => [m.userId, m]));
+      const { group, me } = await this.access.lockForMember(
+        manager,
+        groupId,
+        user.internalId,
+        OWNER_OR_ADMIN('remove members'),
+      );
+      const memberships = new Map(
+        (
+          await this.groups.findMemberships(
+            group.id,
+            targets.map((u) => String(u.id)),
+            manager,
+          )
+        ).map((m) => [m.userId, m]),
+      );
       const removed = [];
       for (const target of targets) {
         const membership = memberships.get(String(target.id));
-        if (String(target.id) === user.id) throw forbidden(`user_ids: you cannot remove yourself ("${target.externalId}"); leave the group instead`);
+        if (String(target.id) === user.internalId)
+          throw forbidden(`user_ids: you cannot remove yourself ("${target.externalId}"); leave the group instead`);
         if (!membership || membership.status !== 'active') continue;
-        if (membership.role === 'owner') throw forbidden(`user_ids: the owner ("${target.externalId}") cannot be removed`);
-        if (membership.role === 'admin' && me.role !== 'owner') throw forbidden(`user_ids: only the owner can remove an admin ("${target.externalId}")`);
+        if (membership.role === 'owner')
+          throw forbidden(`user_ids: the owner ("${target.externalId}") cannot be removed`);
+        if (membership.role === 'admin' && me.role !== 'owner')
+          throw forbidden(`user_ids: only the owner can remove an admin ("${target.externalId}")`);
         removed.push(target);
       }
       if (removed.length === 0) return { removed: [], event_id: null };
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
       for (const target of removed) await this.groups.markLeft(manager, group.id, String(target.id), 'removed', now);
-      await this.conversationMembers.closeMembers(manager, conversationId, removed.map((u) => String(u.id)), now);
+      await this.conversationMembers.closeMembers(
+        manager,
+        conversationId,
+        removed.map((u) => String(u.id)),
+        now,
+      );
       const removedExternal = removed.map((u) => u.externalId);
       const eventId = await this.access.emit(
         manager,
         group.id,
         conversationId,
         'group.members_removed',
-        { operator_user_id: user.userId, user_ids: removedExternal },
+        { operator_user_id: user.externalId, user_ids: removedExternal },
         now,
         removed.map((u) => String(u.id)),
       );
@@ -131,16 +169,25 @@ export class GroupMembersService {
   }
 
   /** Any current member except the owner, who must transfer the group first (1209). */
-  async leave(user: AuthUser, dto: GroupRefDto): Promise<LeaveReply> {
+  async leave(user: AuthUser, dto: GroupRefDto): Promise<GroupLeaveReply> {
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
-      const { group, me } = await this.access.lockForMember(manager, groupId, user.id);
-      if (me.role === 'owner') throw forbidden('group_id: the owner must transfer the group before leaving (or dismiss it)');
+      const { group, me } = await this.access.lockForMember(manager, groupId, user.internalId);
+      if (me.role === 'owner')
+        throw forbidden('group_id: the owner must transfer the group before leaving (or dismiss it)');
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
-      await this.groups.markLeft(manager, group.id, user.id, 'left', now);
-      await this.conversationMembers.closeMember(manager, conversationId, user.id, now);
-      const eventId = await this.access.emit(manager, group.id, conversationId, 'group.member_left', { operator_user_id: user.userId, user_id: user.userId }, now, [user.id]);
+      await this.groups.markLeft(manager, group.id, user.internalId, 'left', now);
+      await this.conversationMembers.closeMember(manager, conversationId, user.internalId, now);
+      const eventId = await this.access.emit(
+        manager,
+        group.id,
+        conversationId,
+        'group.member_left',
+        { operator_user_id: user.externalId, user_id: user.externalId },
+        now,
+        [user.internalId],
+      );
       return { group_id: group.publicId, event_id: eventId };
     });
   }
@@ -151,8 +198,14 @@ export class GroupMembersService {
     const targetId = String(target.id);
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
-      const { group } = await this.access.lockForMember(manager, groupId, user.id, OWNER_ONLY('appoint or dismiss admins'));
-      if (targetId === user.id) throw forbidden('user_id: the owner\'s role changes only by transferring the group');
+      const { group } = await this.access.lockForMember(
+        manager,
+        groupId,
+        user.internalId,
+        OWNER_ONLY('appoint or dismiss admins'),
+      );
+      if (targetId === user.internalId)
+        throw forbidden("user_id: the owner's role changes only by transferring the group");
       const membership = await this.groups.findActiveMembership(group.id, targetId, manager);
       if (!membership) throw forbidden('user_id: is not a current member of the group');
       const role: GroupRole = dto.admin ? 'admin' : 'member';
@@ -160,7 +213,14 @@ export class GroupMembersService {
       const now = this.clock.now();
       await this.groups.setRole(manager, group.id, targetId, role);
       const conversationId = await this.access.conversationId(group.id, manager);
-      const eventId = await this.access.emit(manager, group.id, conversationId, 'group.admin_changed', { operator_user_id: user.userId, user_id: target.externalId, role }, now);
+      const eventId = await this.access.emit(
+        manager,
+        group.id,
+        conversationId,
+        'group.admin_changed',
+        { operator_user_id: user.externalId, user_id: target.externalId, role },
+        now,
+      );
       return { user_id: target.externalId, role, event_id: eventId };
     });
   }
@@ -174,17 +234,30 @@ export class GroupMembersService {
     const targetId = String(target.id);
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
-      const { group, me } = await this.access.lockForMember(manager, groupId, user.id, OWNER_OR_ADMIN('mute members'));
-      if (targetId === user.id) throw forbidden('user_id: you cannot mute yourself');
+      const { group, me } = await this.access.lockForMember(
+        manager,
+        groupId,
+        user.internalId,
+        OWNER_OR_ADMIN('mute members'),
+      );
+      if (targetId === user.internalId) throw forbidden('user_id: you cannot mute yourself');
       const membership = await this.groups.findActiveMembership(group.id, targetId, manager);
       if (!membership) throw forbidden('user_id: is not a current member of the group');
       if (membership.role === 'owner') throw forbidden('user_id: the owner cannot be muted');
-      if (membership.role === 'admin' && me.role !== 'owner') throw forbidden('user_id: only the owner can mute an admin');
+      if (membership.role === 'admin' && me.role !== 'owner')
+        throw forbidden('user_id: only the owner can mute an admin');
       const now = this.clock.now();
       const mutedUntil = dto.duration_seconds === 0 ? 0 : now + dto.duration_seconds * 1000;
       await this.groups.setMutedUntil(manager, group.id, targetId, mutedUntil);
       const conversationId = await this.access.conversationId(group.id, manager);
-      const eventId = await this.access.emit(manager, group.id, conversationId, 'group.member_muted', { operator_user_id: user.userId, user_id: target.externalId, muted_until: mutedUntil }, now);
+      const eventId = await this.access.emit(
+        manager,
+        group.id,
+        conversationId,
+        'group.member_muted',
+        { operator_user_id: user.externalId, user_id: target.externalId, muted_until: mutedUntil },
+        now,
+      );
       return { user_id: target.externalId, muted_until: mutedUntil, event_id: eventId };
     });
   }

@@ -1,8 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { groupConversationId } from '../conversations/conversation-id';
 import { toUserReply, UserReply } from '../users/user.mapper';
 import type { UserEntity } from '../users/user.entity';
 import type { GroupMemberEntity, GroupRole } from './group-member.entity';
 import type { GroupEntity } from './group.entity';
+
+const ROLES: GroupRole[] = ['owner', 'admin', 'member'];
 
 /** What a group reply needs beyond the group row. */
 export interface GroupFacts {
@@ -11,28 +14,33 @@ export interface GroupFacts {
 }
 
 /** The group as every member sees it; carried by shared group events. */
-export interface GroupSummary {
-  group_id: string;
-  conversation_id: string;
-  name: string;
-  avatar: string;
-  introduction: string;
-  owner_user_id: string;
-  member_count: number;
-  created_at: number;
+export class GroupSummary {
+  @ApiProperty({ description: 'Public group ID.', example: 'team-1' }) group_id: string;
+  @ApiProperty({ description: '`group_` + group_id.', example: 'group_team-1' }) conversation_id: string;
+  @ApiProperty({ example: 'Weekend hikers' }) name: string;
+  @ApiProperty({ description: 'URL; the default avatar when none was set.' }) avatar: string;
+  @ApiProperty({ example: '' }) introduction: string;
+  @ApiProperty({ description: 'External user ID of the owner.', example: 'u_10086' }) owner_user_id: string;
+  @ApiProperty({ description: 'Current members, owner included.', example: 3 }) member_count: number;
+  @ApiProperty({ description: 'Unix ms.' }) created_at: number;
+  @ApiProperty({ description: 'Unix ms of the last change of name, avatar, introduction, owner or dismissal.' })
   updated_at: number;
+  @ApiProperty({
+    description: 'Always false in replies (a dismissed group answers 1209); true in the group.dismissed event.',
+  })
   dismissed: boolean;
 }
 
 /** The group object of the group endpoints: the summary plus the caller's role. */
-export interface GroupReply extends GroupSummary {
-  my_role: GroupRole;
+export class GroupReply extends GroupSummary {
+  @ApiProperty({ enum: ROLES, description: "The caller's role." }) my_role: GroupRole;
 }
 
-export interface GroupMemberReply {
-  user: UserReply;
-  role: GroupRole;
-  joined_at: number;
+export class GroupMemberReply {
+  @ApiProperty({ type: UserReply }) user: UserReply;
+  @ApiProperty({ enum: ROLES }) role: GroupRole;
+  @ApiProperty({ description: 'Unix ms of (re)joining.' }) joined_at: number;
+  @ApiProperty({ description: 'Unix ms; the member cannot send while it is in the future. 0 = not muted.' })
   muted_until: number;
 }
 
@@ -51,23 +59,24 @@ export function toGroupSummary(group: GroupEntity, facts: GroupFacts, defaultAva
   };
 }
 
-export function toGroupReply(group: GroupEntity, facts: GroupFacts, myRole: GroupRole, defaultAvatarUrl: string): GroupReply {
-  const summary = toGroupSummary(group, facts, defaultAvatarUrl);
-  return {
-    group_id: summary.group_id,
-    conversation_id: summary.conversation_id,
-    name: summary.name,
-    avatar: summary.avatar,
-    introduction: summary.introduction,
-    owner_user_id: summary.owner_user_id,
-    member_count: summary.member_count,
-    my_role: myRole,
-    created_at: summary.created_at,
-    updated_at: summary.updated_at,
-    dismissed: summary.dismissed,
-  };
+export function toGroupReply(
+  group: GroupEntity,
+  facts: GroupFacts,
+  myRole: GroupRole,
+  defaultAvatarUrl: string,
+): GroupReply {
+  return { ...toGroupSummary(group, facts, defaultAvatarUrl), my_role: myRole };
 }
 
-export function toGroupMemberReply(member: GroupMemberEntity, user: UserEntity, defaultAvatarUrl: string): GroupMemberReply {
-  return { user: toUserReply(user, defaultAvatarUrl), role: member.role, joined_at: member.joinedAt, muted_until: member.mutedUntil };
+export function toGroupMemberReply(
+  member: GroupMemberEntity,
+  user: UserEntity,
+  defaultAvatarUrl: string,
+): GroupMemberReply {
+  return {
+    user: toUserReply(user, defaultAvatarUrl),
+    role: member.role,
+    joined_at: member.joinedAt,
+    muted_until: member.mutedUntil,
+  };
 }

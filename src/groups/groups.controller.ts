@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequiresCapability } from '../common/capability.guard';
-import { ApiEnvelope } from '../common/openapi';
-import { Page } from '../common/pagination/cursor';
-import { AuthUser, CurrentUser } from '../im-token/auth-user';
+import { ApiEnvelope } from '../common/openapi/api-envelope';
+import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
+import { AuthUser } from '../common/auth-user';
+import { CurrentUser } from '../im-token/current-user.decorator';
 import { ImTokenGuard } from '../im-token/im-token.guard';
 import {
   CreateGroupDto,
@@ -19,27 +20,22 @@ import {
   TransferGroupDto,
   UpdateGroupDto,
 } from './dto/group.dto';
-import { GroupInvitationsService, InvitationReply } from './group-invitations.service';
-import { GroupMembersService, LeaveReply, MemberMuteReply, MemberRoleReply, MembersAddedReply, MembersRemovedReply } from './group-members.service';
-import { GroupMemberReply, GroupReply } from './group.mapper';
+import { GroupInvitationsService } from './group-invitations.service';
+import { GroupMembersService } from './group-members.service';
 import {
-  GroupChangeDoc,
-  GroupDismissDoc,
-  GroupEnvelopeDoc,
-  GroupLeaveDoc,
-  GroupMemberPageDoc,
-  GroupPageDoc,
-  InvitationDoc,
-  MemberMuteDoc,
-  MemberRoleDoc,
-  MembersAddedDoc,
-  MembersRemovedDoc,
-} from './groups.openapi';
-import { GroupChangeReply, GroupDismissReply, GroupsService } from './groups.service';
-
-const TOKEN_CODES = [1003, 1004, 1101, 1102, 1103, 1202, 1500];
-const GROUP_CODES = [...TOKEN_CODES, 1209, 1218];
-const WITH_USERS = [...GROUP_CODES, 1204];
+  GroupChangeReply,
+  GroupDismissReply,
+  GroupEnvelopeReply,
+  GroupLeaveReply,
+  GroupMemberPageReply,
+  GroupPageReply,
+  InvitationReply,
+  MemberMuteReply,
+  MemberRoleReply,
+  MembersAddedReply,
+  MembersRemovedReply,
+} from './groups.reply';
+import { GroupsService } from './groups.service';
 
 /**
  * Groups (capability `groups`). Every group endpoint answers 1209 unless the caller is a
@@ -59,99 +55,114 @@ export class GroupsController {
   ) {}
 
   @Post('create')
-  @ApiOperation({ summary: 'Create a group owned by the caller, with initial members and its conversation. A taken group_id is 1004; an unknown member 1204.' })
-  @ApiEnvelope(GroupChangeDoc, [...TOKEN_CODES, 1204])
+  @ApiOperation({
+    summary:
+      'Create a group owned by the caller, with initial members and its conversation. A taken group_id is 1004; an unknown member 1204.',
+  })
+  @ApiEnvelope(GroupChangeReply, ENDPOINT_ERRORS.groups.create)
   create(@CurrentUser() user: AuthUser, @Body() dto: CreateGroupDto): Promise<GroupChangeReply> {
     return this.groups.create(user, dto);
   }
 
   @Get('get')
   @ApiOperation({ summary: 'One group, for a current member.' })
-  @ApiEnvelope(GroupEnvelopeDoc, GROUP_CODES)
-  get(@CurrentUser() user: AuthUser, @Query() dto: GroupQueryDto): Promise<{ group: GroupReply }> {
+  @ApiEnvelope(GroupEnvelopeReply, ENDPOINT_ERRORS.groups.get)
+  get(@CurrentUser() user: AuthUser, @Query() dto: GroupQueryDto): Promise<GroupEnvelopeReply> {
     return this.groups.get(user, dto);
   }
 
   @Get()
-  @ApiOperation({ summary: 'The caller\'s current groups (disabled groups left out), 50 per page, in order of first joining.' })
-  @ApiEnvelope(GroupPageDoc, [...TOKEN_CODES])
-  list(@CurrentUser() user: AuthUser, @Query() dto: MyGroupsQueryDto): Promise<Page<GroupReply>> {
+  @ApiOperation({
+    summary: "The caller's current groups (disabled groups left out), 50 per page, in order of first joining.",
+  })
+  @ApiEnvelope(GroupPageReply, ENDPOINT_ERRORS.groups.list)
+  list(@CurrentUser() user: AuthUser, @Query() dto: MyGroupsQueryDto): Promise<GroupPageReply> {
     return this.groups.list(user, dto);
   }
 
   @Post('update')
   @ApiOperation({ summary: 'Change name, avatar or introduction (owner or admin).' })
-  @ApiEnvelope(GroupChangeDoc, GROUP_CODES)
+  @ApiEnvelope(GroupChangeReply, ENDPOINT_ERRORS.groups.update)
   update(@CurrentUser() user: AuthUser, @Body() dto: UpdateGroupDto): Promise<GroupChangeReply> {
     return this.groups.update(user, dto);
   }
 
   @Get('members')
   @ApiOperation({ summary: 'Current members, 50 per page, in internal user ID order; any member may list.' })
-  @ApiEnvelope(GroupMemberPageDoc, GROUP_CODES)
-  listMembers(@CurrentUser() user: AuthUser, @Query() dto: GroupMembersQueryDto): Promise<Page<GroupMemberReply>> {
+  @ApiEnvelope(GroupMemberPageReply, ENDPOINT_ERRORS.groups.listMembers)
+  listMembers(@CurrentUser() user: AuthUser, @Query() dto: GroupMembersQueryDto): Promise<GroupMemberPageReply> {
     return this.members.list(user, dto);
   }
 
   @Post('members/add')
   @ApiOperation({ summary: 'Add members (owner or admin); current members are skipped, former members rejoin.' })
-  @ApiEnvelope(MembersAddedDoc, WITH_USERS)
+  @ApiEnvelope(MembersAddedReply, ENDPOINT_ERRORS.groups.addMembers)
   addMembers(@CurrentUser() user: AuthUser, @Body() dto: GroupMembersChangeDto): Promise<MembersAddedReply> {
     return this.members.add(user, dto);
   }
 
   @Post('members/remove')
-  @ApiOperation({ summary: 'Remove members: the owner removes admins and members, an admin members only; never the owner or yourself.' })
-  @ApiEnvelope(MembersRemovedDoc, WITH_USERS)
+  @ApiOperation({
+    summary:
+      'Remove members: the owner removes admins and members, an admin members only; never the owner or yourself.',
+  })
+  @ApiEnvelope(MembersRemovedReply, ENDPOINT_ERRORS.groups.removeMembers)
   removeMembers(@CurrentUser() user: AuthUser, @Body() dto: GroupMembersChangeDto): Promise<MembersRemovedReply> {
     return this.members.remove(user, dto);
   }
 
   @Post('leave')
   @ApiOperation({ summary: 'Leave the group; the owner must transfer it first (1209).' })
-  @ApiEnvelope(GroupLeaveDoc, GROUP_CODES)
-  leave(@CurrentUser() user: AuthUser, @Body() dto: GroupRefDto): Promise<LeaveReply> {
+  @ApiEnvelope(GroupLeaveReply, ENDPOINT_ERRORS.groups.leave)
+  leave(@CurrentUser() user: AuthUser, @Body() dto: GroupRefDto): Promise<GroupLeaveReply> {
     return this.members.leave(user, dto);
   }
 
   @Post('admins/set')
   @ApiOperation({ summary: 'Appoint (admin: true) or dismiss (false) an admin (owner only).' })
-  @ApiEnvelope(MemberRoleDoc, WITH_USERS)
+  @ApiEnvelope(MemberRoleReply, ENDPOINT_ERRORS.groups.setAdmin)
   setAdmin(@CurrentUser() user: AuthUser, @Body() dto: SetGroupAdminDto): Promise<MemberRoleReply> {
     return this.members.setAdmin(user, dto);
   }
 
   @Post('transfer')
   @ApiOperation({ summary: 'Transfer ownership to a current member (owner only); the old owner becomes an admin.' })
-  @ApiEnvelope(GroupChangeDoc, WITH_USERS)
+  @ApiEnvelope(GroupChangeReply, ENDPOINT_ERRORS.groups.transfer)
   transfer(@CurrentUser() user: AuthUser, @Body() dto: TransferGroupDto): Promise<GroupChangeReply> {
     return this.groups.transfer(user, dto);
   }
 
   @Post('dismiss')
-  @ApiOperation({ summary: 'Dismiss the group (owner only): every membership ends; afterwards every group operation answers 1209.' })
-  @ApiEnvelope(GroupDismissDoc, GROUP_CODES)
+  @ApiOperation({
+    summary: 'Dismiss the group (owner only): every membership ends; afterwards every group operation answers 1209.',
+  })
+  @ApiEnvelope(GroupDismissReply, ENDPOINT_ERRORS.groups.dismiss)
   dismiss(@CurrentUser() user: AuthUser, @Body() dto: GroupRefDto): Promise<GroupDismissReply> {
     return this.groups.dismiss(user, dto);
   }
 
   @Post('members/mute')
-  @ApiOperation({ summary: 'Mute a member for duration_seconds (0 unmutes); owner or admin, admins cannot mute the owner or admins.' })
-  @ApiEnvelope(MemberMuteDoc, WITH_USERS)
+  @ApiOperation({
+    summary: 'Mute a member for duration_seconds (0 unmutes); owner or admin, admins cannot mute the owner or admins.',
+  })
+  @ApiEnvelope(MemberMuteReply, ENDPOINT_ERRORS.groups.mute)
   mute(@CurrentUser() user: AuthUser, @Body() dto: MuteGroupMemberDto): Promise<MemberMuteReply> {
     return this.members.mute(user, dto);
   }
 
   @Post('invitations/create')
   @ApiOperation({ summary: 'Create an invitation code (owner or admin), valid ttl_seconds.' })
-  @ApiEnvelope(InvitationDoc, GROUP_CODES)
+  @ApiEnvelope(InvitationReply, ENDPOINT_ERRORS.groups.createInvitation)
   createInvitation(@CurrentUser() user: AuthUser, @Body() dto: CreateInvitationDto): Promise<InvitationReply> {
     return this.invitations.create(user, dto);
   }
 
   @Post('join')
-  @ApiOperation({ summary: 'Join with an invitation code: 1210 when it is unknown, revoked, expired or the group was dismissed; already a member answers event_id null.' })
-  @ApiEnvelope(GroupChangeDoc, [...TOKEN_CODES, 1210, 1218])
+  @ApiOperation({
+    summary:
+      'Join with an invitation code: 1210 when it is unknown, revoked, expired or the group was dismissed; already a member answers event_id null.',
+  })
+  @ApiEnvelope(GroupChangeReply, ENDPOINT_ERRORS.groups.join)
   join(@CurrentUser() user: AuthUser, @Body() dto: JoinGroupDto): Promise<GroupChangeReply> {
     return this.invitations.join(user, dto);
   }

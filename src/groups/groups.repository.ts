@@ -4,8 +4,11 @@ import { EntityManager, In, MoreThan, Repository } from 'typeorm';
 import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
+import { dialectOf } from '../database/sql-dialect';
+import { likePrefix } from '../users/users.repository';
 
-export const GROUP_COLUMNS = 'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';
+export const GROUP_COLUMNS =
+  'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';
 
 /** A groups row (plain SQL, hot read paths) as an entity. */
 export function groupFromRow(row: Record<string, string | number | null>, p = ''): GroupEntity {
@@ -85,7 +88,10 @@ export class GroupsRepository {
   async findByIds(ids: string[]): Promise<GroupEntity[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    const rows = (await this.groups.query(`SELECT ${GROUP_COLUMNS} FROM \`groups\` WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)) as Array<Record<string, string | number | null>>;
+    const rows = (await this.groups.query(
+      `SELECT ${GROUP_COLUMNS} FROM \`groups\` WHERE id IN (${unique.map(() => '?').join(', ')})`,
+      unique,
+    )) as Array<Record<string, string | number | null>>;
     return rows.map((row) => groupFromRow(row));
   }
 
@@ -95,18 +101,25 @@ export class GroupsRepository {
    * already queued by TransactionRunner). Reads made after it see the latest committed state.
    */
   lockById(manager: EntityManager, id: string): Promise<GroupEntity | null> {
-    if (manager.connection.options.type !== 'mysql') return manager.findOneBy(GroupEntity, { id });
-    return manager.findOne(GroupEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    return dialectOf(manager)
+      .lockForWrite(manager.createQueryBuilder(GroupEntity, 'g').where('g.id = :id', { id }))
+      .getOne();
   }
 
   /** The membership if the user is a current (active) member, else null. */
-  async findActiveMembership(groupId: string, userId: string, manager?: EntityManager): Promise<GroupMemberEntity | null> {
+  async findActiveMembership(
+    groupId: string,
+    userId: string,
+    manager?: EntityManager,
+  ): Promise<GroupMemberEntity | null> {
     return this.memberRepo(manager).findOneBy({ groupId, userId, status: 'active' });
   }
 
   /** Membership rows (any status) of the given users in one group. */
   findMemberships(groupId: string, userIds: readonly string[], manager?: EntityManager): Promise<GroupMemberEntity[]> {
-    return userIds.length ? this.memberRepo(manager).findBy({ groupId, userId: In([...userIds]) }) : Promise.resolve([]);
+    return userIds.length
+      ? this.memberRepo(manager).findBy({ groupId, userId: In([...userIds]) })
+      : Promise.resolve([]);
   }
 
   /** Every current member of the group. */
@@ -189,8 +202,22 @@ export class GroupsRepository {
     await manager.update(GroupEntity, { id: groupId }, { dismissedAt: now, updatedAt: now });
   }
 
-  async insertMember(manager: EntityManager, groupId: string, userId: string, role: GroupRole, now: number): Promise<void> {
-    await manager.insert(GroupMemberEntity, { groupId, userId, role, status: 'active', mutedUntil: 0, joinedAt: now, leftAt: null });
+  async insertMember(
+    manager: EntityManager,
+    groupId: string,
+    userId: string,
+    role: GroupRole,
+    now: number,
+  ): Promise<void> {
+    await manager.insert(GroupMemberEntity, {
+      groupId,
+      userId,
+      role,
+      status: 'active',
+      mutedUntil: 0,
+      joinedAt: now,
+      leftAt: null,
+    });
   }
 
   /**
@@ -198,22 +225,46 @@ export class GroupsRepository {
    * reset (role, mute, join time) for a former member. Rows that are already active must not be
    * passed. A unique violation means a concurrent writer added one of them first.
    */
-  async activateMembers(manager: EntityManager, groupId: string, userIds: readonly string[], role: GroupRole, now: number): Promise<void> {
+  async activateMembers(
+    manager: EntityManager,
+    groupId: string,
+    userIds: readonly string[],
+    role: GroupRole,
+    now: number,
+  ): Promise<void> {
     if (userIds.length === 0) return;
     const former = new Set((await this.findMemberships(groupId, userIds, manager)).map((m) => m.userId));
     const fresh = userIds.filter((id) => !former.has(id));
     if (former.size) {
-      await manager.update(GroupMemberEntity, { groupId, userId: In([...former]) }, { role, status: 'active', mutedUntil: 0, joinedAt: now, leftAt: null });
+      await manager.update(
+        GroupMemberEntity,
+        { groupId, userId: In([...former]) },
+        { role, status: 'active', mutedUntil: 0, joinedAt: now, leftAt: null },
+      );
     }
     for (let i = 0; i < fresh.length; i += 500) {
       await manager.insert(
         GroupMemberEntity,
-        fresh.slice(i, i + 500).map((userId) => ({ groupId, userId, role, status: 'active' as const, mutedUntil: 0, joinedAt: now, leftAt: null })),
+        fresh.slice(i, i + 500).map((userId) => ({
+          groupId,
+          userId,
+          role,
+          status: 'active' as const,
+          mutedUntil: 0,
+          joinedAt: now,
+          leftAt: null,
+        })),
       );
     }
   }
 
-  async markLeft(manager: EntityManager, groupId: string, userId: string, status: 'left' | 'removed', now: number): Promise<void> {
+  async markLeft(
+    manager: EntityManager,
+    groupId: string,
+    userId: string,
+    status: 'left' | 'removed',
+    now: number,
+  ): Promise<void> {
     await manager.update(GroupMemberEntity, { groupId, userId }, { status, leftAt: now });
   }
 
@@ -223,8 +274,10 @@ export class GroupsRepository {
    * scanning UPDATE locks every group's membership rows until commit.
    */
   async markAllRemoved(manager: EntityManager, groupId: string, now: number): Promise<void> {
-    const hint = manager.connection.options.type === 'mysql' ? ' FORCE INDEX (UQ_group_members_group_user)' : '';
-    await manager.query(`UPDATE group_members${hint} SET status = ?, left_at = ? WHERE group_id = ? AND status = ?`, ['removed', now, groupId, 'active']);
+    await manager.query(
+      `UPDATE group_members${dialectOf(manager).forceIndex('UQ_group_members_group_user')} SET status = ?, left_at = ? WHERE group_id = ? AND status = ?`,
+      ['removed', now, groupId, 'active'],
+    );
   }
 
   async setRole(manager: EntityManager, groupId: string, userId: string, role: GroupRole): Promise<void> {
@@ -235,8 +288,22 @@ export class GroupsRepository {
     await manager.update(GroupMemberEntity, { groupId, userId }, { mutedUntil });
   }
 
-  async setDisabled(groupId: string, disabled: boolean, now: number): Promise<void> {
-    await this.groups.update({ id: groupId }, { disabled, updatedAt: now });
+  async setDisabled(groupId: string, disabled: boolean, now: number, manager?: EntityManager): Promise<void> {
+    await this.groupRepo(manager).update({ id: groupId }, { disabled, updatedAt: now });
+  }
+
+  /** The admin console's group search: an exact public ID or a name prefix, by ascending ID after `afterId`. */
+  search(query: string | undefined, afterId: string | null, limit: number): Promise<GroupEntity[]> {
+    const qb = this.groups.createQueryBuilder('g');
+    if (query !== undefined)
+      qb.andWhere("(g.public_id = :q OR g.name LIKE :prefix ESCAPE '!')", { q: query, prefix: likePrefix(query) });
+    if (afterId !== null) qb.andWhere('g.id > :afterId', { afterId });
+    return qb.orderBy('g.id', 'ASC').limit(limit).getMany();
+  }
+
+  /** How many groups the user is a current member of (the admin console's user detail). */
+  countActiveGroupsOfUser(userId: string): Promise<number> {
+    return this.members.countBy({ userId, status: 'active' });
   }
 
   /** A unique violation on the code means it is already used (a random collision). */

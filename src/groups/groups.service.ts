@@ -1,29 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
-import { CursorCodec, Page } from '../common/pagination/cursor';
+import { CursorCodec } from '../common/pagination/cursor';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { AuthUser } from '../im-token/auth-user';
-import { CreateGroupDto, GroupRefDto, GroupQueryDto, MyGroupsQueryDto, TransferGroupDto, UpdateGroupDto } from './dto/group.dto';
+import { AuthUser } from '../common/auth-user';
+import {
+  CreateGroupDto,
+  GroupRefDto,
+  GroupQueryDto,
+  MyGroupsQueryDto,
+  TransferGroupDto,
+  UpdateGroupDto,
+} from './dto/group.dto';
 import { GROUP_PAGE_SIZE, decodeIdCursor } from './group-cursor';
 import { GroupAccess, OWNER_ONLY, OWNER_OR_ADMIN, forbidden } from './group-access.service';
-import { GroupReply, toGroupReply } from './group.mapper';
+import { GroupEntity } from './group.entity';
+import { toGroupReply } from './group.mapper';
 import { GroupChanges, GroupsRepository } from './groups.repository';
-
-export interface GroupChangeReply {
-  group: GroupReply;
-  event_id: string | null;
-}
-
-export interface GroupDismissReply {
-  group_id: string;
-  dismissed_at: number;
-  event_id: string;
-}
+import { GroupChangeReply, GroupDismissReply, GroupEnvelopeReply, GroupPageReply } from './groups.reply';
 
 const GENERATED_ID_ATTEMPTS = 3;
 
@@ -52,7 +51,8 @@ export class GroupsService {
    */
   async create(user: AuthUser, dto: CreateGroupDto): Promise<GroupChangeReply> {
     const memberExternalIds = dto.member_ids ?? [];
-    if (memberExternalIds.includes(user.userId)) throw AppError.invalid('member_ids', 'must not include yourself (the creator becomes the owner)');
+    if (memberExternalIds.includes(user.externalId))
+      throw AppError.invalid('member_ids', 'must not include yourself (the creator becomes the owner)');
     const members = await this.access.resolveUsers(memberExternalIds, 'member_ids', true);
     const memberIds = members.map((m) => String(m.id));
     for (let attempt = 1; ; attempt++) {
@@ -60,12 +60,30 @@ export class GroupsService {
       try {
         return await this.tx.run(async (manager) => {
           const now = this.clock.now();
-          const group = await this.groups.insertGroup(manager, { publicId, name: dto.name, avatar: dto.avatar ?? '', introduction: dto.introduction ?? '', ownerId: user.id, now });
-          const conversation = await this.conversations.insertConversation(manager, { type: 'group', groupId: group.id }, now);
-          await this.groups.insertMember(manager, group.id, user.id, 'owner', now);
+          const group = await this.groups.insertGroup(manager, {
+            publicId,
+            name: dto.name,
+            avatar: dto.avatar ?? '',
+            introduction: dto.introduction ?? '',
+            ownerId: user.internalId,
+            now,
+          });
+          const conversation = await this.conversations.insertConversation(
+            manager,
+            { type: 'group', groupId: group.id },
+            now,
+          );
+          await this.groups.insertMember(manager, group.id, user.internalId, 'owner', now);
           await this.groups.activateMembers(manager, group.id, memberIds, 'member', now);
-          await this.conversationMembers.openFirstMembers(manager, conversation, [user.id, ...memberIds], now);
-          const eventId = await this.access.emit(manager, group.id, conversation.id, 'group.created', { operator_user_id: user.userId, member_user_ids: [user.userId, ...memberExternalIds] }, now);
+          await this.conversationMembers.openFirstMembers(manager, conversation, [user.internalId, ...memberIds], now);
+          const eventId = await this.access.emit(
+            manager,
+            group.id,
+            conversation.id,
+            'group.created',
+            { operator_user_id: user.externalId, member_user_ids: [user.externalId, ...memberExternalIds] },
+            now,
+          );
           return { group: await this.access.reply(group.id, 'owner', manager), event_id: eventId };
         });
       } catch (error) {
@@ -76,32 +94,50 @@ export class GroupsService {
     }
   }
 
-  async get(user: AuthUser, dto: GroupQueryDto): Promise<{ group: GroupReply }> {
-    const { group, me } = await this.access.forMember(dto.group_id, user.id);
+  async get(user: AuthUser, dto: GroupQueryDto): Promise<GroupEnvelopeReply> {
+    const { group, me } = await this.access.forMember(dto.group_id, user.internalId);
     return { group: toGroupReply(group, await this.access.facts(group), me.role, this.access.defaultAvatarUrl) };
   }
 
   /** The caller's current groups (disabled groups are left out), in the order they were first joined. */
-  async list(user: AuthUser, dto: MyGroupsQueryDto): Promise<Page<GroupReply>> {
-    const after = dto.cursor ? decodeIdCursor(this.cursors, dto.cursor, user.id, 'groups.list', {}) : null;
-    const rows = await this.groups.listMyGroups(user.id, after, GROUP_PAGE_SIZE + 1);
+  async list(user: AuthUser, dto: MyGroupsQueryDto): Promise<GroupPageReply> {
+    const after = dto.cursor ? decodeIdCursor(this.cursors, dto.cursor, user.internalId, 'groups.list', {}) : null;
+    const rows = await this.groups.listMyGroups(user.internalId, after, GROUP_PAGE_SIZE + 1);
     const page = rows.slice(0, GROUP_PAGE_SIZE);
     const counts = await this.groups.countActiveMembersByGroup(page.map((r) => r.group.id));
     const owners = await this.access.usersById(page.map((r) => r.group.ownerId));
     const items = page.map(({ group, membership }) =>
-      toGroupReply(group, { ownerUserId: owners.get(group.ownerId)?.externalId ?? '', memberCount: counts.get(group.id) ?? 0 }, membership.role, this.access.defaultAvatarUrl),
+      toGroupReply(
+        group,
+        { ownerUserId: owners.get(group.ownerId)?.externalId ?? '', memberCount: counts.get(group.id) ?? 0 },
+        membership.role,
+        this.access.defaultAvatarUrl,
+      ),
     );
     const hasMore = rows.length > GROUP_PAGE_SIZE;
-    return { items, next_cursor: hasMore ? this.cursors.encode(user.id, 'groups.list', {}, page[page.length - 1].membership.id) : null, has_more: hasMore };
+    return {
+      items,
+      next_cursor: hasMore
+        ? this.cursors.encode(user.internalId, 'groups.list', {}, page[page.length - 1].membership.id)
+        : null,
+      has_more: hasMore,
+    };
   }
 
   /** Owner or admin. Nothing changed (every sent field equals the stored one) answers event_id null. */
   async update(user: AuthUser, dto: UpdateGroupDto): Promise<GroupChangeReply> {
-    const sent = (['name', 'avatar', 'introduction'] as const).filter((field) => dto[field] !== undefined && dto[field] !== null);
+    const sent = (['name', 'avatar', 'introduction'] as const).filter(
+      (field) => dto[field] !== undefined && dto[field] !== null,
+    );
     if (sent.length === 0) throw AppError.invalid('name', 'send at least one of name, avatar, introduction');
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
-      const { group, me } = await this.access.lockForMember(manager, groupId, user.id, OWNER_OR_ADMIN('update the group'));
+      const { group, me } = await this.access.lockForMember(
+        manager,
+        groupId,
+        user.internalId,
+        OWNER_OR_ADMIN('update the group'),
+      );
       const changes: GroupChanges = {};
       for (const field of sent) if (dto[field] !== group[field]) changes[field] = dto[field] as string;
       const changed = Object.keys(changes);
@@ -109,7 +145,14 @@ export class GroupsService {
       const now = this.clock.now();
       await this.groups.updateGroup(manager, group.id, changes, now);
       const conversationId = await this.access.conversationId(group.id, manager);
-      const eventId = await this.access.emit(manager, group.id, conversationId, 'group.updated', { operator_user_id: user.userId, changed_fields: changed }, now);
+      const eventId = await this.access.emit(
+        manager,
+        group.id,
+        conversationId,
+        'group.updated',
+        { operator_user_id: user.externalId, changed_fields: changed },
+        now,
+      );
       return { group: await this.access.reply(group.id, me.role, manager), event_id: eventId };
     });
   }
@@ -119,15 +162,21 @@ export class GroupsService {
     const target = await this.access.resolveUser(dto.user_id, 'user_id', true);
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
-      const { group } = await this.access.lockForMember(manager, groupId, user.id, OWNER_ONLY('transfer the group'));
+      const { group } = await this.access.lockForMember(
+        manager,
+        groupId,
+        user.internalId,
+        OWNER_ONLY('transfer the group'),
+      );
       const targetId = String(target.id);
-      if (targetId === user.id) throw forbidden('user_id: you already own the group');
-      if (!(await this.groups.findActiveMembership(group.id, targetId, manager))) throw forbidden('user_id: is not a current member of the group');
+      if (targetId === user.internalId) throw forbidden('user_id: you already own the group');
+      if (!(await this.groups.findActiveMembership(group.id, targetId, manager)))
+        throw forbidden('user_id: is not a current member of the group');
       const now = this.clock.now();
       await this.groups.setRole(manager, group.id, targetId, 'owner');
       // An owner is never muted (nobody could lift it).
       await this.groups.setMutedUntil(manager, group.id, targetId, 0);
-      await this.groups.setRole(manager, group.id, user.id, 'admin');
+      await this.groups.setRole(manager, group.id, user.internalId, 'admin');
       await this.groups.setOwner(manager, group.id, targetId, now);
       const conversationId = await this.access.conversationId(group.id, manager);
       const eventId = await this.access.emit(
@@ -135,7 +184,11 @@ export class GroupsService {
         group.id,
         conversationId,
         'group.owner_transferred',
-        { operator_user_id: user.userId, previous_owner_user_id: user.userId, owner_user_id: target.externalId },
+        {
+          operator_user_id: user.externalId,
+          previous_owner_user_id: user.externalId,
+          owner_user_id: target.externalId,
+        },
         now,
       );
       return { group: await this.access.reply(group.id, 'admin', manager), event_id: eventId };
@@ -146,24 +199,62 @@ export class GroupsService {
   async dismiss(user: AuthUser, dto: GroupRefDto): Promise<GroupDismissReply> {
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return this.tx.run(async (manager) => {
-      const { group } = await this.access.lockForMember(manager, groupId, user.id, OWNER_ONLY('dismiss the group'));
-      const now = this.clock.now();
-      const conversationId = await this.access.conversationId(group.id, manager);
-      const members = await this.groups.findActiveMembers(group.id, manager);
-      await this.groups.markDismissed(manager, group.id, now);
-      await this.groups.markAllRemoved(manager, group.id, now);
-      await this.conversationMembers.closeMembers(manager, conversationId, members.map((m) => m.userId), now);
-      const eventId = await this.access.emit(
+      const { group } = await this.access.lockForMember(
         manager,
-        group.id,
-        conversationId,
-        'group.dismissed',
-        { operator_user_id: user.userId, dismissed_at: now },
-        now,
-        members.map((m) => m.userId),
+        groupId,
+        user.internalId,
+        OWNER_ONLY('dismiss the group'),
       );
-      return { group_id: group.publicId, dismissed_at: now, event_id: eventId };
+      return this.dismissLocked(manager, group, user.externalId);
     });
   }
 
+  /**
+   * The operator's dismissal (admin console): the same state and `group.dismissed` event as the
+   * owner's, with the owner named as operator (the event has no notion of a console operator;
+   * who really did it is in the audit log). `alongside` runs in the same transaction with the
+   * group as it was. 1209 when the group is absent or already dismissed.
+   */
+  async dismissAsOperator(
+    publicId: string,
+    alongside: (manager: EntityManager, before: GroupEntity, reply: GroupDismissReply) => Promise<void>,
+  ): Promise<GroupDismissReply> {
+    const groupId = await this.access.resolveGroupId(publicId);
+    return this.tx.run(async (manager) => {
+      const group = await this.groups.lockById(manager, groupId);
+      if (!group || group.dismissedAt !== null) throw forbidden('group_id: the group was already dismissed');
+      const { ownerUserId } = await this.access.facts(group, manager);
+      const reply = await this.dismissLocked(manager, group, ownerUserId);
+      await alongside(manager, group, reply);
+      return reply;
+    });
+  }
+
+  private async dismissLocked(
+    manager: EntityManager,
+    group: GroupEntity,
+    operatorExternalId: string,
+  ): Promise<GroupDismissReply> {
+    const now = this.clock.now();
+    const conversationId = await this.access.conversationId(group.id, manager);
+    const members = await this.groups.findActiveMembers(group.id, manager);
+    await this.groups.markDismissed(manager, group.id, now);
+    await this.groups.markAllRemoved(manager, group.id, now);
+    await this.conversationMembers.closeMembers(
+      manager,
+      conversationId,
+      members.map((m) => m.userId),
+      now,
+    );
+    const eventId = await this.access.emit(
+      manager,
+      group.id,
+      conversationId,
+      'group.dismissed',
+      { operator_user_id: operatorExternalId, dismissed_at: now },
+      now,
+      members.map((m) => m.userId),
+    );
+    return { group_id: group.publicId, dismissed_at: now, event_id: eventId };
+  }
 }

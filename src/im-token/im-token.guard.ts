@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { bearerCredential } from '../common/bearer';
 import { ErrorCode } from '../common/error-code';
-import { AuthenticatedRequest } from './auth-user';
+import { AuthenticatedRequest } from '../common/auth-user';
 import { ImTokenService } from './im-token.service';
 
 /** SDK endpoints: accepts only an IM token (never the host secret). */

@@ -11,7 +11,10 @@ import { ImTokenService } from './im-token.service';
   imports: [
     // A prepared key: given a string, jsonwebtoken first tries (and fails) to parse it as a PEM
     // key on every sign and verify, which costs about a millisecond of CPU per request.
-    JwtModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => ({ secret: createSecretKey(Buffer.from(config.jwtSecret, 'utf8')) }) }),
+    JwtModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ secret: createSecretKey(Buffer.from(config.jwtSecret, 'utf8')) }),
+    }),
     UsersModule,
   ],
   providers: [ImTokenService, ImTokenGuard],

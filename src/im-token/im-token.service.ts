@@ -5,9 +5,9 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
-import { AuthUser } from './auth-user';
+import { AuthUser } from '../common/auth-user';
 
 /** Audience of IM tokens: a JWT minted for anything else (a host session, say) is refused. */
 export const IM_TOKEN_AUDIENCE = 'im-sdk';
@@ -57,7 +57,14 @@ export class ImTokenService {
   issue(user: Pick<UserEntity, 'id' | 'externalId' | 'tokenVersion'>): IssuedToken {
     const iat = Math.floor(this.clock.now() / 1000);
     const expireAt = iat + this.config.tokenTtlSeconds;
-    const claims: ImTokenClaims = { user_id: user.externalId, uid: String(user.id), tv: user.tokenVersion, iat, exp: expireAt, aud: IM_TOKEN_AUDIENCE };
+    const claims: ImTokenClaims = {
+      user_id: user.externalId,
+      uid: String(user.id),
+      tv: user.tokenVersion,
+      iat,
+      exp: expireAt,
+      aud: IM_TOKEN_AUDIENCE,
+    };
     const token = this.jwt.sign(claims, { algorithm: ALGORITHM });
     return { token, expireAt };
   }
@@ -72,7 +79,8 @@ export class ImTokenService {
 
   /** verify, with the token's expiry and version (a live connection watches both). */
   async authenticate(token: string): Promise<VerifiedToken> {
-    if (!this.config.realtime.sdkEnabled) throw new AppError(ErrorCode.SDK_DISABLED, 'the SDK is switched off on this service (SDK_ENABLED=false)');
+    if (!this.config.realtime.sdkEnabled)
+      throw new AppError(ErrorCode.SDK_DISABLED, 'the SDK is switched off on this service (SDK_ENABLED=false)');
     const now = Math.floor(this.clock.now() / 1000);
     let claims = this.verified.get(token);
     if (claims && now >= claims.exp) {
@@ -85,13 +93,21 @@ export class ImTokenService {
       throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
     }
     if (state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
-    return { user: { id: String(state.id), userId: state.externalId }, expireAt: claims.exp, tokenVersion: claims.tv };
+    return {
+      user: { internalId: String(state.id), externalId: state.externalId },
+      expireAt: claims.exp,
+      tokenVersion: claims.tv,
+    };
   }
 
   private verifySignature(token: string, now: number): ImTokenClaims {
     let claims: ImTokenClaims;
     try {
-      claims = this.jwt.verify<ImTokenClaims>(token, { algorithms: [ALGORITHM], audience: IM_TOKEN_AUDIENCE, clockTimestamp: now });
+      claims = this.jwt.verify<ImTokenClaims>(token, {
+        algorithms: [ALGORITHM],
+        audience: IM_TOKEN_AUDIENCE,
+        clockTimestamp: now,
+      });
     } catch (error) {
       if (error instanceof TokenExpiredError) throw new AppError(ErrorCode.TOKEN_EXPIRED, 'token expired');
       throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');

@@ -36,8 +36,12 @@ describe('sanitizeFileName', () => {
 
 describe('contentDisposition', () => {
   it('gives an ASCII fallback and the exact UTF-8 name', () => {
-    expect(contentDisposition('attachment', 'a b.txt')).toBe(`attachment; filename="a b.txt"; filename*=UTF-8''a%20b.txt`);
+    expect(contentDisposition('attachment', 'a b.txt')).toBe(
+      `attachment; filename="a b.txt"; filename*=UTF-8''a%20b.txt`,
+    );
     expect(contentDisposition('inline', '图.png')).toBe(`inline; filename="_.png"; filename*=UTF-8''%E5%9B%BE.png`);
-    expect(contentDisposition('attachment', `q"\\%'(*).txt`)).toBe(`attachment; filename="q___'(*).txt"; filename*=UTF-8''q%22%5C%25%27%28%2A%29.txt`);
+    expect(contentDisposition('attachment', `q"\\%'(*).txt`)).toBe(
+      `attachment; filename="q___'(*).txt"; filename*=UTF-8''q%22%5C%25%27%28%2A%29.txt`,
+    );
   });
 });

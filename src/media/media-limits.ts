@@ -1,13 +1,14 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { AppConfig } from '../config/app-config';
 import type { MediaKind } from './media.entity';
 import { IMAGE_MIME_TYPES } from './sniff';
 
 /** The media limits in the `sync` reply, so that clients can check before uploading. */
-export interface MediaLimits {
-  max_image_bytes: number;
-  max_file_bytes: number;
+export class MediaLimits {
+  @ApiProperty() max_image_bytes: number;
+  @ApiProperty() max_file_bytes: number;
   /** Sniffed types an `image` upload may be. */
-  image_types: string[];
+  @ApiProperty({ type: [String] }) image_types: string[];
 }
 
 type MediaSettings = Pick<AppConfig, 'messaging'>;

@@ -1,24 +1,29 @@
 import { StreamableFile } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
+import { MEDIA_KINDS } from './dto/upload-media.dto';
 import { contentDisposition } from './file-name';
 import type { MediaEntity, MediaKind } from './media.entity';
 import { contentTypeFor, extensionFor } from './sniff';
 
 export const MEDIA_PATH = '/app/sdk/media';
 
-export interface MediaReply {
-  media_id: string;
-  kind: MediaKind;
+export class MediaReply {
+  @ApiProperty({ example: '42' }) media_id: string;
+  @ApiProperty({ enum: MEDIA_KINDS }) kind: MediaKind;
+  @ApiProperty({ description: 'Sniffed from the bytes (the client type and name are ignored).', example: 'image/png' })
   mime_type: string;
-  size: number;
+  @ApiProperty({ description: 'Bytes.' }) size: number;
+  @ApiProperty({
+    description: 'The client file name: last path segment, control characters removed, ≤255 characters; "" when none.',
+  })
   file_name: string;
-  /** Relative download URL; it needs the IM token like every SDK endpoint. */
-  url: string;
-  created_at: number;
+  @ApiProperty({ example: '/app/sdk/media/42', description: 'Download path (needs the IM token).' }) url: string;
+  @ApiProperty({ description: 'Unix ms.' }) created_at: number;
 }
 
-export interface MediaUploadReply {
-  media: MediaReply;
+export class MediaUploadReply {
+  @ApiProperty({ type: MediaReply }) media: MediaReply;
 }
 
 export function toMediaReply(media: MediaEntity): MediaReply {

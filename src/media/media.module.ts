@@ -37,7 +37,10 @@ async function mediaStorage(config: AppConfig): Promise<MediaStorage> {
 @Module({
   imports: [
     TypeOrmModule.forFeature([MediaEntity, MediaLinkEntity]),
-    MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => uploadMulterOptions(config) }),
+    MulterModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => uploadMulterOptions(config),
+    }),
     ImTokenModule,
     ConversationsModule,
   ],

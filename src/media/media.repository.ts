@@ -50,7 +50,13 @@ export class MediaRepository {
   }
 
   /** The message at `seq` of the conversation carries the media: who may see it may download it. */
-  async linkToMessage(manager: EntityManager, mediaId: string, conversationId: string, seq: string, now: number): Promise<void> {
+  async linkToMessage(
+    manager: EntityManager,
+    mediaId: string,
+    conversationId: string,
+    seq: string,
+    now: number,
+  ): Promise<void> {
     await insertRow(manager, MediaLinkEntity, { mediaId, conversationId, seq, createdAt: now });
   }
 
@@ -61,7 +67,11 @@ export class MediaRepository {
 
   /** The messages that carry the media, oldest link first. */
   async findLinks(mediaId: string): Promise<Array<{ conversationId: string; seq: string }>> {
-    const links = await this.links.find({ select: { conversationId: true, seq: true }, where: { mediaId }, order: { id: 'ASC' } });
+    const links = await this.links.find({
+      select: { conversationId: true, seq: true },
+      where: { mediaId },
+      order: { id: 'ASC' },
+    });
     return links.map((link) => ({ conversationId: link.conversationId, seq: link.seq }));
   }
 }

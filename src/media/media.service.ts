@@ -7,7 +7,7 @@ import { isDecimalId } from '../common/ids';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isSeqVisible } from '../conversations/conversation-access.service';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import { AuthUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
 import { UploadMediaDto } from './dto/upload-media.dto';
 import { sanitizeFileName } from './file-name';
 import { tooLargeMessage, uploadLimitFor } from './media-limits';
@@ -45,20 +45,25 @@ export class MediaService {
    */
   async upload(user: AuthUser, file: ReceivedFile | undefined, dto: UploadMediaDto): Promise<MediaUploadReply> {
     if (!file || !Buffer.isBuffer(file.buffer)) {
-      throw AppError.invalid(UPLOAD_FILE_FIELD, `is required: send multipart/form-data with one file in the form field "${UPLOAD_FILE_FIELD}"`);
+      throw AppError.invalid(
+        UPLOAD_FILE_FIELD,
+        `is required: send multipart/form-data with one file in the form field "${UPLOAD_FILE_FIELD}"`,
+      );
     }
     const kind = dto.kind ?? 'file';
     const data = file.buffer;
     if (data.length === 0) throw AppError.invalid(UPLOAD_FILE_FIELD, 'is empty');
-    if (data.length > uploadLimitFor(this.config, kind)) throw new AppError(ErrorCode.INVALID_PARAMETER, tooLargeMessage(this.config, kind));
+    if (data.length > uploadLimitFor(this.config, kind))
+      throw new AppError(ErrorCode.INVALID_PARAMETER, tooLargeMessage(this.config, kind));
     const mimeType = sniffMimeType(data);
-    if (kind === 'image' && !isImageMimeType(mimeType)) throw AppError.invalid(UPLOAD_FILE_FIELD, `not an image (accepted: ${IMAGE_MIME_TYPES.join(', ')})`);
+    if (kind === 'image' && !isImageMimeType(mimeType))
+      throw AppError.invalid(UPLOAD_FILE_FIELD, `not an image (accepted: ${IMAGE_MIME_TYPES.join(', ')})`);
 
     const storageKey = newStorageKey();
     await this.storage.put(storageKey, data);
     try {
       const media = await this.media.insert({
-        ownerId: user.id,
+        ownerId: user.internalId,
         kind,
         mimeType,
         size: data.length,
@@ -69,7 +74,11 @@ export class MediaService {
       });
       return { media: toMediaReply(media) };
     } catch (error) {
-      await this.storage.remove(storageKey).catch((removeError: unknown) => this.logger.warn(`could not remove unrecorded media object: ${String(removeError)}`));
+      await this.storage
+        .remove(storageKey)
+        .catch((removeError: unknown) =>
+          this.logger.warn(`could not remove unrecorded media object: ${String(removeError)}`),
+        );
       throw error;
     }
   }
@@ -80,9 +89,11 @@ export class MediaService {
    * unknown ID included, gets the same 1207.
    */
   async download(user: AuthUser, mediaId: string): Promise<StreamableFile> {
-    if (!isDecimalId(mediaId)) throw AppError.invalid('media_id', 'must be a positive decimal string of at most 19 digits');
+    if (!isDecimalId(mediaId))
+      throw AppError.invalid('media_id', 'must be a positive decimal string of at most 19 digits');
     const media = await this.media.findById(mediaId);
-    if (!media || !(await this.mayRead(user.id, media))) throw new AppError(ErrorCode.MESSAGE_ABSENT, 'media_id: media absent or not accessible');
+    if (!media || !(await this.mayRead(user.internalId, media)))
+      throw new AppError(ErrorCode.MESSAGE_ABSENT, 'media_id: media absent or not accessible');
     return toMediaDownload(media, await this.storage.open(media.storageKey));
   }
 
@@ -91,7 +102,8 @@ export class MediaService {
     // One membership read per conversation, however often the media was sent into it.
     const members = new Map<string, Awaited<ReturnType<ConversationMembersRepository['findMember']>>>();
     for (const link of await this.media.findLinks(media.id)) {
-      if (!members.has(link.conversationId)) members.set(link.conversationId, await this.conversationMembers.findMember(link.conversationId, userId));
+      if (!members.has(link.conversationId))
+        members.set(link.conversationId, await this.conversationMembers.findMember(link.conversationId, userId));
       const member = members.get(link.conversationId);
       if (member && isSeqVisible(member, link.seq)) return true;
     }

@@ -20,7 +20,11 @@ function bytesAt(data: Buffer, offset: number, expected: readonly number[]): boo
 }
 
 function asciiAt(data: Buffer, offset: number, expected: string): boolean {
-  return bytesAt(data, offset, [...expected].map((c) => c.charCodeAt(0)));
+  return bytesAt(
+    data,
+    offset,
+    [...expected].map((c) => c.charCodeAt(0)),
+  );
 }
 
 /** "BM", reserved bytes zero and a known DIB header size: plain text starting with "BM" is not a bitmap. */
@@ -78,7 +82,11 @@ export function sniffMimeType(data: Buffer): string {
   if (asciiAt(data, 0, 'RIFF') && asciiAt(data, 8, 'WAVE')) return 'audio/wav';
   if (isBmp(data)) return 'image/bmp';
   if (asciiAt(data, 0, '%PDF-')) return 'application/pdf';
-  if (asciiAt(data, 0, 'PK') && (bytesAt(data, 2, [0x03, 0x04]) || bytesAt(data, 2, [0x05, 0x06]) || bytesAt(data, 2, [0x07, 0x08]))) return 'application/zip';
+  if (
+    asciiAt(data, 0, 'PK') &&
+    (bytesAt(data, 2, [0x03, 0x04]) || bytesAt(data, 2, [0x05, 0x06]) || bytesAt(data, 2, [0x07, 0x08]))
+  )
+    return 'application/zip';
   if (bytesAt(data, 0, [0x1f, 0x8b, 0x08])) return 'application/gzip';
   const iso = isoMediaType(data);
   if (iso) return iso;

@@ -1,4 +1,12 @@
-import { CallHandler, ExecutionContext, HttpException, Inject, Injectable, NestInterceptor, PayloadTooLargeException } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  HttpException,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  PayloadTooLargeException,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import { Observable, catchError, throwError } from 'rxjs';
 import { AppError } from '../common/app-error';
@@ -29,7 +37,9 @@ export function describeUploadProblem(error: HttpException, config: AppConfig, k
     case 'Too many fields':
       return `file: too many form fields; ${FORM_SHAPE}`;
     case 'Field value too long':
-      return (UPLOAD_TEXT_FIELDS as readonly string[]).includes(field) ? `${field}: too long` : `file: a form field value is too long; ${FORM_SHAPE}`;
+      return (UPLOAD_TEXT_FIELDS as readonly string[]).includes(field)
+        ? `${field}: too long`
+        : `file: a form field value is too long; ${FORM_SHAPE}`;
     case 'Field name too long':
     case 'Field name missing':
     case 'Field name nesting too deep':
@@ -64,7 +74,9 @@ export class UploadErrorsInterceptor implements NestInterceptor {
     return next.handle().pipe(
       catchError((error: unknown) => {
         if (error instanceof HttpException && error.getStatus() < 500) {
-          return throwError(() => new AppError(ErrorCode.INVALID_PARAMETER, describeUploadProblem(error, this.config, kindOf(request))));
+          return throwError(
+            () => new AppError(ErrorCode.INVALID_PARAMETER, describeUploadProblem(error, this.config, kindOf(request))),
+          );
         }
         return throwError(() => error);
       }),

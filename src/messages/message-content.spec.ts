@@ -3,7 +3,12 @@ import { findBlockedKeyword, parseMessageContent } from './message-content';
 
 describe('parseMessageContent', () => {
   it('keeps only the known fields of a text message and makes it searchable', () => {
-    expect(parseMessageContent('text', { text: 'Hello World', extra: 1 })).toEqual({ content: { text: 'Hello World' }, searchText: 'hello world', moderatedText: 'Hello World', mediaId: null });
+    expect(parseMessageContent('text', { text: 'Hello World', extra: 1 })).toEqual({
+      content: { text: 'Hello World' },
+      searchText: 'hello world',
+      moderatedText: 'Hello World',
+      mediaId: null,
+    });
   });
 
   it('counts text length in characters at the boundary', () => {
@@ -29,7 +34,10 @@ describe('parseMessageContent', () => {
   });
 
   it('references media for images and files', () => {
-    expect(parseMessageContent('image', { media_id: '12', width: 640, height: 480 })).toMatchObject({ mediaId: '12', content: { media_id: '12', width: 640, height: 480 } });
+    expect(parseMessageContent('image', { media_id: '12', width: 640, height: 480 })).toMatchObject({
+      mediaId: '12',
+      content: { media_id: '12', width: 640, height: 480 },
+    });
     expect(parseMessageContent('file', { media_id: '13' }).mediaId).toBe('13');
   });
 

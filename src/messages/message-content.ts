@@ -36,7 +36,8 @@ function optionalSide(content: Record<string, unknown>, field: 'width' | 'height
 
 function mediaId(content: Record<string, unknown>): string {
   const value = content.media_id;
-  if (typeof value !== 'string' || !isDecimalId(value)) throw AppError.invalid('content.media_id', 'must be the media_id of an uploaded file (decimal string)');
+  if (typeof value !== 'string' || !isDecimalId(value))
+    throw AppError.invalid('content.media_id', 'must be the media_id of an uploaded file (decimal string)');
   return value;
 }
 
@@ -58,19 +59,38 @@ export function parseMessageContent(type: MessageType, content: unknown): Parsed
       const id = mediaId(content);
       const width = optionalSide(content, 'width');
       const height = optionalSide(content, 'height');
-      return { content: { media_id: id, ...(width ? { width } : {}), ...(height ? { height } : {}) }, searchText: null, moderatedText: '', mediaId: id };
+      return {
+        content: { media_id: id, ...(width ? { width } : {}), ...(height ? { height } : {}) },
+        searchText: null,
+        moderatedText: '',
+        mediaId: id,
+      };
     }
     case 'file':
-      return { content: { media_id: mediaId(content) }, searchText: null, moderatedText: '', mediaId: mediaId(content) };
+      return {
+        content: { media_id: mediaId(content) },
+        searchText: null,
+        moderatedText: '',
+        mediaId: mediaId(content),
+      };
     case 'custom': {
       const data = content.data;
       if (!isObject(data)) throw AppError.invalid('content.data', 'must be a JSON object');
-      if (JSON.stringify(data).length > MAX_CUSTOM_DATA_LENGTH) throw AppError.invalid('content.data', `must serialise to at most ${MAX_CUSTOM_DATA_LENGTH} characters`);
+      if (JSON.stringify(data).length > MAX_CUSTOM_DATA_LENGTH)
+        throw AppError.invalid('content.data', `must serialise to at most ${MAX_CUSTOM_DATA_LENGTH} characters`);
       const description = content.description ?? '';
       if (typeof description !== 'string' || charLength(description) > MAX_CUSTOM_DESCRIPTION_LENGTH) {
-        throw AppError.invalid('content.description', `must be a string of at most ${MAX_CUSTOM_DESCRIPTION_LENGTH} characters`);
+        throw AppError.invalid(
+          'content.description',
+          `must be a string of at most ${MAX_CUSTOM_DESCRIPTION_LENGTH} characters`,
+        );
       }
-      return { content: { data, description }, searchText: description ? description.toLowerCase() : null, moderatedText: description, mediaId: null };
+      return {
+        content: { data, description },
+        searchText: description ? description.toLowerCase() : null,
+        moderatedText: description,
+        mediaId: null,
+      };
     }
   }
 }

@@ -8,6 +8,11 @@ import type { DirectPrivatePart } from '../events/event-map';
  * conversation ID, so it travels, with the recipient's unread, in a private part per member;
  * the delivered event is the payload merged with that part.
  */
-export function directPrivateParts(members: ConversationMemberEntity[], idFor: (userId: string) => string): Record<string, DirectPrivatePart> {
-  return Object.fromEntries(members.map((m) => [m.userId, { conversation_id: idFor(m.userId), unread: m.unreadCount }]));
+export function directPrivateParts(
+  members: ConversationMemberEntity[],
+  idFor: (userId: string) => string,
+): Record<string, DirectPrivatePart> {
+  return Object.fromEntries(
+    members.map((m) => [m.userId, { conversation_id: idFor(m.userId), unread: m.unreadCount }]),
+  );
 }

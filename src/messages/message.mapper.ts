@@ -1,22 +1,39 @@
-import type { MessageEntity, MessageStatus } from '../conversations/message.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import { MESSAGE_TYPES } from './message-content';
+import type { MessageEntity, MessageStatus } from './message.entity';
 
-export interface MessageReply {
-  mid: string;
-  conversation_id: string;
+/** What clients send, and `call`: the summary the service writes when a call ends. */
+const REPLY_TYPES = [...MESSAGE_TYPES, 'call'];
+
+export class MessageReply {
+  @ApiProperty({ description: 'Message ID (decimal string).' }) mid: string;
+  @ApiProperty({ description: "The caller's ID of the conversation." }) conversation_id: string;
+  @ApiProperty({ description: 'Position in the conversation: 1, 2, 3… with no gap (decimal string).' })
   conversation_seq: string;
-  sender_id: string;
-  client_message_id: string;
-  type: string;
-  /** null for tombstones (recalled or deleted). */
+  @ApiProperty({ description: 'External user ID of the sender.' }) sender_id: string;
+  @ApiProperty() client_message_id: string;
+  @ApiProperty({ enum: REPLY_TYPES, description: '`call`: a call summary written by the service.' }) type: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'null for recalled or deleted messages (tombstones).',
+  })
   content: Record<string, unknown> | null;
-  status: MessageStatus;
-  created_at: number;
-  updated_at: number;
+  @ApiProperty({ enum: ['normal', 'recalled', 'deleted'] }) status: MessageStatus;
+  @ApiProperty() created_at: number;
+  @ApiProperty() updated_at: number;
 }
 
 /** `conversationId` is the viewer's ID of the conversation; `senderId` the sender's external ID. */
 export function toMessageReply(
-  message: Pick<MessageEntity, 'id' | 'seq' | 'clientMessageId' | 'type' | 'content' | 'status' | 'createdAt' | 'updatedAt'>, conversationId: string, senderId: string): MessageReply {
+  message: Pick<
+    MessageEntity,
+    'id' | 'seq' | 'clientMessageId' | 'type' | 'content' | 'status' | 'createdAt' | 'updatedAt'
+  >,
+  conversationId: string,
+  senderId: string,
+): MessageReply {
   return {
     mid: String(message.id),
     conversation_id: conversationId,
@@ -24,7 +41,8 @@ export function toMessageReply(
     sender_id: senderId,
     client_message_id: message.clientMessageId,
     type: message.type,
-    content: message.status === 'normal' && message.content ? (JSON.parse(message.content) as Record<string, unknown>) : null,
+    content:
+      message.status === 'normal' && message.content ? (JSON.parse(message.content) as Record<string, unknown>) : null,
     status: message.status,
     created_at: message.createdAt,
     updated_at: message.updatedAt,

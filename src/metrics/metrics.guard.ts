@@ -16,7 +16,11 @@ export class MetricsGuard implements CanActivate {
     if (expected === null) return true;
     const credential = bearerCredential(context.switchToHttp().getRequest<Request>());
     if (credential === null || !secureEqual(credential, expected)) {
-      throw new AppError(ErrorCode.TOKEN_INVALID, 'metrics token invalid: send Authorization: Bearer <METRICS_TOKEN>', 401);
+      throw new AppError(
+        ErrorCode.TOKEN_INVALID,
+        'metrics token invalid: send Authorization: Bearer <METRICS_TOKEN>',
+        401,
+      );
     }
     return true;
   }

@@ -4,6 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import type { DurableEventType } from '../events/event-map';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { privatePartOf } from './outbox.repository';
+import { dialectOf } from '../database/sql-dialect';
 
 /** A sequenced event with everyone who receives it and, per recipient, their private part. */
 export interface SequencedEvent {
@@ -48,14 +49,17 @@ export class OutboxSequenceRepository {
 
   /** The last position assigned. */
   async head(manager: EntityManager = this.events.manager): Promise<string> {
-    const [row] = (await manager.query('SELECT last_position FROM outbox_sequence WHERE id = 1')) as Array<{ last_position: string | number }>;
+    const [row] = (await manager.query('SELECT last_position FROM outbox_sequence WHERE id = 1')) as Array<{
+      last_position: string | number;
+    }>;
     return String(row?.last_position ?? 0);
   }
 
   /** Locks the sequence row: position assignment is one writer at a time, on every instance. */
   async lockHead(manager: EntityManager): Promise<string> {
-    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
-    const [row] = (await manager.query(`SELECT last_position FROM outbox_sequence WHERE id = 1${lock}`)) as Array<{ last_position: string | number }>;
+    const [row] = (await manager.query(
+      `SELECT last_position FROM outbox_sequence WHERE id = 1${dialectOf(manager).forUpdate}`,
+    )) as Array<{ last_position: string | number }>;
     return String(row?.last_position ?? 0);
   }
 
@@ -65,12 +69,17 @@ export class OutboxSequenceRepository {
    * a position, higher than every one given now, in a later round after it commits.
    */
   async unsequenced(manager: EntityManager, limit: number): Promise<EventRow[]> {
-    return (await manager.query(`SELECT ${EVENT_COLUMNS} FROM outbox_events WHERE position IS NULL ORDER BY id LIMIT ?`, [limit])) as EventRow[];
+    return (await manager.query(
+      `SELECT ${EVENT_COLUMNS} FROM outbox_events WHERE position IS NULL ORDER BY id LIMIT ?`,
+      [limit],
+    )) as EventRow[];
   }
 
   /** Creation time of the oldest committed event without a position, or null when there is none. */
   async oldestUnsequenced(): Promise<number | null> {
-    const rows = (await this.events.query('SELECT created_at FROM outbox_events WHERE position IS NULL ORDER BY id LIMIT 1')) as Array<{ created_at: string | number }>;
+    const rows = (await this.events.query(
+      'SELECT created_at FROM outbox_events WHERE position IS NULL ORDER BY id LIMIT 1',
+    )) as Array<{ created_at: string | number }>;
     return rows.length ? Number(rows[0].created_at) : null;
   }
 
@@ -81,15 +90,18 @@ export class OutboxSequenceRepository {
     const cases = pairs.map(() => 'WHEN ? THEN ?').join(' ');
     const flat = pairs.flat();
     const ids = pairs.map(([id]) => id);
-    await manager.query(`UPDATE outbox_events SET position = CASE id ${cases} END WHERE id IN (${placeholders(ids.length)})`, [...flat, ...ids]);
+    await manager.query(
+      `UPDATE outbox_events SET position = CASE id ${cases} END WHERE id IN (${placeholders(ids.length)})`,
+      [...flat, ...ids],
+    );
     // Message events have no recipient rows (membership decides): only addressed events do.
     const addressed = pairs.filter((_pair, i) => rows[i].conversation_id === null);
     if (addressed.length) {
       const addressedCases = addressed.map(() => 'WHEN ? THEN ?').join(' ');
-      await manager.query(`UPDATE outbox_recipients SET position = CASE event_row_id ${addressedCases} END WHERE event_row_id IN (${placeholders(addressed.length)})`, [
-        ...addressed.flat(),
-        ...addressed.map(([id]) => id),
-      ]);
+      await manager.query(
+        `UPDATE outbox_recipients SET position = CASE event_row_id ${addressedCases} END WHERE event_row_id IN (${placeholders(addressed.length)})`,
+        [...addressed.flat(), ...addressed.map(([id]) => id)],
+      );
     }
     const last = String(next);
     await manager.query('UPDATE outbox_sequence SET last_position = ? WHERE id = 1', [last]);
@@ -99,11 +111,10 @@ export class OutboxSequenceRepository {
 
   /** Sequenced events in (after, upTo], in position order, with their recipients. */
   async sequencedBetween(after: string, upTo: string, limit: number): Promise<SequencedEvent[]> {
-    const rows = (await this.events.query(`SELECT ${EVENT_COLUMNS} FROM outbox_events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`, [
-      after,
-      upTo,
-      limit,
-    ])) as EventRow[];
+    const rows = (await this.events.query(
+      `SELECT ${EVENT_COLUMNS} FROM outbox_events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+      [after, upTo, limit],
+    )) as EventRow[];
     return this.withRecipients(rows);
   }
 
@@ -115,7 +126,9 @@ export class OutboxSequenceRepository {
   async withRecipients(rows: EventRow[]): Promise<SequencedEvent[]> {
     if (rows.length === 0) return [];
     const addressed = rows.filter((row) => row.conversation_id === null).map((row) => String(row.id));
-    const conversations = [...new Set(rows.filter((row) => row.conversation_id !== null).map((row) => String(row.conversation_id)))];
+    const conversations = [
+      ...new Set(rows.filter((row) => row.conversation_id !== null).map((row) => String(row.conversation_id))),
+    ];
     const byEvent = new Map<string, Array<{ userId: string; private: Record<string, unknown> | null }>>();
     if (addressed.length) {
       const recipientRows = (await this.events.query(
@@ -124,7 +137,10 @@ export class OutboxSequenceRepository {
       )) as Array<{ event_row_id: string | number; user_id: string | number; private_payload: string | null }>;
       for (const r of recipientRows) {
         const list = byEvent.get(String(r.event_row_id)) ?? [];
-        list.push({ userId: String(r.user_id), private: r.private_payload ? privatePartOf(r.private_payload, 0, String(r.user_id)) : null });
+        list.push({
+          userId: String(r.user_id),
+          private: r.private_payload ? privatePartOf(r.private_payload, 0, String(r.user_id)) : null,
+        });
         byEvent.set(String(r.event_row_id), list);
       }
     }
@@ -133,7 +149,13 @@ export class OutboxSequenceRepository {
       const memberRows = (await this.events.query(
         `SELECT conversation_id, user_id, visible_from_seq, visible_to_seq, visible_to_position FROM conversation_members WHERE conversation_id IN (${placeholders(conversations.length)})`,
         conversations,
-      )) as Array<{ conversation_id: string | number; user_id: string | number; visible_from_seq: string | number; visible_to_seq: string | number | null; visible_to_position: string | number | null }>;
+      )) as Array<{
+        conversation_id: string | number;
+        user_id: string | number;
+        visible_from_seq: string | number;
+        visible_to_seq: string | number | null;
+        visible_to_position: string | number | null;
+      }>;
       for (const m of memberRows) {
         const list = members.get(String(m.conversation_id)) ?? [];
         list.push({
@@ -150,7 +172,9 @@ export class OutboxSequenceRepository {
       if (row.conversation_id !== null) {
         const seq = BigInt(row.seq ?? 0);
         const id = BigInt(row.id);
-        const parts = row.private_payloads ? (JSON.parse(row.private_payloads) as Record<string, Record<string, unknown>>) : null;
+        const parts = row.private_payloads
+          ? (JSON.parse(row.private_payloads) as Record<string, Record<string, unknown>>)
+          : null;
         recipients = (members.get(String(row.conversation_id)) ?? [])
           .filter((m) => seq > m.from && (m.to === null || (seq <= m.to && id <= (m.toRow ?? 0n))))
           .map((m) => ({ userId: m.userId, private: parts ? (parts[m.userId] ?? null) : null }));
@@ -171,7 +195,10 @@ export class OutboxSequenceRepository {
    * answers how many events went. Unsequenced events are never pruned (they are not delivered yet).
    */
   async prune(cutoff: number, limit: number): Promise<number> {
-    const rows = (await this.events.query('SELECT id FROM outbox_events WHERE created_at < ? AND position IS NOT NULL ORDER BY created_at LIMIT ?', [cutoff, limit])) as Array<{
+    const rows = (await this.events.query(
+      'SELECT id FROM outbox_events WHERE created_at < ? AND position IS NOT NULL ORDER BY created_at LIMIT ?',
+      [cutoff, limit],
+    )) as Array<{
       id: string | number;
     }>;
     const ids = rows.map((row) => String(row.id));

@@ -106,7 +106,8 @@ export class OutboxSequencer implements OnApplicationBootstrap, OnModuleDestroy 
         if (!more) this.release((waiter) => waiter.need <= number);
       } catch (error) {
         // The database is down or slow: the poll tries again; one line per outage.
-        if (!this.failing) this.logger.warn(`sequencing failed, retrying every ${SEQUENCER_POLL_MS} ms: ${(error as Error).message}`);
+        if (!this.failing)
+          this.logger.warn(`sequencing failed, retrying every ${SEQUENCER_POLL_MS} ms: ${(error as Error).message}`);
         this.failing = true;
         this.release(() => true);
         return;

@@ -48,7 +48,11 @@ function markWritten(manager: EntityManager): void {
 }
 
 /** A recipient row holds its private part; a conversation event holds every member's, by user ID. */
-export function privatePartOf(json: string, fromConversation: number | string | boolean, userId: string): Record<string, unknown> | null {
+export function privatePartOf(
+  json: string,
+  fromConversation: number | string | boolean,
+  userId: string,
+): Record<string, unknown> | null {
   const parsed = JSON.parse(json) as Record<string, unknown>;
   if (Number(fromConversation) !== 1) return parsed;
   return (parsed[userId] as Record<string, unknown> | undefined) ?? null;
@@ -62,13 +66,30 @@ export function privatePartOf(json: string, fromConversation: number | string | 
  */
 @Injectable()
 export class OutboxRepository {
-  constructor(@InjectRepository(OutboxRecipientEntity) private readonly recipients: Repository<OutboxRecipientEntity>) {}
+  constructor(
+    @InjectRepository(OutboxRecipientEntity) private readonly recipients: Repository<OutboxRecipientEntity>,
+  ) {}
 
-  async append<T extends DurableEventType>(manager: EntityManager, event: OutboxEventInput<T>, now: number, eventId: string = randomUUID()): Promise<string> {
-    const eventRowId = await insertRow(manager, OutboxEventEntity, { eventId, type: event.type, payload: JSON.stringify(event.payload), createdAt: now });
+  async append<T extends DurableEventType>(
+    manager: EntityManager,
+    event: OutboxEventInput<T>,
+    now: number,
+    eventId: string = randomUUID(),
+  ): Promise<string> {
+    const eventRowId = await insertRow(manager, OutboxEventEntity, {
+      eventId,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      createdAt: now,
+    });
     const unique = new Map(event.recipients.map((r) => [r.userId, r]));
-    const rows = [...unique.values()].map((r) => ({ eventRowId, userId: r.userId, privatePayload: r.private ? JSON.stringify(r.private) : null }));
-    for (let i = 0; i < rows.length; i += RECIPIENT_BATCH) await insertRows(manager, OutboxRecipientEntity, rows.slice(i, i + RECIPIENT_BATCH));
+    const rows = [...unique.values()].map((r) => ({
+      eventRowId,
+      userId: r.userId,
+      privatePayload: r.private ? JSON.stringify(r.private) : null,
+    }));
+    for (let i = 0; i < rows.length; i += RECIPIENT_BATCH)
+      await insertRows(manager, OutboxRecipientEntity, rows.slice(i, i + RECIPIENT_BATCH));
     markWritten(manager);
     return eventId;
   }
@@ -79,7 +100,12 @@ export class OutboxRepository {
    * listForUser), so a send writes one row whatever the group's size. One-to-one events keep
    * each member's private part in the same row.
    */
-  async appendForConversation<T extends MessageEventType>(manager: EntityManager, event: ConversationEventInput<T>, now: number, eventId: string = randomUUID()): Promise<string> {
+  async appendForConversation<T extends MessageEventType>(
+    manager: EntityManager,
+    event: ConversationEventInput<T>,
+    now: number,
+    eventId: string = randomUUID(),
+  ): Promise<string> {
     await insertRow(manager, OutboxEventEntity, {
       eventId,
       type: event.type,
@@ -101,7 +127,7 @@ export class OutboxRepository {
    * left" compares row IDs, not positions: closeMembers records the highest event row of the
    * conversation under the conversation's lock, which every message event is written under.
    * It reads the conversations module's membership rows, the one place that knows that range;
-   * OutboxSequenceRepository.recipientsOf applies the same rule to live delivery.
+   * OutboxSequenceRepository.withRecipients applies the same rule to live delivery.
    */
   async listForUser(userId: string, afterPosition: string, limit: number): Promise<DeliverableEvent[]> {
     // Each part is limited on its own, so a long absence reads at most `limit` rows of each.
@@ -115,7 +141,15 @@ export class OutboxRepository {
         'ORDER BY e.position LIMIT ?) shared ' +
         'ORDER BY position LIMIT ?',
       [userId, afterPosition, limit, afterPosition, userId, limit, limit],
-    )) as Array<{ position: string | number; private_payload: string | null; from_conversation: number | string; event_id: string; type: string; payload: string; created_at: string | number }>;
+    )) as Array<{
+      position: string | number;
+      private_payload: string | null;
+      from_conversation: number | string;
+      event_id: string;
+      type: string;
+      payload: string;
+      created_at: string | number;
+    }>;
     return rows.map((row) => ({
       position: String(row.position),
       eventId: row.event_id,

@@ -1,19 +1,15 @@
 import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { UserDoc, UserEnvelopeDoc } from '../auth/auth.openapi';
-import { ApiEnvelope } from '../common/openapi';
-import { AuthUser, CurrentUser } from '../im-token/auth-user';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope } from '../common/openapi/api-envelope';
+import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
+import { AuthUser } from '../common/auth-user';
+import { CurrentUser } from '../im-token/current-user.decorator';
 import { ImTokenGuard } from '../im-token/im-token.guard';
 import { UsernameLookupQueryDto, UserProfileQueryDto } from './dto/profile-query.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
-import { ProfileReply, ProfileService, ProfileUpdateReply } from './profile.service';
-
-class ProfileUpdateReplyDoc {
-  @ApiProperty({ type: UserDoc }) user: UserDoc;
-  @ApiProperty({ type: String, nullable: true, description: 'Event user.profile_updated (to the user and their friends); null when nothing changed.' }) event_id: string | null;
-}
-
-const SDK_CODES = [1003, 1004, 1101, 1102, 1103, 1500];
+import { ProfileReply } from '../users/user.mapper';
+import { ProfileUpdateReply } from './profile.reply';
+import { ProfileService } from './profile.service';
 
 @ApiTags('profile')
 @ApiBearerAuth('im-token')
@@ -23,8 +19,8 @@ export class ProfileController {
   constructor(private readonly profiles: ProfileService) {}
 
   @Get('me')
-  @ApiOperation({ summary: 'The caller\'s own profile.' })
-  @ApiEnvelope(UserEnvelopeDoc, SDK_CODES)
+  @ApiOperation({ summary: "The caller's own profile." })
+  @ApiEnvelope(ProfileReply, ENDPOINT_ERRORS.profile.me)
   me(@CurrentUser() user: AuthUser): Promise<ProfileReply> {
     return this.profiles.me(user);
   }
@@ -32,24 +28,29 @@ export class ProfileController {
   @Post('me/update')
   @ApiOperation({
     summary:
-      'updateCurrentUser: change the caller\'s nickname, username, avatar or signature (at least one). Same rules as the host sync; a taken username is 1004. ' +
+      "updateCurrentUser: change the caller's nickname, username, avatar or signature (at least one). Same rules as the host sync; a taken username is 1004. " +
       'profile_updated_at moves only when something changed.',
   })
-  @ApiEnvelope(ProfileUpdateReplyDoc, SDK_CODES)
+  @ApiEnvelope(ProfileUpdateReply, ENDPOINT_ERRORS.profile.update)
   update(@CurrentUser() user: AuthUser, @Body() dto: UpdateProfileDto): Promise<ProfileUpdateReply> {
     return this.profiles.update(user, dto);
   }
 
   @Get('profile')
-  @ApiOperation({ summary: 'Another user\'s public profile. 1204 when the user does not exist, is disabled or has blocked the caller.' })
-  @ApiEnvelope(UserEnvelopeDoc, [...SDK_CODES, 1204])
+  @ApiOperation({
+    summary: "Another user's public profile. 1204 when the user does not exist, is disabled or has blocked the caller.",
+  })
+  @ApiEnvelope(ProfileReply, ENDPOINT_ERRORS.profile.profile)
   profile(@CurrentUser() user: AuthUser, @Query() query: UserProfileQueryDto): Promise<ProfileReply> {
     return this.profiles.profile(user, query);
   }
 
   @Get('lookup')
-  @ApiOperation({ summary: 'Find a user by exact (case-sensitive) username. 1204 when none, or the user is disabled or has blocked the caller.' })
-  @ApiEnvelope(UserEnvelopeDoc, [...SDK_CODES, 1204])
+  @ApiOperation({
+    summary:
+      'Find a user by exact (case-sensitive) username. 1204 when none, or the user is disabled or has blocked the caller.',
+  })
+  @ApiEnvelope(ProfileReply, ENDPOINT_ERRORS.profile.lookup)
   lookup(@CurrentUser() user: AuthUser, @Query() query: UsernameLookupQueryDto): Promise<ProfileReply> {
     return this.profiles.lookup(user, query);
   }

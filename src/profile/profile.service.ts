@@ -5,24 +5,15 @@ import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { FriendsRepository } from '../friends/friends.repository';
-import { AuthUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UserEntity } from '../users/user.entity';
-import { toUserReply, UserReply } from '../users/user.mapper';
+import type { UserEntity } from '../users/user.entity';
+import { ProfileReply, toUserReply, UserReply } from '../users/user.mapper';
 import { UsersRepository } from '../users/users.repository';
 import { OwnProfileChanges, UsersService } from '../users/users.service';
 import { UsernameLookupQueryDto, UserProfileQueryDto } from './dto/profile-query.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
-
-export interface ProfileReply {
-  user: UserReply;
-}
-
-export interface ProfileUpdateReply {
-  user: UserReply;
-  /** Null when every sent value equals the stored one (nothing changed). */
-  event_id: string | null;
-}
+import { ProfileUpdateReply } from './profile.reply';
 
 const PROFILE_FIELDS = ['nickname', 'username', 'avatar', 'signature'] as const;
 
@@ -39,28 +30,35 @@ export class ProfileService {
   ) {}
 
   async me(auth: AuthUser): Promise<ProfileReply> {
-    const user = await this.users.findById(auth.id);
-    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user: no such user');
+    const user = await this.users.findById(auth.internalId);
+    // The token guard found the user a moment ago, and users are never deleted.
+    if (!user) throw new Error(`user ${auth.internalId} vanished`);
     return { user: this.reply(user) };
   }
 
   /** The change and its event, to the user and their friends, commit together. */
   update(auth: AuthUser, dto: UpdateProfileDto): Promise<ProfileUpdateReply> {
-    if (dto.user_id != null && dto.user_id !== auth.userId) throw AppError.invalid('user_id', 'cannot be changed; omit it or send your own');
+    if (dto.user_id != null && dto.user_id !== auth.externalId)
+      throw AppError.invalid('user_id', 'cannot be changed; omit it or send your own');
     const changes: OwnProfileChanges = {};
     for (const field of PROFILE_FIELDS) {
       const value = dto[field];
       if (value !== undefined && value !== null) changes[field] = value;
     }
-    if (Object.keys(changes).length === 0) throw AppError.invalid('body', `send at least one of ${PROFILE_FIELDS.join(', ')}`);
+    if (Object.keys(changes).length === 0)
+      throw AppError.invalid('body', `send at least one of ${PROFILE_FIELDS.join(', ')}`);
     return this.tx.run(async (manager) => {
-      const { user, changed } = await this.usersService.updateOwnProfile(manager, auth.id, changes);
+      const { user, changed } = await this.usersService.updateOwnProfile(manager, auth.internalId, changes);
       const reply = this.reply(user);
       if (!changed) return { user: reply, event_id: null };
-      const friendIds = await this.friends.friendIds(auth.id, manager);
+      const friendIds = await this.friends.friendIds(auth.internalId, manager);
       const event_id = await this.outbox.append(
         manager,
-        { type: 'user.profile_updated', payload: { user: reply }, recipients: [auth.id, ...friendIds].map((userId) => ({ userId })) },
+        {
+          type: 'user.profile_updated',
+          payload: { user: reply },
+          recipients: [auth.internalId, ...friendIds].map((userId) => ({ userId })),
+        },
         this.clock.now(),
       );
       return { user: reply, event_id };
@@ -77,7 +75,10 @@ export class ProfileService {
 
   /** Absent, disabled and "has blocked the caller" answer alike, so a block does not show. */
   private async visibleTo(auth: AuthUser, user: UserEntity | null, field: string): Promise<UserReply> {
-    const hidden = !user || user.disabled || (user.id !== auth.id && (await this.friends.hasBlocked(user.id, auth.id)));
+    const hidden =
+      !user ||
+      user.disabled ||
+      (user.id !== auth.internalId && (await this.friends.hasBlocked(user.id, auth.internalId)));
     if (hidden) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: profile inaccessible`);
     return this.reply(user);
   }

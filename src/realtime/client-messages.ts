@@ -24,7 +24,8 @@ const SHAPES: Record<(typeof CLIENT_EVENT_TYPES)[number], Shape> = {
     if (!isPlainObject(payload)) return 'payload must be an object {conversation_id}';
     const extra = Object.keys(payload).filter((key) => key !== 'conversation_id');
     if (extra.length) return `${extra[0]}: unknown field`;
-    if (typeof payload.conversation_id !== 'string' || payload.conversation_id.length === 0) return 'conversation_id: must be a non-empty string';
+    if (typeof payload.conversation_id !== 'string' || payload.conversation_id.length === 0)
+      return 'conversation_id: must be a non-empty string';
     if (payload.conversation_id.length > 256) return 'conversation_id: is too long';
     return null;
   },
@@ -59,29 +60,51 @@ export type Verdict = { ok: true } | { ok: false; refusal: ClientAck };
  * per-socket rate, a known event name, the size (16 KiB as JSON), no binary attachments, the
  * nesting, and the payload's shape. A refusal never closes the connection.
  */
-export function checkClientMessage(session: SocketSession, packet: SocketPacket, now: number, perWindow: number): Verdict {
+export function checkClientMessage(
+  session: SocketSession,
+  packet: SocketPacket,
+  now: number,
+  perWindow: number,
+): Verdict {
   if (now - session.windowStart >= WINDOW_MS) {
     session.windowStart = now;
     session.windowCount = 0;
   }
   session.windowCount += 1;
-  if (session.windowCount > perWindow) return { ok: false, refusal: ack(ErrorCode.TOO_FAST, `too many messages: at most ${perWindow} per 10 seconds per connection`) };
+  if (session.windowCount > perWindow)
+    return {
+      ok: false,
+      refusal: ack(ErrorCode.TOO_FAST, `too many messages: at most ${perWindow} per 10 seconds per connection`),
+    };
   const [name, ...rest] = packet;
   const args = typeof rest[rest.length - 1] === 'function' ? rest.slice(0, -1) : rest;
   const shape = typeof name === 'string' ? SHAPES[name as keyof typeof SHAPES] : undefined;
   if (!shape || !Object.prototype.hasOwnProperty.call(SHAPES, name as string)) {
-    return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, `event: unknown client event (known: ${CLIENT_EVENT_TYPES.join(', ')})`) };
+    return {
+      ok: false,
+      refusal: ack(
+        ErrorCode.INVALID_PARAMETER,
+        `event: unknown client event (known: ${CLIENT_EVENT_TYPES.join(', ')})`,
+      ),
+    };
   }
-  if (hasBinary(args)) return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, 'payload: binary attachments are not accepted') };
-  if (tooDeep(args, 0)) return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, `payload: nested deeper than ${MAX_DEPTH} levels`) };
+  if (hasBinary(args))
+    return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, 'payload: binary attachments are not accepted') };
+  if (tooDeep(args, 0))
+    return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, `payload: nested deeper than ${MAX_DEPTH} levels`) };
   let size: number;
   try {
     size = Buffer.byteLength(JSON.stringify(args) ?? '', 'utf8');
   } catch {
     return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, 'payload: not serialisable') };
   }
-  if (size > CLIENT_MESSAGE_MAX_BYTES) return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, `payload: larger than ${CLIENT_MESSAGE_MAX_BYTES} bytes`) };
-  if (args.length !== 1) return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, 'payload: send exactly one object') };
+  if (size > CLIENT_MESSAGE_MAX_BYTES)
+    return {
+      ok: false,
+      refusal: ack(ErrorCode.INVALID_PARAMETER, `payload: larger than ${CLIENT_MESSAGE_MAX_BYTES} bytes`),
+    };
+  if (args.length !== 1)
+    return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, 'payload: send exactly one object') };
   const problem = shape(args[0]);
   if (problem) return { ok: false, refusal: ack(ErrorCode.INVALID_PARAMETER, problem) };
   return { ok: true };

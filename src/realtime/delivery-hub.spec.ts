@@ -27,12 +27,21 @@ function heldDatabase() {
   return { sequence, release: () => held.shift()?.() };
 }
 
-const metrics = { realtimeDeliveries: { labels: () => ({ inc: () => undefined }) }, realtimeSockets: { set: () => undefined } } as unknown as MetricsService;
+const metrics = {
+  realtimeDeliveries: { labels: () => ({ inc: () => undefined }) },
+  realtimeSockets: { set: () => undefined },
+} as unknown as MetricsService;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 function socketOf(userId: string, cursor: bigint) {
   const received: string[] = [];
-  const session = { user: { id: userId }, live: true, cursor, pending: [], socket: { emit: (_type: string, e: { event_id: string }) => received.push(e.event_id) } };
+  const session = {
+    user: { internalId: userId },
+    live: true,
+    cursor,
+    pending: [],
+    socket: { emit: (_type: string, e: { event_id: string }) => received.push(e.event_id) },
+  };
   return { session: session as unknown as SocketSession, received };
 }
 

@@ -30,7 +30,10 @@ export class DeliveryHub {
     private readonly tokens: PositionTokens,
     private readonly metrics: MetricsService,
   ) {
-    this.delivered = { live: metrics.realtimeDeliveries.labels('live'), replay: metrics.realtimeDeliveries.labels('replay') };
+    this.delivered = {
+      live: metrics.realtimeDeliveries.labels('live'),
+      replay: metrics.realtimeDeliveries.labels('replay'),
+    };
   }
 
   get sockets(): number {
@@ -63,17 +66,17 @@ export class DeliveryHub {
   }
 
   add(session: SocketSession): void {
-    const set = this.byUser.get(session.user.id) ?? new Set<SocketSession>();
+    const set = this.byUser.get(session.user.internalId) ?? new Set<SocketSession>();
     set.add(session);
-    this.byUser.set(session.user.id, set);
+    this.byUser.set(session.user.internalId, set);
     this.metrics.realtimeSockets.set(this.sockets);
   }
 
   remove(session: SocketSession): void {
-    const set = this.byUser.get(session.user.id);
+    const set = this.byUser.get(session.user.internalId);
     if (!set) return;
     set.delete(session);
-    if (set.size === 0) this.byUser.delete(session.user.id);
+    if (set.size === 0) this.byUser.delete(session.user.internalId);
     this.metrics.realtimeSockets.set(this.sockets);
   }
 
@@ -96,7 +99,9 @@ export class DeliveryHub {
     if (target > this.target) this.target = target;
     if (this.reading || this.seen === null || this.seen >= this.target) return;
     this.reading = this.catchUp()
-      .catch((error: unknown) => this.logger.error(`live delivery failed: ${(error as Error).message}`, (error as Error).stack))
+      .catch((error: unknown) =>
+        this.logger.error(`live delivery failed: ${(error as Error).message}`, (error as Error).stack),
+      )
       .finally(() => {
         this.reading = null;
       });
@@ -143,13 +148,17 @@ export class DeliveryHub {
         continue;
       }
       if (position <= session.cursor) continue;
-      envelope ??= this.envelope(session.user.id, event, part);
+      envelope ??= this.envelope(session.user.internalId, event, part);
       this.emit(session, position, envelope, 'live');
     }
   }
 
   /** The event as this user receives it: shared payload merged with their private part. */
-  envelope(userId: string, event: Pick<SequencedEvent, 'position' | 'eventId' | 'type' | 'payload' | 'createdAt'>, part: Record<string, unknown> | null): EventEnvelope<DurableEventType, Record<string, unknown>> {
+  envelope(
+    userId: string,
+    event: Pick<SequencedEvent, 'position' | 'eventId' | 'type' | 'payload' | 'createdAt'>,
+    part: Record<string, unknown> | null,
+  ): EventEnvelope<DurableEventType, Record<string, unknown>> {
     return {
       event_id: event.eventId,
       type: event.type,
@@ -159,7 +168,12 @@ export class DeliveryHub {
     };
   }
 
-  emit(session: SocketSession, position: bigint, envelope: EventEnvelope<DurableEventType, Record<string, unknown>>, via: 'live' | 'replay'): void {
+  emit(
+    session: SocketSession,
+    position: bigint,
+    envelope: EventEnvelope<DurableEventType, Record<string, unknown>>,
+    via: 'live' | 'replay',
+  ): void {
     session.cursor = position;
     // The map types each event's payload; here the type is only known at run time.
     (session.socket.emit as (event: string, payload: unknown) => boolean)(envelope.type, envelope);

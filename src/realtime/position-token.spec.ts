@@ -15,7 +15,11 @@ describe('PositionTokens', () => {
     for (const key of [Buffer.from('k'.repeat(32)), Buffer.from('L'.repeat(100))]) {
       const token = new PositionTokens(key).encode('42', 123456789n, at);
       const [position, time, mac] = token.split('.');
-      const expected = createHmac('sha256', key).update(`42\n${position}.${time}`).digest().subarray(0, 12).toString('base64url');
+      const expected = createHmac('sha256', key)
+        .update(`42\n${position}.${time}`)
+        .digest()
+        .subarray(0, 12)
+        .toString('base64url');
       expect(mac).toBe(expected);
     }
   });
@@ -32,7 +36,10 @@ describe('PositionTokens', () => {
     expect(tokens.decode('42', ` ${token}`)).toBeNull();
   });
 
-  it.each([null, undefined, 77, {}, [], '', '77', 'a.b', 'x'.repeat(10_000), '\u0000.\u0000.\u0000'])('answers null for %p', (given) => {
-    expect(tokens.decode('42', given)).toBeNull();
-  });
+  it.each([null, undefined, 77, {}, [], '', '77', 'a.b', 'x'.repeat(10_000), '\u0000.\u0000.\u0000'])(
+    'answers null for %p',
+    (given) => {
+      expect(tokens.decode('42', given)).toBeNull();
+    },
+  );
 });

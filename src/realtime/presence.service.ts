@@ -36,7 +36,9 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
   ) {
     const ttlMs = config.realtime.presenceTtlMs;
     this.registry = config.messaging.redisUrl
-      ? new RedisPresenceRegistry(config.messaging.redisUrl, PRESENCE_PREFIX, ttlMs, { commandTimeoutMs: config.operations.redisTimeoutMs })
+      ? new RedisPresenceRegistry(config.messaging.redisUrl, PRESENCE_PREFIX, ttlMs, {
+          commandTimeoutMs: config.operations.redisTimeoutMs,
+        })
       : new MemoryPresenceRegistry({ ttlMs });
   }
 
@@ -56,8 +58,8 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
 
   connected(session: SocketSession): void {
     const joined = this.registry
-      .connected(session.user.id, session.socket.id, this.clock.now())
-      .then((transition) => this.announce(transition, session.user.userId))
+      .connected(session.user.internalId, session.socket.id, this.clock.now())
+      .then((transition) => this.announce(transition, session.user.externalId))
       .catch((error: unknown) => this.logger.warn(`presence connect failed: ${(error as Error).message}`))
       .finally(() => this.joined.delete(session));
     this.joined.set(session, joined);
@@ -66,15 +68,16 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
   /** After its own connect was recorded, so a quick connect and disconnect cannot cross. */
   disconnected(session: SocketSession): void {
     void (this.joined.get(session) ?? Promise.resolve())
-      .then(() => this.registry.disconnected(session.user.id, session.socket.id, this.clock.now()))
-      .then((transition) => this.announce(transition, session.user.userId))
+      .then(() => this.registry.disconnected(session.user.internalId, session.socket.id, this.clock.now()))
+      .then((transition) => this.announce(transition, session.user.externalId))
       .catch((error: unknown) => this.logger.warn(`presence disconnect failed: ${(error as Error).message}`));
   }
 
   private async refresh(): Promise<void> {
     const connections: Array<{ userId: string; connectionId: string }> = [];
     for (const userId of this.realtime.hub.users()) {
-      for (const session of this.realtime.hub.sessionsOf(userId)) connections.push({ userId, connectionId: session.socket.id });
+      for (const session of this.realtime.hub.sessionsOf(userId))
+        connections.push({ userId, connectionId: session.socket.id });
     }
     await this.registry.refresh(connections, this.clock.now());
   }
@@ -83,7 +86,9 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
     try {
       const transitions = await this.registry.sweep(this.clock.now());
       if (transitions.length === 0) return;
-      const users = new Map((await this.users.findByIds(transitions.map((t) => t.userId))).map((u) => [String(u.id), u.externalId]));
+      const users = new Map(
+        (await this.users.findByIds(transitions.map((t) => t.userId))).map((u) => [String(u.id), u.externalId]),
+      );
       for (const transition of transitions) {
         const externalId = users.get(transition.userId);
         if (externalId) await this.announce(transition, externalId);
@@ -98,7 +103,11 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
     const friendIds = await this.friends.friendIds(transition.userId);
     this.realtime.emitToRooms(
       friendIds.map(userRoom),
-      ephemeral('presence.changed', { user_id: externalId, online: transition.online, last_seen_at: transition.lastSeenAt }, this.clock.now()),
+      ephemeral(
+        'presence.changed',
+        { user_id: externalId, online: transition.online, last_seen_at: transition.lastSeenAt },
+        this.clock.now(),
+      ),
     );
   }
 }

@@ -42,7 +42,9 @@ export class RealtimeIoAdapter extends IoAdapter {
       pingInterval: this.config.realtime.pingIntervalMs,
       pingTimeout: this.config.realtime.pingTimeoutMs,
       connectTimeout: this.config.realtime.connectTimeoutMs,
-      cors: origins.length ? { origin: origins[0] === '*' ? '*' : origins, credentials: false, methods: ['GET', 'POST'] } : undefined,
+      cors: origins.length
+        ? { origin: origins[0] === '*' ? '*' : origins, credentials: false, methods: ['GET', 'POST'] }
+        : undefined,
     } as ServerOptions) as Server;
     const url = this.config.messaging.redisUrl;
     if (url) server.adapter(createAdapter(this.redisClient(url, 'publish'), this.redisClient(url, 'subscribe')));
@@ -58,7 +60,10 @@ export class RealtimeIoAdapter extends IoAdapter {
   private redisClient(url: string, role: 'publish' | 'subscribe'): Redis {
     // The subscriber's few commands (SUBSCRIBE at start) wait for a connection instead of
     // failing; ioredis subscribes again by itself after a reconnect.
-    const client = new Redis(url, { maxRetriesPerRequest: role === 'subscribe' ? null : 1, retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000) });
+    const client = new Redis(url, {
+      maxRetriesPerRequest: role === 'subscribe' ? null : 1,
+      retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000),
+    });
     let down = false;
     client.on('error', (error: Error) => {
       if (!down) this.logger.warn(`Redis (${role}) unreachable: ${error.message}`);
@@ -70,7 +75,8 @@ export class RealtimeIoAdapter extends IoAdapter {
     });
     for (const method of ['publish', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const) {
       const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
-      (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => original(...args).catch(() => undefined);
+      (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
+        original(...args).catch(() => undefined);
     }
     this.clients.push(client);
     return client;
@@ -82,7 +88,11 @@ export class RealtimeIoAdapter extends IoAdapter {
    * idle socket. Same contract: the handler's result is the acknowledgement, or an emit when it
    * names an `event`.
    */
-  override bindMessageHandlers(socket: Socket, handlers: MessageMappingProperties[], transform: (data: unknown) => Observable<unknown>): void {
+  override bindMessageHandlers(
+    socket: Socket,
+    handlers: MessageMappingProperties[],
+    transform: (data: unknown) => Observable<unknown>,
+  ): void {
     for (const { message, callback, isAckHandledManually } of handlers) {
       socket.on(message as string, (...args: unknown[]) => {
         const { data, ack } = this.mapPayload(args.length === 1 ? args[0] : args);
@@ -96,7 +106,8 @@ export class RealtimeIoAdapter extends IoAdapter {
             }
             if (!isAckHandledManually && typeof ack === 'function') (ack as (reply: unknown) => void)(response);
           },
-          error: (error: unknown) => this.logger.error(`socket handler for ${String(message)} failed: ${(error as Error)?.message}`),
+          error: (error: unknown) =>
+            this.logger.error(`socket handler for ${String(message)} failed: ${(error as Error)?.message}`),
         });
       });
     }

@@ -1,5 +1,13 @@
 import { Logger } from '@nestjs/common';
-import { ConnectedSocket, MessageBody, OnGatewayConnection, OnGatewayDisconnect, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+import {
+  ConnectedSocket,
+  MessageBody,
+  OnGatewayConnection,
+  OnGatewayDisconnect,
+  OnGatewayInit,
+  SubscribeMessage,
+  WebSocketGateway,
+} from '@nestjs/websockets';
 import type { Server } from 'socket.io';
 import type { ClientAck } from '../events/event-map';
 import { PresenceService } from './presence.service';
@@ -27,7 +35,9 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   }
 
   handleConnection(socket: ImSocket): void {
-    this.realtime.connected(socket, (session) => this.presence.connected(session)).catch((error: unknown) => this.logger.error(`connection setup failed: ${(error as Error).message}`));
+    this.realtime
+      .connected(socket, (session) => this.presence.connected(session))
+      .catch((error: unknown) => this.logger.error(`connection setup failed: ${(error as Error).message}`));
   }
 
   handleDisconnect(socket: ImSocket): void {

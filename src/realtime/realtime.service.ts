@@ -27,13 +27,20 @@ const HEAD_POLL_MS = 1000;
 /** How often connections are checked for an expired token. */
 const EXPIRY_CHECK_MS = 1000;
 const SERVER_HEAD_EVENT = 'outbox.head';
-/** Backlog reads one instance runs at once; more connections wait their turn (a reconnect storm must not flood the database). */
+/**
+ * Backlog reads one instance runs at once; more connections wait their turn (a reconnect storm must not flood the
+ * database).
+ */
 const CONCURRENT_REPLAYS = 8;
 
 export const userRoom = (userId: string): string => `u:${userId}`;
 
 /** An ephemeral event: not stored, not replayed. */
-export function ephemeral<T extends Exclude<keyof EphemeralEventMap, 'connection.ready'>>(type: T, data: EphemeralEventMap[T], now: number): EventEnvelope<T, EphemeralEventMap[T]> {
+export function ephemeral<T extends Exclude<keyof EphemeralEventMap, 'connection.ready'>>(
+  type: T,
+  data: EphemeralEventMap[T],
+  now: number,
+): EventEnvelope<T, EphemeralEventMap[T]> {
   return { event_id: randomUUID(), type, position: null, created_at: now, data };
 }
 
@@ -75,7 +82,11 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(Clock) private readonly clock: Clock,
   ) {
     // Resume points are bound to the user with a key derived from the token secret.
-    this.tokens = new PositionTokens(createHmac('sha256', config.jwtSecret || 'development').update('im-realtime-position-v1').digest());
+    this.tokens = new PositionTokens(
+      createHmac('sha256', config.jwtSecret || 'development')
+        .update('im-realtime-position-v1')
+        .digest(),
+    );
     this.hub = new DeliveryHub(sequence, this.tokens, metrics);
     accessEvents.subscribe((userId, change) => this.revoke(userId, change));
   }
@@ -132,18 +143,34 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   private async handshake(socket: ImSocket): Promise<void> {
     if (this.lifecycle.shuttingDown) throw AppError.unavailable('this instance is shutting down');
     const query = socket.handshake.query as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(query, 'token')) throw AppError.invalid('token', 'must be sent in the handshake auth object (auth.token), never in the query string');
+    if (Object.prototype.hasOwnProperty.call(query, 'token'))
+      throw AppError.invalid(
+        'token',
+        'must be sent in the handshake auth object (auth.token), never in the query string',
+      );
     const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
     const token = auth.token;
-    if (token === undefined || token === null || token === '') throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: pass the IM token as auth.token');
+    if (token === undefined || token === null || token === '')
+      throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: pass the IM token as auth.token');
     if (typeof token !== 'string' || token.length > 4096) throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
     const verified = await this.imTokens.authenticate(token);
     const limits = this.config.realtime;
-    if (this.hub.sessionsOf(verified.user.id).size >= limits.maxSocketsPerUser) {
-      throw new AppError(ErrorCode.TOO_FAST, `too many connections: at most ${limits.maxSocketsPerUser} per user on one instance`);
+    if (this.hub.sessionsOf(verified.user.internalId).size >= limits.maxSocketsPerUser) {
+      throw new AppError(
+        ErrorCode.TOO_FAST,
+        `too many connections: at most ${limits.maxSocketsPerUser} per user on one instance`,
+      );
     }
-    if (!(await this.limiter.hit(`rt-connect:${verified.user.id}`, { limit: limits.connectsPerMinute, windowMs: 60_000 }))) {
-      throw new AppError(ErrorCode.TOO_FAST, `too many connection attempts: at most ${limits.connectsPerMinute} per minute per user; reconnect with backoff`);
+    if (
+      !(await this.limiter.hit(`rt-connect:${verified.user.internalId}`, {
+        limit: limits.connectsPerMinute,
+        windowMs: 60_000,
+      }))
+    ) {
+      throw new AppError(
+        ErrorCode.TOO_FAST,
+        `too many connection attempts: at most ${limits.connectsPerMinute} per minute per user; reconnect with backoff`,
+      );
     }
     // Before the hub has read the head (the database was away at start), a fresh connection
     // would be given position 0, from which a resume would replay everything retained.
@@ -161,7 +188,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     }
     const session = new SocketSession(socket, auth.user, auth.expireAt, auth.tokenVersion);
     socket.data.session = session;
-    void socket.join(userRoom(auth.user.id));
+    void socket.join(userRoom(auth.user.internalId));
     socket.use((packet, next) => {
       const verdict = checkClientMessage(session, packet, this.clock.now(), this.config.realtime.clientMessagesPer10s);
       if (verdict.ok) return next();
@@ -181,7 +208,11 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       try {
         // Events committed before this connection but not yet numbered belong to the replay.
         await this.sequencer.flush();
-        const behind = await this.outbox.countForUser(session.user.id, String(from), this.config.realtime.backlogEvents + 1);
+        const behind = await this.outbox.countForUser(
+          session.user.internalId,
+          String(from),
+          this.config.realtime.backlogEvents + 1,
+        );
         if (behind <= this.config.realtime.backlogEvents && !session.closed) {
           resumed = true;
           session.cursor = from;
@@ -204,7 +235,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     const now = this.clock.now();
     socket.emit('connection.ready', {
       event_id: randomUUID(),
-      position: this.tokens.encode(session.user.id, session.cursor, now),
+      position: this.tokens.encode(session.user.internalId, session.cursor, now),
       server_time: now,
       resumed,
       replayed,
@@ -218,7 +249,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     for (const { event, private: part } of session.pending) {
       const position = BigInt(event.position);
       if (position <= session.cursor) continue;
-      this.hub.emit(session, position, this.hub.envelope(session.user.id, event, part), via);
+      this.hub.emit(session, position, this.hub.envelope(session.user.internalId, event, part), via);
       count += 1;
     }
     session.pending = [];
@@ -228,7 +259,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   /** The client's resume point, or null when absent, malformed, foreign or older than the backlog. */
   private resumePoint(session: SocketSession, given: unknown): bigint | null {
     if (given === undefined || given === null) return null;
-    const point = this.tokens.decode(session.user.id, given);
+    const point = this.tokens.decode(session.user.internalId, given);
     if (!point) return null;
     if (point.at < this.clock.now() - this.config.realtime.backlogSeconds * 1000) return null;
     return point.position;
@@ -237,12 +268,12 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   private async replay(session: SocketSession, from: bigint, progress: { replayed: number }): Promise<void> {
     let after = from;
     for (;;) {
-      const page = await this.outbox.listForUser(session.user.id, String(after), REPLAY_PAGE);
+      const page = await this.outbox.listForUser(session.user.internalId, String(after), REPLAY_PAGE);
       if (session.closed) return;
       for (const event of page) {
         const position = BigInt(event.position);
         if (position <= session.cursor) continue;
-        this.hub.emit(session, position, this.hub.envelope(session.user.id, event, event.private), 'replay');
+        this.hub.emit(session, position, this.hub.envelope(session.user.internalId, event, event.private), 'replay');
         progress.replayed += 1;
       }
       if (page.length < REPLAY_PAGE) return;
@@ -279,7 +310,8 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     try {
       const verified = await this.imTokens.authenticate(token);
       if (session.closed) return ack(ErrorCode.TOKEN_INVALID, 'the connection has closed');
-      if (verified.user.id !== session.user.id) return ack(ErrorCode.TOKEN_INVALID, 'token: belongs to another user; reconnect to change identity');
+      if (verified.user.internalId !== session.user.internalId)
+        return ack(ErrorCode.TOKEN_INVALID, 'token: belongs to another user; reconnect to change identity');
       session.expireAt = verified.expireAt;
       session.tokenVersion = verified.tokenVersion;
       return ack(ErrorCode.OK, 'ok');
@@ -332,7 +364,8 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       for (const id of ids) {
         const state = states.get(id);
         for (const session of [...this.hub.sessionsOf(id)]) {
-          if (!state || state.tokenVersion !== session.tokenVersion) this.end(session, 'session.revoked', ErrorCode.TOKEN_INVALID);
+          if (!state || state.tokenVersion !== session.tokenVersion)
+            this.end(session, 'session.revoked', ErrorCode.TOKEN_INVALID);
           else if (state.disabled) this.end(session, 'session.revoked', ErrorCode.USER_DISABLED);
         }
       }

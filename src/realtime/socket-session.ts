@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../events/event-map';
-import type { AuthUser } from '../im-token/auth-user';
+import type { AuthUser } from '../common/auth-user';
 import type { SequencedEvent } from '../outbox/outbox-sequence.repository';
 
 export type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;

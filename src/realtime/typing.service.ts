@@ -33,22 +33,40 @@ export class TypingService {
 
   async typing(session: SocketSession, conversationId: string): Promise<ClientAck> {
     try {
-      const view = await this.access.resolveForViewer(session.user.id, conversationId, 'conversation_id', true);
-      if (view.member.visibleToSeq !== null) throw new AppError(ErrorCode.CONVERSATION_INACCESSIBLE, 'conversation_id: you are no longer a member of this conversation');
+      const view = await this.access.resolveForViewer(session.user.internalId, conversationId, 'conversation_id', true);
+      if (view.member.visibleToSeq !== null)
+        throw new AppError(
+          ErrorCode.CONVERSATION_INACCESSIBLE,
+          'conversation_id: you are no longer a member of this conversation',
+        );
       let rooms: string[];
       let theirId: string;
       if (view.group) {
         const members = await this.members.findCurrentMembers(view.conversation.id);
-        rooms = members.filter((m) => m.userId !== session.user.id).map((m) => userRoom(m.userId));
+        rooms = members.filter((m) => m.userId !== session.user.internalId).map((m) => userRoom(m.userId));
         theirId = conversationId;
       } else {
         const relationship = view.relationship;
-        if (!relationship?.friends || relationship.blocked) throw new AppError(ErrorCode.SEND_FORBIDDEN, 'conversation_id: you cannot send to this user, so typing is not relayed');
+        if (!relationship?.friends || relationship.blocked)
+          throw new AppError(
+            ErrorCode.SEND_FORBIDDEN,
+            'conversation_id: you cannot send to this user, so typing is not relayed',
+          );
         rooms = view.peer ? [userRoom(String(view.peer.id))] : [];
-        theirId = directConversationId(session.user.userId);
+        theirId = directConversationId(session.user.externalId);
       }
-      if (rooms.length && (await this.limiter.hit(`typing:${session.user.id}:${view.conversation.id}`, RELAY_RULE))) {
-        this.realtime.emitToRooms(rooms, ephemeral('conversation.typing', { conversation_id: theirId, user_id: session.user.userId }, this.clock.now()));
+      if (
+        rooms.length &&
+        (await this.limiter.hit(`typing:${session.user.internalId}:${view.conversation.id}`, RELAY_RULE))
+      ) {
+        this.realtime.emitToRooms(
+          rooms,
+          ephemeral(
+            'conversation.typing',
+            { conversation_id: theirId, user_id: session.user.externalId },
+            this.clock.now(),
+          ),
+        );
       }
       return ack(ErrorCode.OK, 'ok');
     } catch (error) {

@@ -76,6 +76,7 @@ export function storableEventInfo(info: Record<string, unknown>): string {
   const problem = findJsonProblem(info, MAX_EVENT_INFO_DEPTH);
   if (problem) throw new CallbackRejectedError(`EventInfo: ${problem}`);
   const json = JSON.stringify(info);
-  if (Buffer.byteLength(json, 'utf8') > MAX_EVENT_INFO_BYTES) throw new CallbackRejectedError('EventInfo is too large to store');
+  if (Buffer.byteLength(json, 'utf8') > MAX_EVENT_INFO_BYTES)
+    throw new CallbackRejectedError('EventInfo is too large to store');
   return json;
 }

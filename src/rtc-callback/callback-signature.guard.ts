@@ -46,10 +46,13 @@ export class CallbackSignatureGuard implements CanActivate {
     const appId = request.headers['sdkappid'];
     const sign = request.headers['sign'];
     const raw = request.body as unknown;
-    if (typeof appId !== 'string' || !secureEqual(appId, this.config.rtc.sdkAppId)) throw new CallbackRejectedError('SdkAppId mismatch');
-    if (typeof sign !== 'string' || sign.length === 0 || sign.length > MAX_SIGN_LENGTH) throw new CallbackRejectedError('Sign missing or too long');
+    if (typeof appId !== 'string' || !secureEqual(appId, this.config.rtc.sdkAppId))
+      throw new CallbackRejectedError('SdkAppId mismatch');
+    if (typeof sign !== 'string' || sign.length === 0 || sign.length > MAX_SIGN_LENGTH)
+      throw new CallbackRejectedError('Sign missing or too long');
     if (!Buffer.isBuffer(raw) || raw.length === 0) throw new CallbackRejectedError('empty body');
-    if (!secureEqual(sign, signCallback(raw, this.config.rtc.callbackSecret))) throw new CallbackRejectedError('signature mismatch');
+    if (!secureEqual(sign, signCallback(raw, this.config.rtc.callbackSecret)))
+      throw new CallbackRejectedError('signature mismatch');
 
     let text: string;
     let body: unknown;

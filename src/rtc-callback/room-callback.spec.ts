@@ -5,8 +5,14 @@ import { CALLBACK_WINDOW_MS, EVENT_MAX_AGE_MS, checkCallbackTs, parseRoomCallbac
 
 const now = 1_800_000_000_000;
 const seconds = now / 1000;
-const body = (eventType: number, info: Record<string, unknown>, group = 1) => ({ EventGroupId: group, EventType: eventType, CallbackTs: now, EventInfo: info });
-const parsedText = (text: string) => parseRoomCallback(JSON.parse(text) as Record<string, unknown>, now, inexactIntegerPaths(text));
+const body = (eventType: number, info: Record<string, unknown>, group = 1) => ({
+  EventGroupId: group,
+  EventType: eventType,
+  CallbackTs: now,
+  EventInfo: info,
+});
+const parsedText = (text: string) =>
+  parseRoomCallback(JSON.parse(text) as Record<string, unknown>, now, inexactIntegerPaths(text));
 
 function nested(depth: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: 1 };
@@ -26,21 +32,38 @@ describe('room callback rules (spec 4.5)', () => {
   });
 
   it('parses user entered with EventMsTs, and falls back to EventTs seconds', () => {
-    expect(parseRoomCallback(body(103, { RoomId: 42, UserId: 'p1', EventMsTs: now }), now)).toMatchObject({ eventType: 103, roomId: '42', providerUserId: 'p1', eventMs: now });
-    expect(parseRoomCallback(body(104, { RoomId: '4294967295', UserId: 'p1', EventTs: String(seconds) }), now)).toMatchObject({ roomId: '4294967295', eventMs: now });
-    expect(parseRoomCallback(body(102, { RoomId: 7, EventTs: seconds }), now)).toMatchObject({ eventType: 102, providerUserId: null, eventInfo: `{"RoomId":7,"EventTs":${seconds}}` });
+    expect(parseRoomCallback(body(103, { RoomId: 42, UserId: 'p1', EventMsTs: now }), now)).toMatchObject({
+      eventType: 103,
+      roomId: '42',
+      providerUserId: 'p1',
+      eventMs: now,
+    });
+    expect(
+      parseRoomCallback(body(104, { RoomId: '4294967295', UserId: 'p1', EventTs: String(seconds) }), now),
+    ).toMatchObject({ roomId: '4294967295', eventMs: now });
+    expect(parseRoomCallback(body(102, { RoomId: 7, EventTs: seconds }), now)).toMatchObject({
+      eventType: 102,
+      providerUserId: null,
+      eventInfo: `{"RoomId":7,"EventTs":${seconds}}`,
+    });
   });
 
   it('accepts event times from a day before the callback to the clock tolerance after it', () => {
-    for (const ms of [now - EVENT_MAX_AGE_MS, now + CALLBACK_WINDOW_MS]) expect(parseRoomCallback(body(102, { RoomId: 1, EventMsTs: ms }), now)?.eventMs).toBe(ms);
+    for (const ms of [now - EVENT_MAX_AGE_MS, now + CALLBACK_WINDOW_MS])
+      expect(parseRoomCallback(body(102, { RoomId: 1, EventMsTs: ms }), now)?.eventMs).toBe(ms);
     for (const ms of [now - EVENT_MAX_AGE_MS - 1, now + CALLBACK_WINDOW_MS + 1, 1e15]) {
       expect(() => parseRoomCallback(body(102, { RoomId: 1, EventMsTs: ms }), now)).toThrow(CallbackRejectedError);
     }
-    expect(() => parseRoomCallback(body(102, { RoomId: 1, EventTs: 1_000_000_000_000 }), now)).toThrow(CallbackRejectedError);
+    expect(() => parseRoomCallback(body(102, { RoomId: 1, EventTs: 1_000_000_000_000 }), now)).toThrow(
+      CallbackRejectedError,
+    );
   });
 
   it('accepts TRTC user IDs: up to 32 ASCII letters, digits, "_" and "-"', () => {
-    for (const userId of ['a', 'A-z_09', 'x'.repeat(32)]) expect(parseRoomCallback(body(103, { RoomId: 1, UserId: userId, EventMsTs: now }), now)?.providerUserId).toBe(userId);
+    for (const userId of ['a', 'A-z_09', 'x'.repeat(32)])
+      expect(parseRoomCallback(body(103, { RoomId: 1, UserId: userId, EventMsTs: now }), now)?.providerUserId).toBe(
+        userId,
+      );
   });
 
   it.each([
@@ -74,18 +97,36 @@ describe('room callback rules (spec 4.5)', () => {
   });
 
   it.each([
-    ['EventType 103.0', `{"EventGroupId":1,"EventType":103.0,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventMsTs":${now}}}`],
-    ['EventGroupId 1e0', `{"EventGroupId":1e0,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventMsTs":${now}}}`],
-    ['RoomId 4.2E1', `{"EventGroupId":1,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":4.2E1,"UserId":"u","EventMsTs":${now}}}`],
-    ['EventMsTs 1.8e12', `{"EventGroupId":1,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventMsTs":1.8e12}}`],
-    ['EventTs 18e8', `{"EventGroupId":1,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventTs":18e8}}`],
+    [
+      'EventType 103.0',
+      `{"EventGroupId":1,"EventType":103.0,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventMsTs":${now}}}`,
+    ],
+    [
+      'EventGroupId 1e0',
+      `{"EventGroupId":1e0,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventMsTs":${now}}}`,
+    ],
+    [
+      'RoomId 4.2E1',
+      `{"EventGroupId":1,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":4.2E1,"UserId":"u","EventMsTs":${now}}}`,
+    ],
+    [
+      'EventMsTs 1.8e12',
+      `{"EventGroupId":1,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventMsTs":1.8e12}}`,
+    ],
+    [
+      'EventTs 18e8',
+      `{"EventGroupId":1,"EventType":103,"CallbackTs":${now},"EventInfo":{"RoomId":1,"UserId":"u","EventTs":18e8}}`,
+    ],
   ])('refuses an integer field written with a fraction or exponent: %s', (_name, text) => {
     expect(() => parsedText(text)).toThrow(CallbackRejectedError);
   });
 
   it('notes fractions and exponents two levels deep at most, keeps them where no integer is required, and reads escaped keys', () => {
     const text = `{"EventGroupId":1,"EventType":103,"CallbackTs":${now},"EventInfo":{"R\\u006fomId":1,"UserId":"u","EventMsTs":${now},"Score":1.5,"List":[1e3]},"Top":2.5}`;
-    expect(parsedText(text)).toMatchObject({ roomId: '1', eventInfo: `{"RoomId":1,"UserId":"u","EventMsTs":${now},"Score":1.5,"List":[1000]}` });
+    expect(parsedText(text)).toMatchObject({
+      roomId: '1',
+      eventInfo: `{"RoomId":1,"UserId":"u","EventMsTs":${now},"Score":1.5,"List":[1000]}`,
+    });
     expect([...inexactIntegerPaths(text)].sort()).toEqual(['EventInfo.Score', 'Top']);
     expect([...inexactIntegerPaths('{"a":"x\\"1.5","b":[2.0,{"c":2.0}],"d":-0.0}')].sort()).toEqual(['b[]', 'd']);
   });

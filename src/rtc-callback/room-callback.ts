@@ -52,7 +52,8 @@ function isExactInteger(value: unknown, path: string, inexact: InexactNumbers): 
 
 /** Positive integer up to `max`, as a JSON integer or its canonical decimal string. */
 function positiveInteger(value: unknown, max: number, path: string, inexact: InexactNumbers): number | null {
-  if (typeof value === 'number') return isExactInteger(value, path, inexact) && value > 0 && value <= max ? value : null;
+  if (typeof value === 'number')
+    return isExactInteger(value, path, inexact) && value > 0 && value <= max ? value : null;
   if (typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value)) {
     const parsed = Number(value);
     return parsed <= max ? parsed : null;
@@ -75,13 +76,20 @@ export function checkCallbackTs(body: unknown, now: number, inexact: InexactNumb
  * after it.
  */
 function eventTime(info: Record<string, unknown>, callbackTs: number, inexact: InexactNumbers): number {
-  const ms = info.EventMsTs === undefined ? undefined : positiveInteger(info.EventMsTs, Number.MAX_SAFE_INTEGER, 'EventInfo.EventMsTs', inexact);
-  const seconds = info.EventTs === undefined ? undefined : positiveInteger(info.EventTs, Math.floor(Number.MAX_SAFE_INTEGER / 1000), 'EventInfo.EventTs', inexact);
+  const ms =
+    info.EventMsTs === undefined
+      ? undefined
+      : positiveInteger(info.EventMsTs, Number.MAX_SAFE_INTEGER, 'EventInfo.EventMsTs', inexact);
+  const seconds =
+    info.EventTs === undefined
+      ? undefined
+      : positiveInteger(info.EventTs, Math.floor(Number.MAX_SAFE_INTEGER / 1000), 'EventInfo.EventTs', inexact);
   if (ms === null) reject('EventInfo.EventMsTs is invalid');
   if (seconds === null) reject('EventInfo.EventTs is invalid');
   const eventMs = ms ?? (seconds === undefined ? undefined : seconds * 1000);
   if (eventMs === undefined) reject('EventInfo.EventMsTs or EventInfo.EventTs is required');
-  if (eventMs > callbackTs + EVENT_MAX_LEAD_MS || eventMs < callbackTs - EVENT_MAX_AGE_MS) reject('event time too far from CallbackTs');
+  if (eventMs > callbackTs + EVENT_MAX_LEAD_MS || eventMs < callbackTs - EVENT_MAX_AGE_MS)
+    reject('event time too far from CallbackTs');
   return eventMs;
 }
 
@@ -89,12 +97,17 @@ function eventTime(info: Record<string, unknown>, callbackTs: number, inexact: I
  * Checks the content rules of spec 4.5 on a signed, parsed body. Returns the event when it is
  * one the service handles (group 1, types 102–104), null when it is verified but ignored.
  */
-export function parseRoomCallback(body: Record<string, unknown>, callbackTs: number, inexact: InexactNumbers = NONE): RoomEvent | null {
+export function parseRoomCallback(
+  body: Record<string, unknown>,
+  callbackTs: number,
+  inexact: InexactNumbers = NONE,
+): RoomEvent | null {
   const { EventGroupId: group, EventType: type, EventInfo: info } = body;
   if (!isExactInteger(group, 'EventGroupId', inexact)) reject('EventGroupId must be an integer');
   if (!isExactInteger(type, 'EventType', inexact)) reject('EventType must be an integer');
   if (!isPlainObject(info) || Object.keys(info).length === 0) reject('EventInfo must be a non-empty object');
-  const roomId = info.RoomId === undefined ? undefined : positiveInteger(info.RoomId, MAX_ROOM_ID, 'EventInfo.RoomId', inexact);
+  const roomId =
+    info.RoomId === undefined ? undefined : positiveInteger(info.RoomId, MAX_ROOM_ID, 'EventInfo.RoomId', inexact);
   if (roomId === null) reject('EventInfo.RoomId out of range');
   if (group !== ROOM_EVENT_GROUP || !HANDLED_EVENT_TYPES.includes(type)) return null;
   if (roomId === undefined) reject('EventInfo.RoomId is required');
@@ -102,9 +115,17 @@ export function parseRoomCallback(body: Record<string, unknown>, callbackTs: num
   let providerUserId: string | null = null;
   if (type === USER_ENTERED || type === USER_LEFT) {
     const userId = info.UserId;
-    if (typeof userId !== 'string' || !PROVIDER_USER_ID.test(userId)) reject('EventInfo.UserId is required: 1-32 letters, digits, "_" or "-"');
+    if (typeof userId !== 'string' || !PROVIDER_USER_ID.test(userId))
+      reject('EventInfo.UserId is required: 1-32 letters, digits, "_" or "-"');
     providerUserId = userId;
   }
   const eventMs = eventTime(info, callbackTs, inexact);
-  return { eventType: type, roomId: String(roomId), providerUserId, eventMs, callbackTs, eventInfo: storableEventInfo(info) };
+  return {
+    eventType: type,
+    roomId: String(roomId),
+    providerUserId,
+    eventMs,
+    callbackTs,
+    eventInfo: storableEventInfo(info),
+  };
 }

@@ -1,8 +1,9 @@
 import { Controller, Get, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiForbiddenResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RawReply } from '../common/http/raw-reply.decorator';
 import { CallbackRequest, CallbackSignatureGuard, VerifiedCallback } from './callback-signature.guard';
-import { ProviderReply, RtcCallbackService } from './rtc-callback.service';
+import { ProviderRefusal, ProviderReply } from './rtc-callback.reply';
+import { RtcCallbackService } from './rtc-callback.service';
 
 function verified(request: CallbackRequest): VerifiedCallback {
   if (!request.verifiedCallback) throw new Error('room callback reached the handler unverified');
@@ -26,15 +27,23 @@ export class RtcCallbackController {
       'Sign = Base64(HMAC-SHA256(raw body, RTC_CALLBACK_SECRET)). 102/103/104 of group 1 are stored once per body; others are acknowledged and ignored.',
   })
   @ApiHeader({ name: 'SdkAppId', required: true, description: 'Must equal RTC_SDK_APP_ID.' })
-  @ApiHeader({ name: 'Sign', required: true, description: 'Base64 HMAC-SHA256 of the raw body; at most 128 characters.' })
-  @ApiResponse({ status: 200, description: 'Verified: exactly {"code":0}.', schema: { type: 'object', properties: { code: { type: 'integer', example: 0 } } } })
-  @ApiResponse({ status: 403, description: 'Any failed check (signature, app ID, time, size, content): exactly {"code":1}.', schema: { type: 'object', properties: { code: { type: 'integer', example: 1 } } } })
+  @ApiHeader({
+    name: 'Sign',
+    required: true,
+    description: 'Base64 HMAC-SHA256 of the raw body; at most 128 characters.',
+  })
+  @ApiOkResponse({ description: 'Verified: exactly {"code":0}.', type: ProviderReply })
+  @ApiForbiddenResponse({
+    description: 'Any failed check (signature, app ID, time, size, content): exactly {"code":1}.',
+    type: ProviderRefusal,
+  })
   receive(@Req() request: CallbackRequest): Promise<ProviderReply> {
     return this.callbacks.handle(verified(request));
   }
 
   @Get()
   @ApiOperation({ summary: 'Reachability check for the provider console: 200 {"code":0}.' })
+  @ApiOkResponse({ description: 'Exactly {"code":0}.', type: ProviderReply })
   reachable(): ProviderReply {
     return { code: 0 };
   }

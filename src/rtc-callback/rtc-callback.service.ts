@@ -5,12 +5,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { VerifiedCallback } from './callback-signature.guard';
 import { parseRoomCallback } from './room-callback';
 import { RoomEventsFeed } from './room-events-feed';
+import { ProviderReply } from './rtc-callback.reply';
 import { RtcRoomEventsRepository } from './rtc-room-events.repository';
-
-/** The provider's reply format: no msg, no data. */
-export interface ProviderReply {
-  code: 0;
-}
 
 @Injectable()
 export class RtcCallbackService {

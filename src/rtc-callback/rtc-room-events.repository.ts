@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { executeCountedAlone } from '../database/execute-counted';
 import { pruneBatch } from '../database/prune-batch';
 import { RtcRoomEventEntity } from './rtc-room-event.entity';
+import { dialectOf } from '../database/sql-dialect';
 
 export type NewRoomEvent = Omit<RtcRoomEventEntity, 'id'>;
 
@@ -16,13 +17,21 @@ export class RtcRoomEventsRepository {
    * body was already stored. One plain statement: the provider may call this at a high rate.
    */
   async insertOnce(event: NewRoomEvent): Promise<boolean> {
-    const columns = 'body_sha256, sdk_app_id, event_type, room_id, provider_user_id, event_ms, callback_ts, event_info, received_at';
-    const values = [event.bodySha256, event.sdkAppId, event.eventType, event.roomId, event.providerUserId, event.eventMs, event.callbackTs, event.eventInfo, event.receivedAt];
-    const mysql = this.events.manager.connection.options.type === 'mysql';
-    const sql = mysql
-      ? // Not INSERT IGNORE: that would also turn other errors (truncation) into warnings.
-        `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id`
-      : `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (body_sha256) DO NOTHING`;
+    const columns =
+      'body_sha256, sdk_app_id, event_type, room_id, provider_user_id, event_ms, callback_ts, event_info, received_at';
+    const values = [
+      event.bodySha256,
+      event.sdkAppId,
+      event.eventType,
+      event.roomId,
+      event.providerUserId,
+      event.eventMs,
+      event.callbackTs,
+      event.eventInfo,
+      event.receivedAt,
+    ];
+    // Not INSERT IGNORE: that would also turn other errors (truncation) into warnings.
+    const sql = `INSERT INTO rtc_room_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ${dialectOf(this.events.manager).onConflictDoNothing('body_sha256')}`;
     return (await executeCountedAlone(this.events.manager.connection, sql, values)) > 0;
   }
 

@@ -1,35 +1,39 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { ConversationMemberEntity } from '../conversations/conversation-member.entity';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import type { ConversationView } from '../conversations/conversation-describer.service';
-import type { MessageReply } from '../messages/message.mapper';
+import { MessageReply } from '../messages/message.mapper';
 
 /** One entry of the home list, as its member sees it. */
-export interface ConversationItem {
-  conversation_id: string;
-  type: 'direct' | 'group';
-  title: string;
-  avatar: string;
-  peer_user_id: string | null;
-  group_id: string | null;
-  last_message: MessageReply | null;
-  last_seq: string;
-  read_seq: string;
-  unread: number;
-  pinned: boolean;
-  muted: boolean;
-  hidden: boolean;
-  /** Content version (Unix ms): changes with every send, recall and delete. */
-  updated_at: number;
-  deletion_revision: string;
-  last_activity_at: number;
-  /** false after leaving or removal: the history up to then stays readable. */
-  is_member: boolean;
+export class ConversationItem {
+  @ApiProperty() conversation_id: string;
+  @ApiProperty({ enum: ['direct', 'group'] }) type: 'direct' | 'group';
+  @ApiProperty() title: string;
+  @ApiProperty() avatar: string;
+  @ApiProperty({ type: String, nullable: true }) peer_user_id: string | null;
+  @ApiProperty({ type: String, nullable: true }) group_id: string | null;
+  @ApiProperty({ type: MessageReply, nullable: true }) last_message: MessageReply | null;
+  @ApiProperty() last_seq: string;
+  @ApiProperty() read_seq: string;
+  @ApiProperty() unread: number;
+  @ApiProperty() pinned: boolean;
+  @ApiProperty() muted: boolean;
+  @ApiProperty() hidden: boolean;
+  /** Changes with every send, recall and delete. */
+  @ApiProperty({ description: 'Content version (Unix ms).' }) updated_at: number;
+  @ApiProperty() deletion_revision: string;
+  @ApiProperty() last_activity_at: number;
+  /** The history up to then stays readable. */
+  @ApiProperty({ description: 'false after leaving or removal.' }) is_member: boolean;
 }
 
 export function toConversationItem(
   view: ConversationView,
   conversation: Pick<ConversationEntity, 'lastSeq' | 'contentUpdatedAt' | 'deletionRevision'>,
-  member: Pick<ConversationMemberEntity, 'visibleToSeq' | 'readSeq' | 'unreadCount' | 'pinned' | 'muted' | 'hidden' | 'lastActivityAt'>,
+  member: Pick<
+    ConversationMemberEntity,
+    'visibleToSeq' | 'readSeq' | 'unreadCount' | 'pinned' | 'muted' | 'hidden' | 'lastActivityAt'
+  >,
   lastMessage: MessageReply | null,
 ): ConversationItem {
   return {

@@ -1,52 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { CursorCodec, Page } from '../common/pagination/cursor';
+import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Capabilities } from '../config/messaging-config';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
 import { ConversationDescriber } from '../conversations/conversation-describer.service';
-import { ConversationMemberEntity } from '../conversations/conversation-member.entity';
+import type { ConversationMemberEntity } from '../conversations/conversation-member.entity';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
-import { UserConversationsRepository } from '../conversations/user-conversations.repository';
-import { HomeEntry, HomeMessage, HomePosition, HomeViewer } from '../conversations/home-list';
-import { MessagesRepository } from '../conversations/messages.repository';
+import { ViewerConversationsRepository } from '../conversations/viewer-conversations.repository';
+import { HomeEntry, HomeMessage, HomePosition } from '../conversations/home-list';
+import { MessagesRepository } from '../messages/messages.repository';
 import { TransactionRunner } from '../database/transaction-runner';
-import { AuthUser } from '../im-token/auth-user';
-import { MediaLimits, mediaLimits } from '../media/media-limits';
+import { AuthUser } from '../common/auth-user';
+import { mediaLimits } from '../media/media-limits';
 import { toMessageReply } from '../messages/message.mapper';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UsersRepository } from '../users/users.repository';
 import { ConversationItem, toConversationItem } from './conversation-item';
 import { SyncDto } from './dto/sync.dto';
+import { SettingsReply, SyncReply, UnreadReply } from './sync.reply';
 
 export const HOME_PAGE_SIZE = 50;
 const UNREAD_DETAIL_LIMIT = 100;
-
-export interface UnreadReply {
-  /** Every unread message of every conversation (absolute, not capped). */
-  total: number;
-  /** The badge: unread outside muted conversations. */
-  total_unmuted: number;
-  conversations: Array<{ conversation_id: string; unread: number; muted: boolean }>;
-  /** More conversations have unread messages than are listed (at most 100 are). */
-  has_more: boolean;
-}
-
-export interface SyncReply {
-  conversations: Page<ConversationItem>;
-  unread: { total: number; total_unmuted: number };
-  capabilities: Capabilities;
-  media_limits: MediaLimits;
-  server_time: number;
-}
-
-export interface SettingsReply {
-  conversation: ConversationItem;
-  event_id: string | null;
-}
-
-const viewerOf = (auth: AuthUser): HomeViewer => ({ id: auth.id, externalId: auth.userId });
 
 /** The home list (spec 4.6 sync), the unread badge, and a member's own conversation settings. */
 @Injectable()
@@ -54,7 +29,7 @@ export class SyncService {
   constructor(
     private readonly conversations: ConversationsRepository,
     private readonly conversationMembers: ConversationMembersRepository,
-    private readonly userConversations: UserConversationsRepository,
+    private readonly viewerConversations: ViewerConversationsRepository,
     private readonly messages: MessagesRepository,
     private readonly users: UsersRepository,
     private readonly describer: ConversationDescriber,
@@ -67,16 +42,22 @@ export class SyncService {
   ) {}
 
   async sync(auth: AuthUser, dto: SyncDto): Promise<SyncReply> {
-    const after = dto.cursor != null ? this.cursors.decode<HomePosition>(dto.cursor, auth.id, 'sync.conversations', {}) : null;
-    const { entries: rows, totals } = await this.userConversations.homePage(viewerOf(auth), after, HOME_PAGE_SIZE + 1);
+    const after =
+      dto.cursor != null
+        ? this.cursors.decode<HomePosition>(dto.cursor, auth.internalId, 'sync.conversations', {})
+        : null;
+    const { entries: rows, totals } = await this.viewerConversations.homePage(auth, after, HOME_PAGE_SIZE + 1);
     const page = rows.slice(0, HOME_PAGE_SIZE);
     const hasMore = rows.length > HOME_PAGE_SIZE;
     const last = page[page.length - 1]?.member;
-    const position: HomePosition | null = last ? { pinned: last.pinned ? 1 : 0, activity: last.lastActivityAt, conversationId: String(last.conversationId) } : null;
+    const position: HomePosition | null = last
+      ? { pinned: last.pinned ? 1 : 0, activity: last.lastActivityAt, conversationId: String(last.conversationId) }
+      : null;
     return {
       conversations: {
         items: await this.items(auth, page),
-        next_cursor: hasMore && position ? this.cursors.encode(auth.id, 'sync.conversations', {}, position) : null,
+        next_cursor:
+          hasMore && position ? this.cursors.encode(auth.internalId, 'sync.conversations', {}, position) : null,
         has_more: hasMore,
       },
       unread: { total: totals.total, total_unmuted: totals.unmuted },
@@ -87,9 +68,15 @@ export class SyncService {
   }
 
   async unread(auth: AuthUser): Promise<UnreadReply> {
-    const [totals, rows] = await Promise.all([this.userConversations.unreadTotals(auth.id), this.userConversations.withUnread(auth.id, UNREAD_DETAIL_LIMIT + 1)]);
+    const [totals, rows] = await Promise.all([
+      this.viewerConversations.unreadTotals(auth.internalId),
+      this.viewerConversations.withUnread(auth.internalId, UNREAD_DETAIL_LIMIT + 1),
+    ]);
     const listed = rows.slice(0, UNREAD_DETAIL_LIMIT);
-    const views = await this.describer.describe(auth.id, await this.conversations.findByIds(listed.map((m) => m.conversationId)));
+    const views = await this.describer.describe(
+      auth.internalId,
+      await this.conversations.findByIds(listed.map((m) => m.conversationId)),
+    );
     return {
       total: totals.total,
       total_unmuted: totals.unmuted,
@@ -102,9 +89,15 @@ export class SyncService {
   }
 
   /** Pin, mute or hide: the member's private state, announced to their other devices. */
-  async updateSettings(auth: AuthUser, conversationId: string, changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden'>>): Promise<SettingsReply> {
-    const view = await this.access.resolveForViewer(auth.id, conversationId);
-    const changed = (Object.keys(changes) as Array<keyof typeof changes>).some((key) => view.member[key] !== changes[key]);
+  async updateSettings(
+    auth: AuthUser,
+    conversationId: string,
+    changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden'>>,
+  ): Promise<SettingsReply> {
+    const view = await this.access.resolveForViewer(auth.internalId, conversationId);
+    const changed = (Object.keys(changes) as Array<keyof typeof changes>).some(
+      (key) => view.member[key] !== changes[key],
+    );
     let eventId: string | null = null;
     if (changed) {
       const now = this.clock.now();
@@ -112,14 +105,30 @@ export class SyncService {
         // A hidden conversation shows again with the next message it brings this member: the
         // last sequence is read here, so a message that arrived since the view was read counts.
         const current = changes.hidden ? await this.conversations.findById(view.conversation.id, manager) : null;
-        const hiddenSeq = changes.hidden === undefined ? {} : { hiddenSeq: changes.hidden ? (view.member.visibleToSeq ?? current?.lastSeq ?? view.conversation.lastSeq) : null };
+        const hiddenSeq =
+          changes.hidden === undefined
+            ? {}
+            : {
+                hiddenSeq: changes.hidden
+                  ? (view.member.visibleToSeq ?? current?.lastSeq ?? view.conversation.lastSeq)
+                  : null,
+              };
         await this.conversationMembers.updateSettings(manager, view.member.id, { ...changes, ...hiddenSeq }, now);
-        const member = (await this.conversationMembers.findMember(view.conversation.id, auth.id, manager))!;
-        const state = { conversation_id: conversationId, pinned: member.pinned, muted: member.muted, hidden: member.hidden };
-        return this.outbox.append(manager, { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.id, private: state }] }, now);
+        const member = (await this.conversationMembers.findMember(view.conversation.id, auth.internalId, manager))!;
+        const state = {
+          conversation_id: conversationId,
+          pinned: member.pinned,
+          muted: member.muted,
+          hidden: member.hidden,
+        };
+        return this.outbox.append(
+          manager,
+          { type: 'conversation.updated', payload: {}, recipients: [{ userId: auth.internalId, private: state }] },
+          now,
+        );
       });
     }
-    const [item] = await this.items(auth, [(await this.userConversations.homeEntry(viewerOf(auth), view.conversation.id))!]);
+    const [item] = await this.items(auth, [(await this.viewerConversations.homeEntry(auth, view.conversation.id))!]);
     return { conversation: item, event_id: eventId };
   }
 
@@ -130,15 +139,29 @@ export class SyncService {
   private async items(auth: AuthUser, entries: HomeEntry[]): Promise<ConversationItem[]> {
     const formerLast = new Map<string, HomeMessage>();
     for (const { member } of entries.filter((e) => e.member.visibleToSeq !== null)) {
-      const [latest] = await this.messages.window(member.conversationId, { from: member.visibleFromSeq, to: member.visibleToSeq as string }, 1, true);
+      const [latest] = await this.messages.window(
+        member.conversationId,
+        { from: member.visibleFromSeq, to: member.visibleToSeq as string },
+        1,
+        true,
+      );
       if (latest) formerLast.set(member.conversationId, latest);
     }
-    const formerSenders = new Map((await this.users.findByIds([...formerLast.values()].map((m) => m.senderId))).map((u) => [String(u.id), u.externalId]));
+    const formerSenders = new Map(
+      (await this.users.findByIds([...formerLast.values()].map((m) => m.senderId))).map((u) => [
+        String(u.id),
+        u.externalId,
+      ]),
+    );
     return entries.flatMap(({ member, conversation, peer, group, lastMessage }) => {
       const view = this.describer.viewOf(conversation, peer, group);
       if (!view) return [];
       const former = formerLast.get(member.conversationId);
-      const last = former ? { message: former, senderExternalId: formerSenders.get(former.senderId) ?? '' } : member.visibleToSeq === null ? lastMessage : null;
+      const last = former
+        ? { message: former, senderExternalId: formerSenders.get(former.senderId) ?? '' }
+        : member.visibleToSeq === null
+          ? lastMessage
+          : null;
       const summary = last ? toMessageReply(last.message, view.conversationId, last.senderExternalId) : null;
       return [toConversationItem(view, conversation, member, summary)];
     });

@@ -42,4 +42,3 @@ export class UserEntity {
   @Column({ name: 'updated_at', type: 'bigint', transformer: msTime })
   updatedAt: number;
 }
-

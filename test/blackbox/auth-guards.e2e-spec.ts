@@ -2,9 +2,10 @@
 // endpoints, and of POST /app/sdk/users/upsert (profile rules of spec 2.1, 2.3, 4.1, 8).
 import { decode, sign } from 'jsonwebtoken';
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { IssuedUser, TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, randomUserId, startTestApp } from '../helpers/test-app';
+import { IssuedUser, TEST_SECRETS, TestApp, bearer, hostAuth, randomUserId, startTestApp } from '../helpers/test-app';
+import { ApiClient } from '../support/api-client';
+import { expectFail } from '../support/assertions';
 
 type Body = Record<string, unknown>;
 
@@ -12,61 +13,57 @@ const DEFAULT_AVATAR = 'http://im.test/static/default-avatar.svg';
 const EIGHT_DAYS_MS = 8 * 24 * 3600 * 1000;
 const REPORT_PATHS = ['/app/sdk/reports/user', '/app/sdk/reports/group'] as const;
 
-function expectFailure(response: Response, code: number, field?: string): void {
-  expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { code, msg: expect.any(String), data: null } });
-  if (field) expect(response.body.msg).toContain(field);
-}
-
 const b64url = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('Authentication and user management (spec 5, 7)', () => {
   let t: TestApp;
   let db: DataSource;
+  let api: ApiClient;
 
   beforeAll(async () => {
     t = await startTestApp();
     db = t.app.get(DataSource);
+    api = new ApiClient(t);
   });
   afterAll(() => t.close());
 
   /** A valid user report by `reporter` against a fresh target, sent with the given Authorization header. */
   let target: IssuedUser;
   beforeAll(async () => {
-    target = await issueUser(t);
+    target = await api.user();
   });
   const reportWith = (authorization: string | null, path: string = REPORT_PATHS[0]) => {
     const targetField = path === '/app/sdk/reports/user' ? { user_id: target.userId } : { group_id: 'g-none' };
-    const req = t.http.post(path).send({ ...targetField, request_id: `req-${randomBytes(8).toString('hex')}`, reason_code: 1 });
+    const req = t.http
+      .post(path)
+      .send({ ...targetField, request_id: `req-${randomBytes(8).toString('hex')}`, reason_code: 1 });
     return authorization === null ? req : req.set('Authorization', authorization);
   };
   const asUser = (token: string) => reportWith(`Bearer ${token}`);
-  const upsert = (body: Body) => t.http.post('/app/sdk/users/upsert').set(...hostAuth()).send(body);
-  const tokenCall = (body: Body) => t.http.post('/app/sdk/token').set(...hostAuth()).send(body);
-  const revoke = (userId: string) => t.http.post('/app/sdk/users/revoke-tokens').set(...hostAuth()).send({ user_id: userId });
-  const setDisabled = (userId: string, disabled: unknown) => t.http.post('/app/sdk/users/status').set(...hostAuth()).send({ user_id: userId, disabled });
-  const userRow = async (externalId: string): Promise<Array<Record<string, unknown>>> => db.query('SELECT * FROM users WHERE external_id = ?', [externalId]);
+  const userRow = async (externalId: string): Promise<Array<Record<string, unknown>>> =>
+    db.query('SELECT * FROM users WHERE external_id = ?', [externalId]);
 
   describe('IM token guard on the report endpoints', () => {
     it('accepts a freshly issued token (control case)', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       const response = await asUser(alice.token);
       expect(response.body).toMatchObject({ code: 0, msg: 'ok' });
     });
 
     it.each(REPORT_PATHS)('refuses a request without Authorization on %s with 1101 and no-store', async (path) => {
       const response = await reportWith(null, path);
-      expectFailure(response, 1101);
+      expectFail(response, 1101);
       expect(response.headers['cache-control']).toBe('no-store');
     });
 
     it.each(REPORT_PATHS)('refuses garbage tokens on %s with 1102', async (path) => {
       for (const value of ['Bearer not-a-jwt', 'Bearer a.b.c', 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.']) {
-        expectFailure(await reportWith(value, path), 1102);
+        expectFail(await reportWith(value, path), 1102);
       }
     });
 
     it('refuses an empty Bearer value or another scheme as missing or invalid', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       for (const value of ['Bearer', 'Bearer ', `Basic ${alice.token}`, alice.token]) {
         const response = await reportWith(value);
         expect([1101, 1102]).toContain(response.body.code);
@@ -75,21 +72,21 @@ describe('Authentication and user management (spec 5, 7)', () => {
     });
 
     it.each(REPORT_PATHS)('refuses the SDK secret used as a bearer on %s with 1102', async (path) => {
-      expectFailure(await reportWith(`Bearer ${TEST_SECRETS.SDK_SECRET}`, path), 1102);
+      expectFail(await reportWith(`Bearer ${TEST_SECRETS.SDK_SECRET}`, path), 1102);
     });
 
     it('refuses an unsigned JWT (alg "none") carrying a valid payload with 1102', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       const [, payload, signature] = alice.token.split('.');
       for (const alg of ['none', 'None', 'NONE']) {
         const header = b64url({ alg, typ: 'JWT' });
-        expectFailure(await asUser(`${header}.${payload}.`), 1102);
-        expectFailure(await asUser(`${header}.${payload}.${signature}`), 1102);
+        expectFail(await asUser(`${header}.${payload}.`), 1102);
+        expectFail(await asUser(`${header}.${payload}.${signature}`), 1102);
       }
     });
 
     it('refuses a token re-signed with another algorithm or another key with 1102', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       const payload = decode(alice.token) as Record<string, unknown>;
       const forged = [
         sign(payload, TEST_SECRETS.JWT_SECRET, { algorithm: 'HS512' }),
@@ -97,53 +94,58 @@ describe('Authentication and user management (spec 5, 7)', () => {
         sign(payload, 'another-key-0123456789abcdef-0123456789', { algorithm: 'HS256' }),
         sign(payload, TEST_SECRETS.SDK_SECRET, { algorithm: 'HS256' }),
       ];
-      for (const token of forged) expectFailure(await asUser(token), 1102);
+      for (const token of forged) expectFail(await asUser(token), 1102);
     });
 
     it("refuses a token whose payload was swapped for another user's, keeping the signature, with 1102", async () => {
-      const alice = await issueUser(t);
-      const bob = await issueUser(t);
+      const alice = await api.user();
+      const bob = await api.user();
       const [header, , signature] = alice.token.split('.');
       const payload = { ...(decode(alice.token) as Record<string, unknown>), user_id: bob.userId };
-      expectFailure(await asUser(`${header}.${b64url(payload)}.${signature}`), 1102);
-      expectFailure(await asUser(`${alice.token}x`), 1102);
+      expectFail(await asUser(`${header}.${b64url(payload)}.${signature}`), 1102);
+      expectFail(await asUser(`${alice.token}x`), 1102);
     });
 
     it('refuses tokens signed with the service key that lack exp or name an unknown user with 1102', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       const payload = decode(alice.token) as Record<string, unknown>;
       const withoutExp = { ...payload };
       delete withoutExp.exp;
-      expectFailure(await asUser(sign(withoutExp, TEST_SECRETS.JWT_SECRET, { algorithm: 'HS256' })), 1102);
-      expectFailure(await asUser(sign({ ...payload, user_id: randomUserId('ghost') }, TEST_SECRETS.JWT_SECRET, { algorithm: 'HS256' })), 1102);
+      expectFail(await asUser(sign(withoutExp, TEST_SECRETS.JWT_SECRET, { algorithm: 'HS256' })), 1102);
+      expectFail(
+        await asUser(
+          sign({ ...payload, user_id: randomUserId('ghost') }, TEST_SECRETS.JWT_SECRET, { algorithm: 'HS256' }),
+        ),
+        1102,
+      );
     });
 
     it('checks the token before the body: no Authorization with an invalid body gives 1101', async () => {
       for (const path of REPORT_PATHS) {
-        expectFailure(await t.http.post(path).send({}), 1101);
-        expectFailure(await t.http.post(path).send({ request_id: 5, reason_code: 'x' }), 1101);
+        expectFail(await t.http.post(path).send({}), 1101);
+        expectFail(await t.http.post(path).send({ request_id: 5, reason_code: 'x' }), 1101);
       }
     });
 
     it('accepts a token shortly before its exp and refuses it with 1103 shortly after', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       const exp = (decode(alice.token) as { exp: number }).exp;
       const shift = exp * 1000 - 60_000 - t.clock.now();
       t.clock.advance(shift);
       try {
         expect((await asUser(alice.token)).body.code).toBe(0);
         t.clock.advance(120_000);
-        expectFailure(await asUser(alice.token), 1103);
+        expectFail(await asUser(alice.token), 1103);
       } finally {
         t.clock.advance(-shift - 120_000);
       }
     });
 
     it.each(REPORT_PATHS)('refuses an expired token on %s with 1103', async (path) => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       t.clock.advance(EIGHT_DAYS_MS);
       try {
-        expectFailure(await reportWith(`Bearer ${alice.token}`, path), 1103);
+        expectFail(await reportWith(`Bearer ${alice.token}`, path), 1103);
       } finally {
         t.clock.advance(-EIGHT_DAYS_MS);
       }
@@ -151,39 +153,39 @@ describe('Authentication and user management (spec 5, 7)', () => {
     });
 
     it('after revoke-tokens refuses every earlier token with 1102 and accepts a newly issued one', async () => {
-      const alice = await issueUser(t);
-      const second = await issueUser(t, { user_id: alice.userId });
-      const bob = await issueUser(t);
-      const revoked = await revoke(alice.userId);
+      const alice = await api.user();
+      const second = await api.user({ user_id: alice.userId });
+      const bob = await api.user();
+      const revoked = await api.raw.revokeTokens(alice.userId);
       expect(revoked.body).toMatchObject({ code: 0, msg: 'ok' });
       for (const path of REPORT_PATHS) {
-        expectFailure(await reportWith(`Bearer ${alice.token}`, path), 1102);
-        expectFailure(await reportWith(`Bearer ${second.token}`, path), 1102);
+        expectFail(await reportWith(`Bearer ${alice.token}`, path), 1102);
+        expectFail(await reportWith(`Bearer ${second.token}`, path), 1102);
       }
-      const fresh = await issueUser(t, { user_id: alice.userId });
+      const fresh = await api.user({ user_id: alice.userId });
       expect(fresh.id).toBe(alice.id);
       expect((await asUser(fresh.token)).body.code).toBe(0);
       expect((await asUser(bob.token)).body.code).toBe(0);
     });
 
     it('disabling a user refuses its tokens and token issuing with 1003; re-enabling restores both', async () => {
-      const alice = await issueUser(t);
-      expect((await setDisabled(alice.userId, true)).body).toMatchObject({ code: 0, msg: 'ok' });
-      for (const path of REPORT_PATHS) expectFailure(await reportWith(`Bearer ${alice.token}`, path), 1003);
-      expectFailure(await tokenCall({ user_id: alice.userId, nickname: 'Alice changed' }), 1003);
+      const alice = await api.user();
+      expect((await api.raw.userStatus(alice.userId, true)).body).toMatchObject({ code: 0, msg: 'ok' });
+      for (const path of REPORT_PATHS) expectFail(await reportWith(`Bearer ${alice.token}`, path), 1003);
+      expectFail(await api.raw.token({ user_id: alice.userId, nickname: 'Alice changed' }), 1003);
       expect((await userRow(alice.userId))[0].nickname).not.toBe('Alice changed');
-      expect((await setDisabled(alice.userId, false)).body).toMatchObject({ code: 0, msg: 'ok' });
+      expect((await api.raw.userStatus(alice.userId, false)).body).toMatchObject({ code: 0, msg: 'ok' });
       expect((await asUser(alice.token)).body.code).toBe(0);
-      const again = await tokenCall({ user_id: alice.userId, nickname: 'Alice' });
+      const again = await api.raw.token({ user_id: alice.userId, nickname: 'Alice' });
       expect(again.body.code).toBe(0);
       expect((await asUser(again.body.data.token)).body.code).toBe(0);
     });
 
     it('does not let revoke-tokens or users/status with a space-padded user_id touch the user', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       for (const padded of [`${alice.userId} `, ` ${alice.userId}`]) {
-        expectFailure(await revoke(padded), 1004, 'user_id');
-        expectFailure(await setDisabled(padded, true), 1004, 'user_id');
+        expectFail(await api.raw.revokeTokens(padded), 1004, 'user_id');
+        expectFail(await api.raw.userStatus(padded, true), 1004, 'user_id');
       }
       expect((await asUser(alice.token)).body.code).toBe(0);
     });
@@ -194,33 +196,52 @@ describe('Authentication and user management (spec 5, 7)', () => {
       ['null', null],
       ['missing', undefined],
     ])('refuses users/status with disabled %s with 1004 naming disabled', async (_label, value) => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       const body: Body = { user_id: alice.userId };
       if (value !== undefined) body.disabled = value;
-      expectFailure(await t.http.post('/app/sdk/users/status').set(...hostAuth()).send(body), 1004, 'disabled');
+      expectFail(
+        await t.http
+          .post('/app/sdk/users/status')
+          .set(...hostAuth())
+          .send(body),
+        1004,
+        'disabled',
+      );
       expect((await asUser(alice.token)).body.code).toBe(0);
     });
   });
 
   describe('host secret guard', () => {
     it('refuses an IM token on /app/sdk/token, users/upsert, users/revoke-tokens and users/status with 1001', async () => {
-      const alice = await issueUser(t);
+      const alice = await api.user();
       const calls: Array<[string, Body]> = [
         ['/app/sdk/token', { user_id: randomUserId(), nickname: 'x' }],
         ['/app/sdk/users/upsert', { user_id: randomUserId(), nickname: 'x' }],
         ['/app/sdk/users/revoke-tokens', { user_id: alice.userId }],
         ['/app/sdk/users/status', { user_id: alice.userId, disabled: true }],
       ];
-      for (const [path, body] of calls) expectFailure(await t.http.post(path).set(...bearer(alice.token)).send(body), 1001);
+      for (const [path, body] of calls)
+        expectFail(
+          await t.http
+            .post(path)
+            .set(...bearer(alice.token))
+            .send(body),
+          1001,
+        );
       expect((await asUser(alice.token)).body.code).toBe(0); // neither revoked nor disabled
     });
 
     it('refuses users/upsert without the secret or with a wrong one with 1001', async () => {
-      for (const header of [undefined, 'Bearer wrong', `Bearer ${TEST_SECRETS.SDK_SECRET}x`, `Basic ${TEST_SECRETS.SDK_SECRET}`]) {
+      for (const header of [
+        undefined,
+        'Bearer wrong',
+        `Bearer ${TEST_SECRETS.SDK_SECRET}x`,
+        `Basic ${TEST_SECRETS.SDK_SECRET}`,
+      ]) {
         const userId = randomUserId();
         const req = t.http.post('/app/sdk/users/upsert').send({ user_id: userId, nickname: 'x' });
         if (header) req.set('Authorization', header);
-        expectFailure(await req, 1001);
+        expectFail(await req, 1001);
         expect(await userRow(userId)).toHaveLength(0);
       }
     });
@@ -229,7 +250,12 @@ describe('Authentication and user management (spec 5, 7)', () => {
   describe('POST /app/sdk/users/upsert', () => {
     it('creates a user and returns only {user}, with no token, and the token endpoint then finds the same user', async () => {
       const userId = randomUserId();
-      const response = await upsert({ user_id: userId, nickname: 'Carol', username: `carol_${userId.slice(-6)}`, signature: 'hi' });
+      const response = await api.raw.upsertUser({
+        user_id: userId,
+        nickname: 'Carol',
+        username: `carol_${userId.slice(-6)}`,
+        signature: 'hi',
+      });
       expect(response.status).toBe(200);
       expect(response.headers['cache-control']).toBe('no-store');
       expect(response.body).toMatchObject({ code: 0, msg: 'ok' });
@@ -245,13 +271,20 @@ describe('Authentication and user management (spec 5, 7)', () => {
         profile_updated_at: expect.any(Number),
       });
       expect(user.profile_updated_at).toBeGreaterThan(1_000_000_000_000);
-      const issued = await tokenCall({ user_id: userId, nickname: 'Carol', username: `carol_${userId.slice(-6)}`, signature: 'hi' });
+      const issued = await api.raw.token({
+        user_id: userId,
+        nickname: 'Carol',
+        username: `carol_${userId.slice(-6)}`,
+        signature: 'hi',
+      });
       expect(issued.body.data.user).toEqual(user);
     });
 
     it('keeps one user under ten concurrent first upserts', async () => {
       const userId = randomUserId();
-      const replies = await Promise.all(Array.from({ length: 10 }, () => upsert({ user_id: userId, nickname: 'Racer' })));
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, () => api.raw.upsertUser({ user_id: userId, nickname: 'Racer' })),
+      );
       expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
       expect(new Set(replies.map((r) => r.body.data.user.id)).size).toBe(1);
       expect(await userRow(userId)).toHaveLength(1);
@@ -259,63 +292,70 @@ describe('Authentication and user management (spec 5, 7)', () => {
 
     it('moves profile_updated_at only when something changes', async () => {
       const userId = randomUserId();
-      const body = { user_id: userId, nickname: 'Dora', username: `dora_${userId.slice(-6)}`, avatar: 'https://cdn.example.com/d.png', signature: 'sig' };
-      const first = (await upsert(body)).body.data.user;
+      const body = {
+        user_id: userId,
+        nickname: 'Dora',
+        username: `dora_${userId.slice(-6)}`,
+        avatar: 'https://cdn.example.com/d.png',
+        signature: 'sig',
+      };
+      const first = (await api.raw.upsertUser(body)).body.data.user;
       t.clock.advance(5_000);
-      const same = await upsert(body);
+      const same = await api.raw.upsertUser(body);
       expect(same.body.data.user).toEqual(first);
       t.clock.advance(5_000);
-      const viaToken = await tokenCall(body);
+      const viaToken = await api.raw.token(body);
       expect(viaToken.body.data.user).toEqual(first);
       t.clock.advance(5_000);
       const before = t.clock.now();
-      const changed = (await upsert({ ...body, nickname: 'Dora 2' })).body.data.user;
+      const changed = (await api.raw.upsertUser({ ...body, nickname: 'Dora 2' })).body.data.user;
       expect(changed.nickname).toBe('Dora 2');
       expect(changed.profile_updated_at).toBeGreaterThanOrEqual(before);
       t.clock.advance(5_000);
       for (const field of ['username', 'avatar', 'signature'] as const) {
-        const previous = (await upsert({ ...body, nickname: 'Dora 2' })).body.data.user.profile_updated_at;
+        const previous = (await api.raw.upsertUser({ ...body, nickname: 'Dora 2' })).body.data.user.profile_updated_at;
         t.clock.advance(5_000);
         const value = field === 'avatar' ? 'https://cdn.example.com/other.png' : `${body[field]}x`;
-        const next = (await upsert({ ...body, nickname: 'Dora 2', [field]: value })).body.data.user;
+        const next = (await api.raw.upsertUser({ ...body, nickname: 'Dora 2', [field]: value })).body.data.user;
         expect(next[field]).toBe(value);
         expect(next.profile_updated_at).toBeGreaterThan(previous);
-        await upsert({ ...body, nickname: 'Dora 2' });
+        await api.raw.upsertUser({ ...body, nickname: 'Dora 2' });
         t.clock.advance(5_000);
       }
     });
 
     it('does not move profile_updated_at when an empty avatar resolves to the default already stored', async () => {
       const userId = randomUserId();
-      const first = (await upsert({ user_id: userId, nickname: 'Eve' })).body.data.user;
+      const first = (await api.raw.upsertUser({ user_id: userId, nickname: 'Eve' })).body.data.user;
       expect(first.avatar).toBe(DEFAULT_AVATAR);
       t.clock.advance(5_000);
-      const second = (await upsert({ user_id: userId, nickname: 'Eve', avatar: '' })).body.data.user;
+      const second = (await api.raw.upsertUser({ user_id: userId, nickname: 'Eve', avatar: '' })).body.data.user;
       expect(second).toEqual(first);
     });
 
     it('does not move profile_updated_at when the avatar is sent as the default URL it already shows', async () => {
       const userId = randomUserId();
-      const first = (await upsert({ user_id: userId, nickname: 'Gus' })).body.data.user;
+      const first = (await api.raw.upsertUser({ user_id: userId, nickname: 'Gus' })).body.data.user;
       t.clock.advance(5_000);
-      const second = (await upsert({ user_id: userId, nickname: 'Gus', avatar: DEFAULT_AVATAR })).body.data.user;
+      const second = (await api.raw.upsertUser({ user_id: userId, nickname: 'Gus', avatar: DEFAULT_AVATAR })).body.data
+        .user;
       expect(second).toEqual(first);
     });
 
     it('treats user_ids differing only in letter case as different users', async () => {
       const lower = randomUserId('case');
-      const a = await issueUser(t, { user_id: lower });
-      const b = await issueUser(t, { user_id: lower.toUpperCase() });
+      const a = await api.user({ user_id: lower });
+      const b = await api.user({ user_id: lower.toUpperCase() });
       expect(b.id).not.toBe(a.id);
-      const upserted = await upsert({ user_id: lower.toUpperCase(), nickname: 'Upper' });
+      const upserted = await api.raw.upsertUser({ user_id: lower.toUpperCase(), nickname: 'Upper' });
       expect(upserted.body.data.user.id).toBe(b.id);
       expect((await userRow(lower))[0].nickname).not.toBe('Upper');
     });
 
     it('resets an avatar to the default URL when sent empty', async () => {
       const userId = randomUserId();
-      await upsert({ user_id: userId, nickname: 'Fay', avatar: 'https://cdn.example.com/f.png' });
-      const reset = await upsert({ user_id: userId, nickname: 'Fay', avatar: '' });
+      await api.raw.upsertUser({ user_id: userId, nickname: 'Fay', avatar: 'https://cdn.example.com/f.png' });
+      const reset = await api.raw.upsertUser({ user_id: userId, nickname: 'Fay', avatar: '' });
       expect(reset.body.data.user.avatar).toBe(DEFAULT_AVATAR);
     });
 
@@ -323,12 +363,21 @@ describe('Authentication and user management (spec 5, 7)', () => {
       it("refuses taking another user's username with 1004 naming username and changes nothing", async () => {
         const owner = randomUserId();
         const name = `name_${randomBytes(5).toString('hex')}`;
-        expect((await upsert({ user_id: owner, nickname: 'Owner', username: name })).body.code).toBe(0);
+        expect((await api.raw.upsertUser({ user_id: owner, nickname: 'Owner', username: name })).body.code).toBe(0);
         const other = randomUserId();
-        const otherUser = (await upsert({ user_id: other, nickname: 'Other', signature: 'before' })).body.data.user;
+        const otherUser = (await api.raw.upsertUser({ user_id: other, nickname: 'Other', signature: 'before' })).body
+          .data.user;
         t.clock.advance(1_000);
-        expectFailure(await upsert({ user_id: other, nickname: 'Other changed', username: name, signature: 'after' }), 1004, 'username');
-        expectFailure(await tokenCall({ user_id: other, nickname: 'Other changed', username: name, signature: 'after' }), 1004, 'username');
+        expectFail(
+          await api.raw.upsertUser({ user_id: other, nickname: 'Other changed', username: name, signature: 'after' }),
+          1004,
+          'username',
+        );
+        expectFail(
+          await api.raw.token({ user_id: other, nickname: 'Other changed', username: name, signature: 'after' }),
+          1004,
+          'username',
+        );
         const rows = await userRow(other);
         expect(rows).toHaveLength(1);
         expect(rows[0].nickname).toBe('Other');
@@ -340,10 +389,10 @@ describe('Authentication and user management (spec 5, 7)', () => {
 
       it('does not create a new user whose username is taken', async () => {
         const name = `name_${randomBytes(5).toString('hex')}`;
-        await upsert({ user_id: randomUserId(), nickname: 'Owner', username: name });
-        for (const call of [upsert, tokenCall]) {
+        await api.raw.upsertUser({ user_id: randomUserId(), nickname: 'Owner', username: name });
+        for (const call of [api.raw.upsertUser, api.raw.token]) {
           const newcomer = randomUserId();
-          expectFailure(await call({ user_id: newcomer, nickname: 'New', username: name }), 1004, 'username');
+          expectFail(await call({ user_id: newcomer, nickname: 'New', username: name }), 1004, 'username');
           expect(await userRow(newcomer)).toHaveLength(0);
         }
       });
@@ -352,17 +401,19 @@ describe('Authentication and user management (spec 5, 7)', () => {
         const a = randomUserId();
         const b = randomUserId();
         const name = `name_${randomBytes(5).toString('hex')}`;
-        expect((await upsert({ user_id: a, nickname: 'A', username: name })).body.code).toBe(0);
-        expect((await upsert({ user_id: a, nickname: 'A again', username: name })).body.code).toBe(0);
-        expect((await upsert({ user_id: a, nickname: 'A again', username: `${name}_new` })).body.code).toBe(0);
-        const taken = await upsert({ user_id: b, nickname: 'B', username: name });
+        expect((await api.raw.upsertUser({ user_id: a, nickname: 'A', username: name })).body.code).toBe(0);
+        expect((await api.raw.upsertUser({ user_id: a, nickname: 'A again', username: name })).body.code).toBe(0);
+        expect((await api.raw.upsertUser({ user_id: a, nickname: 'A again', username: `${name}_new` })).body.code).toBe(
+          0,
+        );
+        const taken = await api.raw.upsertUser({ user_id: b, nickname: 'B', username: name });
         expect(taken.body.code).toBe(0);
         expect(taken.body.data.user.username).toBe(name);
       });
 
       it('allows any number of users without a username', async () => {
         for (let i = 0; i < 3; i += 1) {
-          const response = await upsert({ user_id: randomUserId(), nickname: 'Anon', username: '' });
+          const response = await api.raw.upsertUser({ user_id: randomUserId(), nickname: 'Anon', username: '' });
           expect(response.body.code).toBe(0);
           expect(response.body.data.user.username).toBe('');
         }
@@ -371,7 +422,9 @@ describe('Authentication and user management (spec 5, 7)', () => {
       it('gives a contested username to exactly one of ten concurrent users', async () => {
         const name = `race_${randomBytes(5).toString('hex')}`;
         const ids = Array.from({ length: 10 }, () => randomUserId());
-        const replies = await Promise.all(ids.map((id) => upsert({ user_id: id, nickname: 'Racer', username: name })));
+        const replies = await Promise.all(
+          ids.map((id) => api.raw.upsertUser({ user_id: id, nickname: 'Racer', username: name })),
+        );
         const codes = replies.map((r) => r.body.code).sort();
         expect(codes).toEqual([0, ...Array(9).fill(1004)]);
         const rows: Array<Record<string, unknown>> = await db.query('SELECT * FROM users WHERE username = ?', [name]);
@@ -380,7 +433,11 @@ describe('Authentication and user management (spec 5, 7)', () => {
     });
 
     describe.each(['/app/sdk/users/upsert', '/app/sdk/token'])('profile field rules on %s', (path) => {
-      const call = (body: Body) => t.http.post(path).set(...hostAuth()).send(body);
+      const call = (body: Body) =>
+        t.http
+          .post(path)
+          .set(...hostAuth())
+          .send(body);
       const emoji = '😀';
 
       it.each<[string, string]>([
@@ -414,7 +471,11 @@ describe('Authentication and user management (spec 5, 7)', () => {
         };
         const response = await call(body);
         expect(response.body.code).toBe(0);
-        expect(response.body.data.user).toMatchObject({ username: body.username, signature: body.signature, avatar: body.avatar });
+        expect(response.body.data.user).toMatchObject({
+          username: body.username,
+          signature: body.signature,
+          avatar: body.avatar,
+        });
         const plain = await call({ user_id: randomUserId(), nickname: 'Limits', signature: 's'.repeat(255) });
         expect(plain.body.code).toBe(0);
       });
@@ -483,7 +544,7 @@ describe('Authentication and user management (spec 5, 7)', () => {
         const body: Body = { user_id: randomUserId(), nickname: 'Valid' };
         if (value === undefined) delete body[field];
         else body[field] = value;
-        expectFailure(await call(body), 1004, field);
+        expectFail(await call(body), 1004, field);
         if (field !== 'user_id') expect(await userRow(body.user_id as string)).toHaveLength(0);
       });
 
@@ -491,7 +552,11 @@ describe('Authentication and user management (spec 5, 7)', () => {
         const userId = randomUserId();
         const first = (await call({ user_id: userId, nickname: 'Before', signature: 'kept' })).body.data.user;
         t.clock.advance(1_000);
-        expectFailure(await call({ user_id: userId, nickname: 'After', signature: 'changed', avatar: 'ftp://x/a.png' }), 1004, 'avatar');
+        expectFail(
+          await call({ user_id: userId, nickname: 'After', signature: 'changed', avatar: 'ftp://x/a.png' }),
+          1004,
+          'avatar',
+        );
         const rows = await userRow(userId);
         expect(rows[0].nickname).toBe('Before');
         expect(rows[0].signature).toBe('kept');

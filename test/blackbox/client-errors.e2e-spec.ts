@@ -4,7 +4,18 @@ import { randomBytes } from 'node:crypto';
 import { decode, sign } from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { IssuedUser, TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, randomUserId, startTestApp, uuidV4 } from '../helpers/test-app';
+import {
+  IssuedUser,
+  TEST_SECRETS,
+  TestApp,
+  bearer,
+  hostAuth,
+  randomUserId,
+  startTestApp,
+  uuidV4,
+} from '../helpers/test-app';
+import { ApiClient } from '../support/api-client';
+import { clientErrorBody } from '../support/factories';
 
 const PATH = '/app/sdk/client-errors';
 const MINUTE = 60_000;
@@ -40,29 +51,6 @@ function newDeviceId(): string {
   return `dev-${randomBytes(6).toString('hex')}`;
 }
 
-/** A valid report: all 16 fields, nullable ones as null, a device of its own (so nothing merges by accident). */
-function report(user: IssuedUser, over: Body = {}): Body {
-  return {
-    event_id: uuidV4(),
-    user_id: user.userId,
-    username: null,
-    device_id: newDeviceId(),
-    platform: 'android',
-    severity: 'normal',
-    error_code: 'net.timeout',
-    message: 'Request timed out after 3 retries',
-    stack_trace: null,
-    operation: 'sync',
-    build_id: null,
-    conversation_id: null,
-    message_id: null,
-    trace_id: null,
-    recovered: false,
-    context: { screen: 'home' },
-    ...over,
-  };
-}
-
 function omit(body: Body, field: string): Body {
   const copy = { ...body };
   delete copy[field];
@@ -92,7 +80,11 @@ function expectCode(res: Response, code: number): void {
 function expectAccepted(res: Response, eventId?: string, count = 1): void {
   expect(res.status).toBe(200);
   expect(res.headers['cache-control']).toBe('no-store');
-  expect(res.body).toEqual({ code: 0, msg: 'ok', data: { event_id: eventId ?? expect.any(String), occurrence_count: count } });
+  expect(res.body).toEqual({
+    code: 0,
+    msg: 'ok',
+    data: { event_id: eventId ?? expect.any(String), occurrence_count: count },
+  });
 }
 
 function contextText(value: unknown): string {
@@ -106,12 +98,14 @@ function base64url(value: unknown): string {
 describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
   let t: TestApp;
   let db: DataSource;
+  let api: ApiClient;
   let minute: number;
   let u: IssuedUser;
 
   beforeAll(async () => {
     t = await startTestApp();
     db = t.app.get(DataSource);
+    api = new ApiClient(t);
   });
   afterAll(() => t.close());
 
@@ -119,14 +113,10 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     // Hold server time still one second into a whole minute, so merges never straddle a boundary.
     minute = Math.floor(Date.now() / MINUTE) * MINUTE;
     t.clock.set(minute + 1000);
-    u = await issueUser(t);
+    u = await api.user();
   });
 
-  const submit = (token: string, body: unknown): Promise<Response> =>
-    t.http
-      .post(PATH)
-      .set(...bearer(token))
-      .send(body as object);
+  const submit = (token: string, body: unknown): Promise<Response> => api.raw.clientError({ token }, body);
 
   const rowsByDevice = async (deviceId: string): Promise<Row[]> =>
     (await db.query('SELECT * FROM client_errors WHERE device_id = ? ORDER BY id', [deviceId])) as Row[];
@@ -136,7 +126,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
 
   /** Submits a fresh report (own device) and returns the one stored row. */
   async function submitAndLoad(over: Body, user: IssuedUser = u): Promise<Row> {
-    const body = report(user, over);
+    const body = clientErrorBody(user, over);
     const res = await submit(user.token, body);
     expectAccepted(res, body.event_id as string, 1);
     const rows = await rowsByEvent(body.event_id as string);
@@ -154,13 +144,19 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
 
   describe('a valid report', () => {
     it('is stored and answered with the envelope, event_id and occurrence_count 1', async () => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       const res = await submit(u.token, body);
       expectAccepted(res, body.event_id as string, 1);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       const rows = await rowsByEvent(body.event_id as string);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ message: body.message, device_id: body.device_id, platform: 'android', severity: 'normal', occurrence_count: 1 });
+      expect(rows[0]).toMatchObject({
+        message: body.message,
+        device_id: body.device_id,
+        platform: 'android',
+        severity: 'normal',
+        occurrence_count: 1,
+      });
       expect(JSON.parse(contextText(rows[0].context))).toEqual(body.context);
     });
 
@@ -188,7 +184,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('ignores unknown fields', async () => {
-      const body = report(u, { extra_field: 'x', another: { nested: true }, timestamp: 123 });
+      const body = clientErrorBody(u, { extra_field: 'x', another: { nested: true }, timestamp: 123 });
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
     });
 
@@ -203,12 +199,12 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it.each([true, false])('accepts recovered %s', async (recovered) => {
-      const body = report(u, { recovered });
+      const body = clientErrorBody(u, { recovered });
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
     });
 
     it('accepts a context with a single key whose value is null', async () => {
-      const body = report(u, { context: { k: null } });
+      const body = clientErrorBody(u, { context: { k: null } });
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
     });
 
@@ -223,7 +219,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     it('does not fail with a 500 on a deeply nested context', async () => {
       const depth = 3000;
       const context = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-      const body = report(u);
+      const body = clientErrorBody(u);
       const text = JSON.stringify({ ...body, context: '__CTX__' }).replace('"__CTX__"', context);
       const res = await t.http
         .post(PATH)
@@ -249,7 +245,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
       ['a lone low surrogate', '\\udfff'],
       ['a NUL character', '\\u0000'],
     ])('answers a message containing %s with 0 or 1004', async (_label, escape) => {
-      const body = report(u, { message: '__MSG__' });
+      const body = clientErrorBody(u, { message: '__MSG__' });
       const res = await sendRaw(JSON.stringify(body).replace('__MSG__', `before ${escape} after`));
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -258,7 +254,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
 
     it('answers a context of about 600 KB with 0 (stored whole) or 1004, never a 500 or truncation', async () => {
       const big = 'c'.repeat(600 * 1024);
-      const body = report(u, { context: { blob: big } });
+      const body = clientErrorBody(u, { context: { blob: big } });
       const res = await submit(u.token, body);
       expect(res.status).toBe(200);
       expect([0, 1004]).toContain(res.body.code);
@@ -274,7 +270,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     it('answers a context with 20000 keys with 0 or 1004, never a 500', async () => {
       const context: Record<string, number> = {};
       for (let i = 0; i < 20000; i += 1) context[`k${i}`] = i;
-      const res = await submit(u.token, report(u, { context }));
+      const res = await submit(u.token, clientErrorBody(u, { context }));
       expect(res.status).toBe(200);
       expect([0, 1004]).toContain(res.body.code);
     });
@@ -282,7 +278,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
 
   describe('authentication (spec 5, 7)', () => {
     it('refuses a request without Authorization with 1101 and stores nothing', async () => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       const res = await t.http.post(PATH).send(body);
       expectCode(res, 1101);
       expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
@@ -294,7 +290,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
       ['the SDK secret (host credential)', TEST_SECRETS.SDK_SECRET],
       ['the JWT secret itself', TEST_SECRETS.JWT_SECRET],
     ])('refuses a bearer that is %s with 1102 and stores nothing', async (_label, credential) => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       const res = await submit(credential, body);
       expectCode(res, 1102);
       expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
@@ -303,89 +299,89 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     it('refuses a JWT with the right claims signed with another key (1102)', async () => {
       const claims = decode(u.token) as Record<string, unknown>;
       const forged = sign(claims, 'some-other-secret-0123456789abcdef-0123456789');
-      expectCode(await submit(forged, report(u)), 1102);
+      expectCode(await submit(forged, clientErrorBody(u)), 1102);
     });
 
     it('refuses a JWT signed with the SDK secret (1102)', async () => {
       const claims = decode(u.token) as Record<string, unknown>;
       const forged = sign(claims, TEST_SECRETS.SDK_SECRET);
-      expectCode(await submit(forged, report(u)), 1102);
+      expectCode(await submit(forged, clientErrorBody(u)), 1102);
     });
 
     it('refuses an unsigned (alg none) JWT (1102)', async () => {
       const claims = decode(u.token) as Record<string, unknown>;
       const forged = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims)}.`;
-      expectCode(await submit(forged, report(u)), 1102);
+      expectCode(await submit(forged, clientErrorBody(u)), 1102);
     });
 
     it("refuses a JWT whose payload was changed to another user's, keeping the signature (1102)", async () => {
-      const bob = await issueUser(t);
+      const bob = await api.user();
       const [header, , signature] = u.token.split('.');
       const claims = { ...(decode(u.token) as Record<string, unknown>), user_id: bob.userId };
       const tampered = `${header}.${base64url(claims)}.${signature}`;
-      const body = report(bob);
+      const body = clientErrorBody(bob);
       expectCode(await submit(tampered, body), 1102);
       expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
     });
 
     it('refuses an expired token with 1103 and stores nothing', async () => {
-      const fresh = await issueUser(t);
+      const fresh = await api.user();
       t.clock.advance(8 * DAY);
-      const body = report(fresh);
+      const body = clientErrorBody(fresh);
       const res = await submit(fresh.token, body);
       expectCode(res, 1103);
       expect(await rowsByDevice(body.device_id as string)).toHaveLength(0);
     });
 
     it('refuses a non-Bearer scheme carrying a valid token (1101 or 1102)', async () => {
-      const res = await t.http.post(PATH).set('Authorization', `Basic ${u.token}`).send(report(u));
+      const res = await t.http.post(PATH).set('Authorization', `Basic ${u.token}`).send(clientErrorBody(u));
       expect(res.headers['cache-control']).toBe('no-store');
       expect([1101, 1102]).toContain(res.body.code);
       expect(res.body.data).toBeNull();
     });
 
     it('refuses an empty Bearer (1101 or 1102)', async () => {
-      const res = await t.http.post(PATH).set('Authorization', 'Bearer ').send(report(u));
+      const res = await t.http.post(PATH).set('Authorization', 'Bearer ').send(clientErrorBody(u));
       expect([1101, 1102]).toContain(res.body.code);
       expect(res.body.data).toBeNull();
     });
 
     it("refuses a user_id that is another user's with 1004 naming user_id, and stores nothing", async () => {
-      const bob = await issueUser(t);
-      await expectRefusedAndNothingStored(report(u, { user_id: bob.userId }), 'user_id');
+      const bob = await api.user();
+      await expectRefusedAndNothingStored(clientErrorBody(u, { user_id: bob.userId }), 'user_id');
     });
 
     it('refuses a user_id that differs from the token only in case or whitespace', async () => {
-      await expectRefusedAndNothingStored(report(u, { user_id: u.userId.toUpperCase() }), 'user_id');
-      await expectRefusedAndNothingStored(report(u, { user_id: `${u.userId} ` }), 'user_id');
-      await expectRefusedAndNothingStored(report(u, { user_id: ` ${u.userId}` }), 'user_id');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { user_id: u.userId.toUpperCase() }), 'user_id');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { user_id: `${u.userId} ` }), 'user_id');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { user_id: ` ${u.userId}` }), 'user_id');
     });
 
     it('refuses a user_id that is not a known user at all', async () => {
-      await expectRefusedAndNothingStored(report(u, { user_id: randomUserId('ghost') }), 'user_id');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { user_id: randomUserId('ghost') }), 'user_id');
     });
 
     it('accepts a user whose user_id is exactly 64 chars including emoji (chars are code points)', async () => {
       const prefix = `e${randomBytes(8).toString('hex')}`; // 17 chars
       const userId = `${prefix}${EMOJI.repeat(64 - prefix.length)}`;
       expect([...userId]).toHaveLength(64);
-      const emojiUser = await issueUser(t, { user_id: userId });
-      const body = report(emojiUser);
+      const emojiUser = await api.user({ user_id: userId });
+      const body = clientErrorBody(emojiUser);
       expectAccepted(await submit(emojiUser.token, body), body.event_id as string, 1);
     });
   });
 
   describe('required fields and null (all 16 present, nullable ones as null)', () => {
     it.each(FIELDS)('refuses a report without %s, naming it, and stores nothing', async (field) => {
-      await expectRefusedAndNothingStored(omit(report(u), field), field);
+      await expectRefusedAndNothingStored(omit(clientErrorBody(u), field), field);
     });
 
     it.each(NON_NULLABLE)('refuses %s = null, naming it', async (field) => {
-      await expectRefusedAndNothingStored(report(u, { [field]: null }), field);
+      await expectRefusedAndNothingStored(clientErrorBody(u, { [field]: null }), field);
     });
 
     it.each(NULLABLE)('accepts %s = null', async (field) => {
-      const body = report(u, { [field]: null });
+      const body = clientErrorBody(u, { [field]: null });
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
     });
 
@@ -394,7 +390,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('refuses a report whose only missing field is hidden behind __proto__', async () => {
-      const body = omit(report(u), 'context');
+      const body = omit(clientErrorBody(u), 'context');
       const text = JSON.stringify(body).replace(/}$/, ',"__proto__":{"context":{"a":1}}}');
       const res = await t.http
         .post(PATH)
@@ -416,15 +412,19 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     ];
     const cases: Array<[string, string, unknown]> = [];
     for (const field of STRING_FIELDS) {
-      const sample = report({ userId: 'sample', id: '0', token: '' })[field] ?? 'x';
+      const sample = clientErrorBody({ userId: 'sample' })[field] ?? 'x';
       for (const [label, value] of confusions(sample)) cases.push([field, label, value]);
     }
 
     it.each(cases)('refuses %s as %s, naming the field', async (field, _label, value) => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       // The array/object "wrapping the valid value" uses this test's real value where it matters.
       const real = body[field] ?? 'x';
-      const replaced = Array.isArray(value) ? [real] : typeof value === 'object' && value !== null && 'value' in value ? { value: real } : value;
+      const replaced = Array.isArray(value)
+        ? [real]
+        : typeof value === 'object' && value !== null && 'value' in value
+          ? { value: real }
+          : value;
       await expectRefusedAndNothingStored({ ...body, [field]: replaced }, field);
     });
 
@@ -437,7 +437,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
       ['an array', [true]],
       ['an object', { value: true }],
     ])('refuses recovered as %s', async (_label, value) => {
-      await expectRefusedAndNothingStored(report(u, { recovered: value }), 'recovered');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { recovered: value }), 'recovered');
     });
 
     it.each([
@@ -450,7 +450,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
       ['a number', 1],
       ['a boolean', true],
     ])('refuses context as %s', async (_label, value) => {
-      await expectRefusedAndNothingStored(report(u, { context: value }), 'context');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { context: value }), 'context');
     });
   });
 
@@ -473,40 +473,49 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
       { field: 'message_id', max: 128, emoji: true, filler: 'x' },
     ];
 
-    it.each(LENGTHS.map((c) => [c.field, c.max, c] as const))('accepts %s of exactly %d ASCII chars and stores it whole', async (field, max, c) => {
-      const value = c.filler.repeat(max);
-      const row = await submitAndLoad({ [field]: value });
-      expect(row[field]).toBe(value);
-    });
+    it.each(LENGTHS.map((c) => [c.field, c.max, c] as const))(
+      'accepts %s of exactly %d ASCII chars and stores it whole',
+      async (field, max, c) => {
+        const value = c.filler.repeat(max);
+        const row = await submitAndLoad({ [field]: value });
+        expect(row[field]).toBe(value);
+      },
+    );
 
-    it.each(LENGTHS.map((c) => [c.field, c.max + 1, c] as const))('refuses %s of %d ASCII chars', async (field, n, c) => {
-      await expectRefusedAndNothingStored(report(u, { [field]: c.filler.repeat(n) }), field);
-    });
+    it.each(LENGTHS.map((c) => [c.field, c.max + 1, c] as const))(
+      'refuses %s of %d ASCII chars',
+      async (field, n, c) => {
+        await expectRefusedAndNothingStored(clientErrorBody(u, { [field]: c.filler.repeat(n) }), field);
+      },
+    );
 
     const emojiCases = LENGTHS.filter((c) => c.emoji);
-    it.each(emojiCases.map((c) => [c.field, c.max] as const))('accepts %s of exactly %d emoji and stores it whole', async (field, max) => {
-      const value = EMOJI.repeat(max);
-      const row = await submitAndLoad({ [field]: value });
-      expect(row[field]).toBe(value);
-    });
+    it.each(emojiCases.map((c) => [c.field, c.max] as const))(
+      'accepts %s of exactly %d emoji and stores it whole',
+      async (field, max) => {
+        const value = EMOJI.repeat(max);
+        const row = await submitAndLoad({ [field]: value });
+        expect(row[field]).toBe(value);
+      },
+    );
 
     it.each(emojiCases.map((c) => [c.field, c.max + 1] as const))('refuses %s of %d emoji', async (field, n) => {
-      await expectRefusedAndNothingStored(report(u, { [field]: EMOJI.repeat(n) }), field);
+      await expectRefusedAndNothingStored(clientErrorBody(u, { [field]: EMOJI.repeat(n) }), field);
     });
 
     it('counts combining marks as separate code points in message (4096 accepted, 4097 refused)', async () => {
       const atMax = 'e\u0301'.repeat(2048);
       const row = await submitAndLoad({ message: atMax });
       expect(row.message).toBe(atMax);
-      await expectRefusedAndNothingStored(report(u, { message: `${atMax}e` }), 'message');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { message: `${atMax}e` }), 'message');
     });
 
     it.each(['device_id', 'message', 'operation', 'user_id'])('refuses an empty %s', async (field) => {
-      await expectRefusedAndNothingStored(report(u, { [field]: '' }), field);
+      await expectRefusedAndNothingStored(clientErrorBody(u, { [field]: '' }), field);
     });
 
     it('refuses a 65-char user_id', async () => {
-      await expectRefusedAndNothingStored(report(u, { user_id: 'u'.repeat(65) }), 'user_id');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { user_id: 'u'.repeat(65) }), 'user_id');
     });
 
     it('accepts a one-char device_id, message and operation', async () => {
@@ -546,11 +555,11 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     ];
 
     it.each(bad)('refuses event_id with %s', async (_label, value) => {
-      await expectRefusedAndNothingStored(report(u, { event_id: value }), 'event_id');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { event_id: value }), 'event_id');
     });
 
     it.each(bad)('refuses trace_id with %s', async (_label, value) => {
-      await expectRefusedAndNothingStored(report(u, { trace_id: value }), 'trace_id');
+      await expectRefusedAndNothingStored(clientErrorBody(u, { trace_id: value }), 'trace_id');
     });
 
     it.each(['8', '9', 'a', 'b'])('accepts a lowercase v4 with variant nibble %s for both ids', async (variant) => {
@@ -561,46 +570,90 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
   });
 
   describe('device_id characters (letters, digits, . _ : -)', () => {
-    it.each(['a..b', 'A', 'a_', 'a-', 'a.', ':', '-', '_a', 'Dev:01.ab_CD-9', '00:1A:2B:3C:4D:5E'])('accepts device_id %j', async (deviceId) => {
-      const row = await submitAndLoad({ device_id: deviceId });
-      expect(row.device_id).toBe(deviceId);
-    });
-
-    it.each(['a b', ' a', 'a ', 'a/b', 'a@b', 'a+b', 'a,b', 'a\u0000b', 'a\nb', 'a\tb', EMOJI, `a${EMOJI}`, 'a#b', 'a%b'])(
-      'refuses device_id %j',
+    it.each(['a..b', 'A', 'a_', 'a-', 'a.', ':', '-', '_a', 'Dev:01.ab_CD-9', '00:1A:2B:3C:4D:5E'])(
+      'accepts device_id %j',
       async (deviceId) => {
-        await expectRefusedAndNothingStored(report(u, { device_id: deviceId }), 'device_id');
+        const row = await submitAndLoad({ device_id: deviceId });
+        expect(row.device_id).toBe(deviceId);
       },
     );
+
+    it.each([
+      'a b',
+      ' a',
+      'a ',
+      'a/b',
+      'a@b',
+      'a+b',
+      'a,b',
+      'a\u0000b',
+      'a\nb',
+      'a\tb',
+      EMOJI,
+      `a${EMOJI}`,
+      'a#b',
+      'a%b',
+    ])('refuses device_id %j', async (deviceId) => {
+      await expectRefusedAndNothingStored(clientErrorBody(u, { device_id: deviceId }), 'device_id');
+    });
   });
 
   describe('error_code characters (lowercase letters and digits, segments split by single . _ -)', () => {
-    it.each(['a', '7', 'a.b', 'a_b', 'a-b', 'net.timeout_1-x', '0.0.0', 'http.500', 'a1.b2_c3-d4'])('accepts error_code %j', async (code) => {
-      const row = await submitAndLoad({ error_code: code });
-      expect(row.error_code).toBe(code);
-    });
-
-    it.each(['A', 'Net.timeout', 'net.Timeout', 'a..b', 'a__b', 'a--b', 'a.-b', 'a_', 'a.', 'a-', '_a', '.a', '-a', 'a b', 'a:b', 'a/b', ' a', 'a\n', 'é', EMOJI, '.', '_'])(
-      'refuses error_code %j',
+    it.each(['a', '7', 'a.b', 'a_b', 'a-b', 'net.timeout_1-x', '0.0.0', 'http.500', 'a1.b2_c3-d4'])(
+      'accepts error_code %j',
       async (code) => {
-        await expectRefusedAndNothingStored(report(u, { error_code: code }), 'error_code');
+        const row = await submitAndLoad({ error_code: code });
+        expect(row.error_code).toBe(code);
       },
     );
+
+    it.each([
+      'A',
+      'Net.timeout',
+      'net.Timeout',
+      'a..b',
+      'a__b',
+      'a--b',
+      'a.-b',
+      'a_',
+      'a.',
+      'a-',
+      '_a',
+      '.a',
+      '-a',
+      'a b',
+      'a:b',
+      'a/b',
+      ' a',
+      'a\n',
+      'é',
+      EMOJI,
+      '.',
+      '_',
+    ])('refuses error_code %j', async (code) => {
+      await expectRefusedAndNothingStored(clientErrorBody(u, { error_code: code }), 'error_code');
+    });
   });
 
   describe('enums', () => {
-    it.each(['web', 'Android', 'IOS', 'iOS', 'harmonyos', 'HARMONY', 'uniapp', ' android', 'android ', ''])('refuses platform %j', async (platform) => {
-      await expectRefusedAndNothingStored(report(u, { platform }), 'platform');
-    });
+    it.each(['web', 'Android', 'IOS', 'iOS', 'harmonyos', 'HARMONY', 'uniapp', ' android', 'android ', ''])(
+      'refuses platform %j',
+      async (platform) => {
+        await expectRefusedAndNothingStored(clientErrorBody(u, { platform }), 'platform');
+      },
+    );
 
-    it.each(['Normal', 'FATAL', 'warning', 'error', 'critical', 'fatal ', ''])('refuses severity %j', async (severity) => {
-      await expectRefusedAndNothingStored(report(u, { severity }), 'severity');
-    });
+    it.each(['Normal', 'FATAL', 'warning', 'error', 'critical', 'fatal ', ''])(
+      'refuses severity %j',
+      async (severity) => {
+        await expectRefusedAndNothingStored(clientErrorBody(u, { severity }), 'severity');
+      },
+    );
   });
 
   describe('idempotency per (user, event_id)', () => {
     it('answers a retry with the same record and does not raise occurrence_count', async () => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
@@ -610,7 +663,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('answers a retry arriving minutes later with the same record, not a new one', async () => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
       t.clock.set(minute + 5 * MINUTE + 1000);
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
@@ -618,7 +671,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('answers a retry of a merged report with the merged record, without counting it again', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       const b = { ...a, event_id: uuidV4(), message: 'second' };
       const c = { ...a, event_id: uuidV4(), message: 'third' };
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
@@ -635,7 +688,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('answers a retry of a merged report with the merged record also in a later minute', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       const b = { ...a, event_id: uuidV4() };
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       expectAccepted(await submit(u.token, b), a.event_id as string, 2);
@@ -645,7 +698,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('keeps the same record and count 1 under 10 concurrent identical submissions', async () => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       const replies = await Promise.all(Array.from({ length: 10 }, () => submit(u.token, body)));
       for (const res of replies) expectAccepted(res, body.event_id as string, 1);
       const rows = await rowsByDevice(body.device_id as string);
@@ -654,11 +707,11 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('keeps an event_id per user: the same event_id from another user is a separate report', async () => {
-      const bob = await issueUser(t);
+      const bob = await api.user();
       const deviceId = newDeviceId();
       const eventId = uuidV4();
-      const mine = report(u, { event_id: eventId, device_id: deviceId });
-      const his = report(bob, { event_id: eventId, device_id: deviceId });
+      const mine = clientErrorBody(u, { event_id: eventId, device_id: deviceId });
+      const his = clientErrorBody(bob, { event_id: eventId, device_id: deviceId });
       expectAccepted(await submit(u.token, mine), eventId, 1);
       const other = await submit(bob.token, his);
       expect(other.body.code).toBe(0);
@@ -669,11 +722,11 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('keeps two users apart when both send the same event_id concurrently', async () => {
-      const bob = await issueUser(t);
+      const bob = await api.user();
       const deviceId = newDeviceId();
       const eventId = uuidV4();
-      const mine = report(u, { event_id: eventId, device_id: deviceId });
-      const his = report(bob, { event_id: eventId, device_id: deviceId });
+      const mine = clientErrorBody(u, { event_id: eventId, device_id: deviceId });
+      const his = clientErrorBody(bob, { event_id: eventId, device_id: deviceId });
       const replies = await Promise.all([
         ...Array.from({ length: 5 }, () => submit(u.token, mine)),
         ...Array.from({ length: 5 }, () => submit(bob.token, his)),
@@ -686,7 +739,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('keeps 30 concurrent mixed submissions consistent (3 events x 10 retries, all similar)', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       const events = [a, { ...a, event_id: uuidV4() }, { ...a, event_id: uuidV4() }];
       const replies = await Promise.all(events.flatMap((b) => Array.from({ length: 10 }, () => submit(u.token, b))));
       expect(replies.map((r) => r.body.code)).toEqual(Array(30).fill(0));
@@ -697,13 +750,13 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('does not consume an event_id on a refused submission', async () => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       expectRefused(await submit(u.token, { ...body, platform: 'web' }), 'platform');
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
     });
 
     it('does not count a refused similar submission into the merged record', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       expectRefused(await submit(u.token, { ...a, event_id: uuidV4(), context: [] }), 'context');
       expectRefused(await submit(u.token, { ...a, event_id: uuidV4(), recovered: 'true' }), 'recovered');
@@ -713,7 +766,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
 
   describe('merging of similar errors within the same clock minute', () => {
     it('merges a similar report into the first record: first event_id, accumulated count', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       for (let n = 2; n <= 4; n += 1) {
         t.clock.set(minute + 1000 + n * 5000);
@@ -726,7 +779,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('merges up to the last millisecond of the minute and starts a new record at the next minute', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       t.clock.set(minute + MINUTE - 1);
       expectAccepted(await submit(u.token, { ...a, event_id: uuidV4() }), a.event_id as string, 2);
@@ -740,7 +793,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
 
     it('starts a new record in a different minute even when less than 60 s apart', async () => {
       t.clock.set(minute + MINUTE - 500);
-      const a = report(u);
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       t.clock.set(minute + MINUTE + 500);
       const b = { ...a, event_id: uuidV4() };
@@ -748,7 +801,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('does not merge into an earlier minute record when going back to it later', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       t.clock.set(minute + 2 * MINUTE + 1000);
       const b = { ...a, event_id: uuidV4() };
@@ -768,7 +821,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     ];
 
     it.each(keyChanges)('does not merge reports that differ in %s', async (_label, change) => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       const b = { ...a, event_id: uuidV4(), ...change(a, u) };
       expectAccepted(await submit(u.token, b), b.event_id as string, 1);
@@ -776,22 +829,22 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('does not merge reports whose build_id differs only in case', async () => {
-      const a = report(u, { build_id: 'build-a' });
+      const a = clientErrorBody(u, { build_id: 'build-a' });
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       const b = { ...a, event_id: uuidV4(), build_id: 'BUILD-A' };
       expectAccepted(await submit(u.token, b), b.event_id as string, 1);
     });
 
     it('does not merge reports of two users with the same device and error', async () => {
-      const bob = await issueUser(t);
-      const a = report(u);
+      const bob = await api.user();
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       const b = { ...a, event_id: uuidV4(), user_id: bob.userId };
       expectAccepted(await submit(bob.token, b), b.event_id as string, 1);
     });
 
     it('merges reports that differ only in fields outside the merge key', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       expectAccepted(await submit(u.token, a), a.event_id as string, 1);
       const b = {
         ...a,
@@ -809,7 +862,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('merges 10 concurrent different event_ids with the same merge fields into one record with count 10', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       const bodies = Array.from({ length: 10 }, () => ({ ...a, event_id: uuidV4() }));
       const replies = await Promise.all(bodies.map((b) => submit(u.token, b)));
       expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
@@ -828,9 +881,12 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('counts 5 concurrent retries of one event plus 5 concurrent similar events as 6 occurrences', async () => {
-      const a = report(u);
+      const a = clientErrorBody(u);
       const others = Array.from({ length: 5 }, () => ({ ...a, event_id: uuidV4() }));
-      const replies = await Promise.all([...Array.from({ length: 5 }, () => submit(u.token, a)), ...others.map((b) => submit(u.token, b))]);
+      const replies = await Promise.all([
+        ...Array.from({ length: 5 }, () => submit(u.token, a)),
+        ...others.map((b) => submit(u.token, b)),
+      ]);
       expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
       expect(new Set(replies.map((r) => r.body.data?.event_id)).size).toBe(1);
       const rows = await rowsByDevice(a.device_id as string);
@@ -874,15 +930,18 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
       expect(text).not.toContain(opaque);
     });
 
-    it.each(['SDK_SECRET', 'JWT_SECRET', 'RTC_CALLBACK_SECRET'] as const)('removes the configured secret %s wherever it appears', async (name) => {
-      const secret = TEST_SECRETS[name];
-      const text = await storedText({
-        message: `config dump ${secret} end`,
-        stack_trace: `secret:${secret}`,
-        context: { value: secret, deep: { list: [`x${secret}x`] } },
-      });
-      expect(text).not.toContain(secret);
-    });
+    it.each(['SDK_SECRET', 'JWT_SECRET', 'RTC_CALLBACK_SECRET'] as const)(
+      'removes the configured secret %s wherever it appears',
+      async (name) => {
+        const secret = TEST_SECRETS[name];
+        const text = await storedText({
+          message: `config dump ${secret} end`,
+          stack_trace: `secret:${secret}`,
+          context: { value: secret, deep: { list: [`x${secret}x`] } },
+        });
+        expect(text).not.toContain(secret);
+      },
+    );
 
     it.each([
       ['password=', 'password=hunter2-Qz', 'hunter2-Qz'],
@@ -891,19 +950,29 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
       ['access_token= in a URL', 'https://api.example.com/v1?access_token=acc-9f8e7d&x=1', 'acc-9f8e7d'],
       ['password= in a query string', 'GET /login?user=bob&password=s3cretPw!', 's3cretPw'],
     ])('removes %s style values from message, stack and context', async (_label, snippet, value) => {
-      const text = await storedText({ message: `failed: ${snippet}`, stack_trace: `at x (${snippet})`, context: { detail: snippet } });
+      const text = await storedText({
+        message: `failed: ${snippet}`,
+        stack_trace: `at x (${snippet})`,
+        context: { detail: snippet },
+      });
       expect(text).not.toContain(value);
     });
 
     it('removes Password= and TOKEN= style values regardless of case', async () => {
-      const text = await storedText({ message: 'Password=Hunter3-Zz TOKEN=TOK-55ee', stack_trace: null, context: { detail: 'Code=917364' } });
+      const text = await storedText({
+        message: 'Password=Hunter3-Zz TOKEN=TOK-55ee',
+        stack_trace: null,
+        context: { detail: 'Code=917364' },
+      });
       expect(text).not.toContain('Hunter3-Zz');
       expect(text).not.toContain('TOK-55ee');
       expect(text).not.toContain('917364');
     });
 
     it('removes the values of authorization and cookie keys in context', async () => {
-      const text = await storedText({ context: { authorization: 'Basic dXNlcjpwYXNzd29yZA==', cookie: 'PHPSID=sess-abc123xyz', screen: 'home' } });
+      const text = await storedText({
+        context: { authorization: 'Basic dXNlcjpwYXNzd29yZA==', cookie: 'PHPSID=sess-abc123xyz', screen: 'home' },
+      });
       expect(text).not.toContain('dXNlcjpwYXNzd29yZA');
       expect(text).not.toContain('sess-abc123xyz');
     });
@@ -921,29 +990,40 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
           history: [{ headers: { Authorization: 'Basic arr-111eee' } }, { cookie: 'x=arr-222fff' }],
         },
       });
-      for (const value of ['nested-999ccc', 'nested-000ddd', 'arr-111eee', 'arr-222fff']) expect(text).not.toContain(value);
+      for (const value of ['nested-999ccc', 'nested-000ddd', 'arr-111eee', 'arr-222fff'])
+        expect(text).not.toContain(value);
     });
 
     it('removes set-cookie and proxy-authorization values in context', async () => {
-      const text = await storedText({ context: { 'set-cookie': ['PHPSID=sc-333ggg; HttpOnly'], 'proxy-authorization': 'Basic pa-444hhh' } });
+      const text = await storedText({
+        context: { 'set-cookie': ['PHPSID=sc-333ggg; HttpOnly'], 'proxy-authorization': 'Basic pa-444hhh' },
+      });
       expect(text).not.toContain('sc-333ggg');
       expect(text).not.toContain('pa-444hhh');
     });
 
     it('removes an authorization value that is an object or array in context', async () => {
-      const text = await storedText({ context: { authorization: { scheme: 'Bearer', credentials: 'objcred-555iii' }, cookie: ['a=objcookie-666jjj'] } });
+      const text = await storedText({
+        context: { authorization: { scheme: 'Bearer', credentials: 'objcred-555iii' }, cookie: ['a=objcookie-666jjj'] },
+      });
       expect(text).not.toContain('objcred-555iii');
       expect(text).not.toContain('objcookie-666jjj');
     });
 
     it('removes a password stored under a password key in context (spec 4.2: no passwords)', async () => {
-      const text = await storedText({ context: { password: 'pw-key-777kkk', login: { passwd: 'x', password: 'pw-nested-888lll' } } });
+      const text = await storedText({
+        context: { password: 'pw-key-777kkk', login: { passwd: 'x', password: 'pw-nested-888lll' } },
+      });
       expect(text).not.toContain('pw-key-777kkk');
       expect(text).not.toContain('pw-nested-888lll');
     });
 
     it('removes lowercase and uppercase bearer values', async () => {
-      const text = await storedText({ message: 'authorization: bearer lowerval-123abc', stack_trace: 'BEARER UPPERVAL-456DEF', context: { x: 'bearer mixval-789ghi' } });
+      const text = await storedText({
+        message: 'authorization: bearer lowerval-123abc',
+        stack_trace: 'BEARER UPPERVAL-456DEF',
+        context: { x: 'bearer mixval-789ghi' },
+      });
       for (const value of ['lowerval-123abc', 'UPPERVAL-456DEF', 'mixval-789ghi']) expect(text).not.toContain(value);
     });
 
@@ -954,7 +1034,9 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('removes credentials from a raw header block kept as a context string', async () => {
-      const text = await storedText({ context: { raw_headers: 'Authorization: Basic cmF3LWhkcg==\r\nCookie: sid=raw-cookie-321\r\nAccept: */*' } });
+      const text = await storedText({
+        context: { raw_headers: 'Authorization: Basic cmF3LWhkcg==\r\nCookie: sid=raw-cookie-321\r\nAccept: */*' },
+      });
       expect(text).not.toContain('cmF3LWhkcg');
       expect(text).not.toContain('raw-cookie-321');
     });
@@ -966,7 +1048,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
     });
 
     it('does not store the host secret sent in an unknown field', async () => {
-      const body = report(u, { authorization: `Bearer ${TEST_SECRETS.SDK_SECRET}` });
+      const body = clientErrorBody(u, { authorization: `Bearer ${TEST_SECRETS.SDK_SECRET}` });
       expectAccepted(await submit(u.token, body), body.event_id as string, 1);
       const rows = await rowsByEvent(body.event_id as string);
       expect(JSON.stringify(rows)).not.toContain(TEST_SECRETS.SDK_SECRET);
@@ -975,7 +1057,7 @@ describe('POST /app/sdk/client-errors (spec 4.2, black box)', () => {
 
   describe('host credential on the SDK endpoint', () => {
     it('does not accept the host Authorization header helper on the client endpoint', async () => {
-      const body = report(u);
+      const body = clientErrorBody(u);
       const res = await t.http
         .post(PATH)
         .set(...hostAuth())

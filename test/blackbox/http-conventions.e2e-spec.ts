@@ -5,7 +5,18 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { IssuedUser, TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, randomUserId, startTestApp, uuidV4 } from '../helpers/test-app';
+import {
+  IssuedUser,
+  TEST_SECRETS,
+  TestApp,
+  bearer,
+  hostAuth,
+  issueUser,
+  randomUserId,
+  startTestApp,
+  uuidV4,
+} from '../helpers/test-app';
+import { clientErrorBody } from '../support/factories';
 
 const CLIENT_ERRORS = '/app/sdk/client-errors';
 const TOKEN = '/app/sdk/token';
@@ -20,26 +31,18 @@ interface RawReply {
   json: unknown;
 }
 
+/** A client error report: the one body every convention probe sends. */
 function report(user: IssuedUser, over: Body = {}): Body {
-  return {
-    event_id: uuidV4(),
-    user_id: user.userId,
-    username: null,
+  return clientErrorBody(user, {
     device_id: `dev-${uuidV4().slice(0, 8)}`,
     platform: 'ios',
     severity: 'serious',
     error_code: 'http.conventions',
     message: 'conventions probe',
-    stack_trace: null,
     operation: 'probe',
-    build_id: null,
-    conversation_id: null,
-    message_id: null,
-    trace_id: null,
-    recovered: false,
     context: { probe: true },
     ...over,
-  };
+  });
 }
 
 /** A JSON text of exactly `bytes` UTF-8 bytes: the report plus an ignored padding field. */
@@ -53,7 +56,11 @@ function paddedJson(body: Body, bytes: number): string {
 }
 
 /** The envelope of spec 4 on a failure: exactly code/msg/data, data null, a non-zero code, no-store. */
-function expectFailureEnvelope(status: number, headers: IncomingHttpHeaders | Record<string, string>, body: unknown): void {
+function expectFailureEnvelope(
+  status: number,
+  headers: IncomingHttpHeaders | Record<string, string>,
+  body: unknown,
+): void {
   expect(headers['cache-control']).toBe('no-store');
   expect(String(headers['content-type'])).toMatch(/^application\/json/);
   expect(body).toEqual({ code: expect.any(Number), msg: expect.any(String), data: null });
@@ -65,8 +72,14 @@ function expectFailureEnvelope(status: number, headers: IncomingHttpHeaders | Re
   expect(status).toBeGreaterThanOrEqual(200);
 }
 
-function expectBusinessError(res: { status: number; headers: IncomingHttpHeaders | Record<string, string>; body: unknown }, code: number): void {
-  expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { code, msg: expect.any(String), data: null } });
+function expectBusinessError(
+  res: { status: number; headers: IncomingHttpHeaders | Record<string, string>; body: unknown },
+  code: number,
+): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status: 200,
+    body: { code, msg: expect.any(String), data: null },
+  });
   expectFailureEnvelope(res.status, res.headers, res.body);
 }
 
@@ -195,17 +208,23 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
       ['GET', '/app/sdk/does-not-exist?x=1'],
       ['PUT', '/app/sdk/client-errors/extra'],
       ['DELETE', '/app/sdk/nope/deeper'],
-    ])('answers a bodyless %s %s (no Content-Type) with HTTP 404 and the envelope with no-store', async (method, path) => {
-      const res = await raw(method, path, { Authorization: `Bearer ${u.token}` }, []);
-      expect(res.status).toBe(404);
-      expectFailureEnvelope(res.status, res.headers, res.json);
-    });
+    ])(
+      'answers a bodyless %s %s (no Content-Type) with HTTP 404 and the envelope with no-store',
+      async (method, path) => {
+        const res = await raw(method, path, { Authorization: `Bearer ${u.token}` }, []);
+        expect(res.status).toBe(404);
+        expectFailureEnvelope(res.status, res.headers, res.json);
+      },
+    );
 
-    it.each(['text/plain', 'application/x-www-form-urlencoded'])('answers POST on an unknown route with a %s body with 404', async (contentType) => {
-      const res = await sendText('/app/sdk/does-not-exist', contentType, 'a=1', bearer(u.token));
-      expect(res.status).toBe(404);
-      expectFailureEnvelope(res.status, res.headers, res.body);
-    });
+    it.each(['text/plain', 'application/x-www-form-urlencoded'])(
+      'answers POST on an unknown route with a %s body with 404',
+      async (contentType) => {
+        const res = await sendText('/app/sdk/does-not-exist', contentType, 'a=1', bearer(u.token));
+        expect(res.status).toBe(404);
+        expectFailureEnvelope(res.status, res.headers, res.body);
+      },
+    );
 
     it('answers POST on an unknown route with a JSON body with 404', async () => {
       const res = await sendText('/app/sdk/does-not-exist', 'application/json', '{"a":1}', bearer(u.token));
@@ -223,11 +242,14 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
       ['GET', CLIENT_ERRORS],
       ['DELETE', CLIENT_ERRORS],
       ['PUT', TOKEN],
-    ])('answers a bodyless %s on POST-only %s (no Content-Type) with 404/405 and the envelope', async (method, path) => {
-      const res = await raw(method, path, { Authorization: `Bearer ${u.token}` }, []);
-      expect([404, 405]).toContain(res.status);
-      expectFailureEnvelope(res.status, res.headers, res.json);
-    });
+    ])(
+      'answers a bodyless %s on POST-only %s (no Content-Type) with 404/405 and the envelope',
+      async (method, path) => {
+        const res = await raw(method, path, { Authorization: `Bearer ${u.token}` }, []);
+        expect([404, 405]).toContain(res.status);
+        expectFailureEnvelope(res.status, res.headers, res.json);
+      },
+    );
   });
 
   describe('malformed JSON and non-object bodies are 1004', () => {
@@ -267,38 +289,56 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
     });
 
     it('refuses an empty JSON body with 1004', async () => {
-      const res = await raw('POST', CLIENT_ERRORS, { Authorization: `Bearer ${u.token}`, 'Content-Type': 'application/json', 'Content-Length': '0' }, []);
+      const res = await raw(
+        'POST',
+        CLIENT_ERRORS,
+        { Authorization: `Bearer ${u.token}`, 'Content-Type': 'application/json', 'Content-Length': '0' },
+        [],
+      );
       expectBusinessError({ status: res.status, headers: res.headers, body: res.json }, 1004);
     });
   });
 
   describe('Content-Type', () => {
     it('accepts application/json; charset=utf-8', async () => {
-      const res = await sendText(CLIENT_ERRORS, 'application/json; charset=utf-8', JSON.stringify(report(u)), bearer(u.token));
+      const res = await sendText(
+        CLIENT_ERRORS,
+        'application/json; charset=utf-8',
+        JSON.stringify(report(u)),
+        bearer(u.token),
+      );
       expect(res.body.code).toBe(0);
       expect(res.headers['cache-control']).toBe('no-store');
     });
 
-    it.each(['text/plain', 'text/plain; charset=utf-8', 'application/xml', 'application/octet-stream', 'application/x-www-form-urlencoded'])(
-      'refuses a valid JSON report sent as %s with 1004 and stores nothing',
-      async (contentType) => {
-        const body = report(u);
-        const res = await sendText(CLIENT_ERRORS, contentType, JSON.stringify(body), bearer(u.token));
-        expectBusinessError(res, 1004);
-        const again = await t.http
-          .post(CLIENT_ERRORS)
-          .set(...bearer(u.token))
-          .send(body);
-        expect(again.body).toEqual({ code: 0, msg: 'ok', data: { event_id: body.event_id, occurrence_count: 1 } });
-      },
-    );
+    it.each([
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'application/xml',
+      'application/octet-stream',
+      'application/x-www-form-urlencoded',
+    ])('refuses a valid JSON report sent as %s with 1004 and stores nothing', async (contentType) => {
+      const body = report(u);
+      const res = await sendText(CLIENT_ERRORS, contentType, JSON.stringify(body), bearer(u.token));
+      expectBusinessError(res, 1004);
+      const again = await t.http
+        .post(CLIENT_ERRORS)
+        .set(...bearer(u.token))
+        .send(body);
+      expect(again.body).toEqual({ code: 0, msg: 'ok', data: { event_id: body.event_id, occurrence_count: 1 } });
+    });
 
     it('refuses a form-encoded report with 1004', async () => {
       const body = report(u);
       const form = Object.entries(body)
-        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+        .map(
+          ([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`,
+        )
         .join('&');
-      expectBusinessError(await sendText(CLIENT_ERRORS, 'application/x-www-form-urlencoded', form, bearer(u.token)), 1004);
+      expectBusinessError(
+        await sendText(CLIENT_ERRORS, 'application/x-www-form-urlencoded', form, bearer(u.token)),
+        1004,
+      );
     });
 
     it('refuses a multipart report with 1004', async () => {
@@ -308,7 +348,9 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
     });
 
     it('refuses a valid JSON report without any Content-Type with 1004', async () => {
-      const res = await raw('POST', CLIENT_ERRORS, { Authorization: `Bearer ${u.token}` }, [Buffer.from(JSON.stringify(report(u)))]);
+      const res = await raw('POST', CLIENT_ERRORS, { Authorization: `Bearer ${u.token}` }, [
+        Buffer.from(JSON.stringify(report(u))),
+      ]);
       expectBusinessError({ status: res.status, headers: res.headers, body: res.json }, 1004);
     });
 
@@ -318,7 +360,12 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
     });
 
     it('answers an unsupported JSON charset with the 1004 envelope, not a bare 415', async () => {
-      const res = await sendText(CLIENT_ERRORS, 'application/json; charset=latin1', JSON.stringify(report(u)), bearer(u.token));
+      const res = await sendText(
+        CLIENT_ERRORS,
+        'application/json; charset=latin1',
+        JSON.stringify(report(u)),
+        bearer(u.token),
+      );
       expectBusinessError(res, 1004);
     });
 
@@ -377,7 +424,12 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
       const buffer = Buffer.from(text);
       const chunks: Buffer[] = [];
       for (let i = 0; i < buffer.length; i += 64 * 1024) chunks.push(buffer.subarray(i, i + 64 * 1024));
-      const res = await raw('POST', CLIENT_ERRORS, { Authorization: `Bearer ${u.token}`, 'Content-Type': 'application/json' }, chunks);
+      const res = await raw(
+        'POST',
+        CLIENT_ERRORS,
+        { Authorization: `Bearer ${u.token}`, 'Content-Type': 'application/json' },
+        chunks,
+      );
       expectBusinessError({ status: res.status, headers: res.headers, body: res.json }, 1004);
     });
 
@@ -387,7 +439,12 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
       const res = await raw(
         'POST',
         CLIENT_ERRORS,
-        { Authorization: `Bearer ${u.token}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': String(compressed.length) },
+        {
+          Authorization: `Bearer ${u.token}`,
+          'Content-Type': 'application/json',
+          'Content-Encoding': 'gzip',
+          'Content-Length': String(compressed.length),
+        },
         [compressed],
       );
       expectBusinessError({ status: res.status, headers: res.headers, body: res.json }, 1004);
@@ -410,7 +467,9 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
           expect(res.headers['cache-control']).toBe('no-store');
           expect(res.body).toEqual({ code: 1500, msg: expect.any(String), data: null });
           const msg = res.body.msg as string;
-          expect(msg).not.toMatch(/SELECT|INSERT|UPDATE|client_errors|sqlite|mysql|QueryFailed|TypeORM|DataSource|Connection/i);
+          expect(msg).not.toMatch(
+            /SELECT|INSERT|UPDATE|client_errors|sqlite|mysql|QueryFailed|TypeORM|DataSource|Connection/i,
+          );
           expect(msg).not.toMatch(/\bat .+:\d+|\.ts\b|\.js\b|Error:/);
           expect(msg).not.toContain(TEST_SECRETS.JWT_SECRET);
           expect(msg).not.toContain(alice.token);

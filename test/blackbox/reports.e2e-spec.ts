@@ -1,13 +1,14 @@
 // Black-box tests of the group and user report endpoints (spec 2.1, 2.6, 3, 4.3, 4.4, 7, 8),
-// written from the specification. Groups, conversations and messages are created through the
-// Seed helper because their HTTP endpoints do not exist yet.
+// written from the specification. Friendships, groups and the messages cited as evidence are made
+// through their endpoints (disabling a group, which has none, through the repository); SQL only
+// reads the stored reports.
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { Seed } from '../helpers/seed';
-import { IssuedUser, TestApp, bearer, issueUser, randomGroupId, randomUserId, startTestApp } from '../helpers/test-app';
-
-type Body = Record<string, unknown>;
+import { TestApp, bearer, randomGroupId, randomUserId, startTestApp } from '../helpers/test-app';
+import { ApiClient, Body, IssuedUser, friendCid, groupCid } from '../support/api-client';
+import { expectFail } from '../support/assertions';
+import { Factories } from '../support/factories';
 
 interface StoredReport {
   reporter_id: string | number;
@@ -19,15 +20,7 @@ interface StoredReport {
   message_ids: unknown;
 }
 
-const friendConversation = (peerUserId: string): string => `friend_${Buffer.from(peerUserId).toString('base64url')}`;
-const groupConversation = (publicGroupId: string): string => `group_${publicGroupId}`;
 const requestId = (): string => `req-${randomBytes(8).toString('hex')}`;
-
-/** A business failure: HTTP 200, the given code, data null; a 1004 names the offending field. */
-function expectFailure(response: Response, code: number, field?: string): void {
-  expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { code, msg: expect.any(String), data: null } });
-  if (field) expect(response.body.msg).toContain(field);
-}
 
 /** A successful report reply. */
 function expectReport(response: Response, id: string, created: boolean): void {
@@ -40,46 +33,38 @@ function expectReport(response: Response, id: string, created: boolean): void {
 
 describe('Reports (spec 4.3, 4.4)', () => {
   let t: TestApp;
-  let seed: Seed;
+  let api: ApiClient;
+  let factories: Factories;
   let db: DataSource;
 
   beforeAll(async () => {
     t = await startTestApp();
-    seed = new Seed(t);
+    api = new ApiClient(t);
+    factories = new Factories(t, api);
     db = t.app.get(DataSource);
   });
   afterAll(() => t.close());
 
-  const reportUser = (reporter: IssuedUser, body: Body) => t.http.post('/app/sdk/reports/user').set(...bearer(reporter.token)).send(body);
-  const reportGroup = (reporter: IssuedUser, body: Body) => t.http.post('/app/sdk/reports/group').set(...bearer(reporter.token)).send(body);
   const stored = async (reporter: IssuedUser, id: string): Promise<StoredReport[]> =>
     db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [reporter.id, id]);
 
   /** A fresh group: the first user owns it, the others are members from the start. */
   async function makeGroup(owner: IssuedUser, members: IssuedUser[] = [], publicId = randomGroupId()) {
-    const { groupId, conversationId } = await seed.group(
-      publicId,
-      owner.id,
-      members.map((m) => m.id),
-    );
-    return { publicId, groupId, conversationId, conversation: groupConversation(publicId) };
+    await factories.group(owner, members, publicId);
+    return { publicId, conversation: groupCid(publicId) };
   }
 
-  /** Two users with a one-to-one conversation; returns its internal id. */
-  async function makePair(): Promise<{ a: IssuedUser; b: IssuedUser; internal: string }> {
-    const a = await issueUser(t);
-    const b = await issueUser(t);
-    const internal = await seed.direct(a.id, b.id);
-    return { a, b, internal };
-  }
+  /** Sends a text message; returns its mid. */
+  const message = async (sender: IssuedUser, conversationId: string, text = 'hello'): Promise<string> =>
+    (await api.send(sender, conversationId, text)).message.mid;
 
   describe('POST /app/sdk/reports/user: creation and target checks', () => {
     it('creates a pending report with created_at in Unix ms, no-store, and stores it for the reporter', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       const id = requestId();
       const before = t.clock.now();
-      const response = await reportUser(reporter, { user_id: target.userId, request_id: id, reason_code: 1 });
+      const response = await api.raw.reportUser(reporter, { user_id: target.userId, request_id: id, reason_code: 1 });
       const after = t.clock.now();
       expectReport(response, id, true);
       expect(response.headers['cache-control']).toBe('no-store');
@@ -94,40 +79,58 @@ describe('Reports (spec 4.3, 4.4)', () => {
     });
 
     it('accepts every documented reason code 1 to 8', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       for (let reason = 1; reason <= 8; reason += 1) {
         const id = requestId();
-        expectReport(await reportUser(reporter, { user_id: target.userId, request_id: id, reason_code: reason }), id, true);
+        expectReport(
+          await api.raw.reportUser(reporter, { user_id: target.userId, request_id: id, reason_code: reason }),
+          id,
+          true,
+        );
       }
     });
 
     it('refuses an unknown target with 1204', async () => {
-      const reporter = await issueUser(t);
-      expectFailure(await reportUser(reporter, { user_id: randomUserId('ghost'), request_id: requestId(), reason_code: 1 }), 1204);
+      const reporter = await api.user();
+      expectFail(
+        await api.raw.reportUser(reporter, { user_id: randomUserId('ghost'), request_id: requestId(), reason_code: 1 }),
+        1204,
+      );
     });
 
     it('refuses reporting oneself with 1004', async () => {
-      const reporter = await issueUser(t);
-      expectFailure(await reportUser(reporter, { user_id: reporter.userId, request_id: requestId(), reason_code: 1 }), 1004);
+      const reporter = await api.user();
+      expectFail(
+        await api.raw.reportUser(reporter, { user_id: reporter.userId, request_id: requestId(), reason_code: 1 }),
+        1004,
+      );
     });
 
     it('accepts a target whose user_id is 64 characters and one with non-ASCII characters', async () => {
-      const reporter = await issueUser(t);
-      const long = await issueUser(t, { user_id: `L${randomBytes(32).toString('hex').slice(0, 63)}` });
+      const reporter = await api.user();
+      const long = await api.user({ user_id: `L${randomBytes(32).toString('hex').slice(0, 63)}` });
       expect(long.userId).toHaveLength(64);
       const id1 = requestId();
-      expectReport(await reportUser(reporter, { user_id: long.userId, request_id: id1, reason_code: 2 }), id1, true);
-      const unicode = await issueUser(t, { user_id: `用户-${randomBytes(4).toString('hex')}` });
+      expectReport(
+        await api.raw.reportUser(reporter, { user_id: long.userId, request_id: id1, reason_code: 2 }),
+        id1,
+        true,
+      );
+      const unicode = await api.user({ user_id: `用户-${randomBytes(4).toString('hex')}` });
       const id2 = requestId();
-      expectReport(await reportUser(reporter, { user_id: unicode.userId, request_id: id2, reason_code: 2 }), id2, true);
+      expectReport(
+        await api.raw.reportUser(reporter, { user_id: unicode.userId, request_id: id2, reason_code: 2 }),
+        id2,
+        true,
+      );
     });
 
     it('does not let a space-padded own user_id bypass the self-report rule', async () => {
-      const reporter = await issueUser(t);
+      const reporter = await api.user();
       for (const value of [`${reporter.userId} `, ` ${reporter.userId}`]) {
         const id = requestId();
-        const response = await reportUser(reporter, { user_id: value, request_id: id, reason_code: 1 });
+        const response = await api.raw.reportUser(reporter, { user_id: value, request_id: id, reason_code: 1 });
         const code: number = response.body.code;
         expect({ value, code }).toEqual({ value, code: [1004, 1204].includes(code) ? code : 'one of 1004, 1204' });
         expect(response.body.data).toBeNull();
@@ -148,18 +151,18 @@ describe('Reports (spec 4.3, 4.4)', () => {
       ['DEL', 'a\u007fb'],
       ['a C1 control (U+0085)', 'a\u0085b'],
     ])('refuses a target user_id that is %s with 1004 naming user_id', async (_label, value) => {
-      const reporter = await issueUser(t);
+      const reporter = await api.user();
       const body: Body = { request_id: requestId(), reason_code: 1 };
       if (value !== undefined) body.user_id = value;
-      expectFailure(await reportUser(reporter, body), 1004, 'user_id');
+      expectFail(await api.raw.reportUser(reporter, body), 1004, 'user_id');
     });
 
     it('does not trim whitespace around the target user_id onto another user', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       for (const value of [` ${target.userId}`, `${target.userId} `]) {
         const id = requestId();
-        const response = await reportUser(reporter, { user_id: value, request_id: id, reason_code: 1 });
+        const response = await api.raw.reportUser(reporter, { user_id: value, request_id: id, reason_code: 1 });
         const code: number = response.body.code;
         expect({ value, code }).toEqual({ value, code: [1004, 1204].includes(code) ? code : 'one of 1004, 1204' });
         expect(response.body.data).toBeNull();
@@ -170,13 +173,22 @@ describe('Reports (spec 4.3, 4.4)', () => {
 
   describe('POST /app/sdk/reports/group: creation and access checks', () => {
     it('lets a member and the owner report the group', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member]);
       const id1 = requestId();
-      expectReport(await reportGroup(member, { group_id: group.publicId, request_id: id1, reason_code: 3 }), id1, true);
+      expectReport(
+        await api.raw.reportGroup(member, { group_id: group.publicId, request_id: id1, reason_code: 3 }),
+        id1,
+        true,
+      );
       const id2 = requestId();
-      const response = await reportGroup(owner, { group_id: group.publicId, request_id: id2, reason_code: 6, description: 'spam' });
+      const response = await api.raw.reportGroup(owner, {
+        group_id: group.publicId,
+        request_id: id2,
+        reason_code: 6,
+        description: 'spam',
+      });
       expectReport(response, id2, true);
       expect(response.headers['cache-control']).toBe('no-store');
       const rows = await stored(owner, id2);
@@ -186,42 +198,56 @@ describe('Reports (spec 4.3, 4.4)', () => {
     });
 
     it('accepts a 32-character group id', async () => {
-      const owner = await issueUser(t);
+      const owner = await api.user();
       const publicId = `G.${randomBytes(15).toString('hex')}`;
       expect(publicId).toHaveLength(32);
       await makeGroup(owner, [], publicId);
       const id = requestId();
-      expectReport(await reportGroup(owner, { group_id: publicId, request_id: id, reason_code: 1 }), id, true);
+      expectReport(await api.raw.reportGroup(owner, { group_id: publicId, request_id: id, reason_code: 1 }), id, true);
     });
 
     it('refuses a non-member and an unknown group with 1209', async () => {
-      const owner = await issueUser(t);
-      const outsider = await issueUser(t);
+      const owner = await api.user();
+      const outsider = await api.user();
       const group = await makeGroup(owner);
-      expectFailure(await reportGroup(outsider, { group_id: group.publicId, request_id: requestId(), reason_code: 1 }), 1209);
-      expectFailure(await reportGroup(outsider, { group_id: randomGroupId(), request_id: requestId(), reason_code: 1 }), 1209);
+      expectFail(
+        await api.raw.reportGroup(outsider, { group_id: group.publicId, request_id: requestId(), reason_code: 1 }),
+        1209,
+      );
+      expectFail(
+        await api.raw.reportGroup(outsider, { group_id: randomGroupId(), request_id: requestId(), reason_code: 1 }),
+        1209,
+      );
     });
 
     it('lets a member who left, or was removed, still report the group', async () => {
-      const owner = await issueUser(t);
-      const leaver = await issueUser(t);
-      const removed = await issueUser(t);
+      const owner = await api.user();
+      const leaver = await api.user();
+      const removed = await api.user();
       const group = await makeGroup(owner, [leaver, removed]);
-      await seed.leaveGroup(group.groupId, group.conversationId, leaver.id, 'left');
-      await seed.leaveGroup(group.groupId, group.conversationId, removed.id, 'removed');
+      await api.leaveGroup(leaver, group.publicId);
+      await api.removeMembers(owner, group.publicId, [removed]);
       const id1 = requestId();
-      expectReport(await reportGroup(leaver, { group_id: group.publicId, request_id: id1, reason_code: 2 }), id1, true);
+      expectReport(
+        await api.raw.reportGroup(leaver, { group_id: group.publicId, request_id: id1, reason_code: 2 }),
+        id1,
+        true,
+      );
       const id2 = requestId();
-      expectReport(await reportGroup(removed, { group_id: group.publicId, request_id: id2, reason_code: 2 }), id2, true);
+      expectReport(
+        await api.raw.reportGroup(removed, { group_id: group.publicId, request_id: id2, reason_code: 2 }),
+        id2,
+        true,
+      );
     });
 
     it('refuses reporting a disabled group with 1218', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member]);
-      await seed.disableGroup(group.groupId);
+      await factories.disableGroup(group.publicId);
       const id = requestId();
-      expectFailure(await reportGroup(member, { group_id: group.publicId, request_id: id, reason_code: 1 }), 1218);
+      expectFail(await api.raw.reportGroup(member, { group_id: group.publicId, request_id: id, reason_code: 1 }), 1218);
       expect(await stored(member, id)).toHaveLength(0);
     });
 
@@ -236,10 +262,10 @@ describe('Reports (spec 4.3, 4.4)', () => {
       ['an array', ['g-1']],
       ['null', null],
     ])('refuses a group_id that is %s with 1004 naming group_id', async (_label, value) => {
-      const reporter = await issueUser(t);
+      const reporter = await api.user();
       const body: Body = { request_id: requestId(), reason_code: 1 };
       if (value !== undefined) body.group_id = value;
-      expectFailure(await reportGroup(reporter, body), 1004, 'group_id');
+      expectFail(await api.raw.reportGroup(reporter, body), 1004, 'group_id');
     });
   });
 
@@ -248,11 +274,13 @@ describe('Reports (spec 4.3, 4.4)', () => {
 
     /** A reporter with a valid target for the endpoint, so only the field under test is wrong. */
     async function context(kind: 'user' | 'group') {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       const group = await makeGroup(target, [reporter]);
-      const base: Body = kind === 'user' ? { user_id: target.userId, reason_code: 1 } : { group_id: group.publicId, reason_code: 1 };
-      const send = (body: Body) => (kind === 'user' ? reportUser(reporter, body) : reportGroup(reporter, body));
+      const base: Body =
+        kind === 'user' ? { user_id: target.userId, reason_code: 1 } : { group_id: group.publicId, reason_code: 1 };
+      const send = (body: Body) =>
+        kind === 'user' ? api.raw.reportUser(reporter, body) : api.raw.reportGroup(reporter, body);
       return { reporter, target, group, base, send };
     }
 
@@ -271,7 +299,7 @@ describe('Reports (spec 4.3, 4.4)', () => {
         const c = await context(kind);
         const body: Body = { ...c.base };
         if (value !== undefined) body.request_id = value;
-        expectFailure(await c.send(body), 1004, 'request_id');
+        expectFail(await c.send(body), 1004, 'request_id');
       });
 
       it('accepts a 64-character request_id using every allowed character class', async () => {
@@ -296,7 +324,7 @@ describe('Reports (spec 4.3, 4.4)', () => {
         const body: Body = { ...c.base, request_id: requestId() };
         if (value === undefined) delete body.reason_code;
         else body.reason_code = value;
-        expectFailure(await c.send(body), 1004, 'reason_code');
+        expectFail(await c.send(body), 1004, 'reason_code');
       });
 
       it('accepts a description of 1000 characters, counting an emoji as one character, and stores it unchanged', async () => {
@@ -321,7 +349,7 @@ describe('Reports (spec 4.3, 4.4)', () => {
       ])('refuses a description that is %s with 1004 naming description', async (_label, value) => {
         const c = await context(kind);
         const id = requestId();
-        expectFailure(await c.send({ ...c.base, request_id: id, description: value }), 1004, 'description');
+        expectFail(await c.send({ ...c.base, request_id: id, description: value }), 1004, 'description');
         expect(await stored(c.reporter, id)).toHaveLength(0);
       });
 
@@ -332,7 +360,11 @@ describe('Reports (spec 4.3, 4.4)', () => {
         ['an object', { id: 'group_x' }],
       ])('refuses a conversation_id that is %s with 1004 naming conversation_id', async (_label, value) => {
         const c = await context(kind);
-        expectFailure(await c.send({ ...c.base, request_id: requestId(), conversation_id: value }), 1004, 'conversation_id');
+        expectFail(
+          await c.send({ ...c.base, request_id: requestId(), conversation_id: value }),
+          1004,
+          'conversation_id',
+        );
       });
 
       it.each<[string, unknown]>([
@@ -353,15 +385,23 @@ describe('Reports (spec 4.3, 4.4)', () => {
         ['of 21 items', Array.from({ length: 21 }, (_v, i) => String(i + 1))],
       ])('refuses message_ids %s with 1004 naming message_ids', async (_label, value) => {
         const c = await context(kind);
-        const body: Body = { ...c.base, request_id: requestId(), conversation_id: c.group.conversation, message_ids: value };
-        expectFailure(await c.send(body), 1004, 'message_ids');
+        const body: Body = {
+          ...c.base,
+          request_id: requestId(),
+          conversation_id: c.group.conversation,
+          message_ids: value,
+        };
+        expectFail(await c.send(body), 1004, 'message_ids');
       });
 
       it('refuses message_ids without a conversation_id (absent or null) with 1004', async () => {
         const c = await context(kind);
-        const mid = await seed.message(c.group.conversationId, c.target.id);
-        expectFailure(await c.send({ ...c.base, request_id: requestId(), message_ids: [mid] }), 1004);
-        expectFailure(await c.send({ ...c.base, request_id: requestId(), conversation_id: null, message_ids: [mid] }), 1004);
+        const mid = await message(c.target, c.group.conversation);
+        expectFail(await c.send({ ...c.base, request_id: requestId(), message_ids: [mid] }), 1004);
+        expectFail(
+          await c.send({ ...c.base, request_id: requestId(), conversation_id: null, message_ids: [mid] }),
+          1004,
+        );
       });
 
       it('accepts an empty message_ids list without a conversation_id, and null conversation_id', async () => {
@@ -376,8 +416,12 @@ describe('Reports (spec 4.3, 4.4)', () => {
         const c = await context(kind);
         const path = `/app/sdk/reports/${kind}`;
         for (const raw of ['[]', '"report"', '{"request_id": "x",', `{"request_id": "r-1", "reason_code": 1e400}`]) {
-          const response = await t.http.post(path).set(...bearer(c.reporter.token)).set('Content-Type', 'application/json').send(raw);
-          expectFailure(response, 1004);
+          const response = await t.http
+            .post(path)
+            .set(...bearer(c.reporter.token))
+            .set('Content-Type', 'application/json')
+            .send(raw);
+          expectFail(response, 1004);
         }
       });
     });
@@ -385,11 +429,21 @@ describe('Reports (spec 4.3, 4.4)', () => {
 
   describe('evidence checks (spec 4.3 rules, 2.1 conversation ids)', () => {
     it('accepts messages of the one-to-one conversation with the target, from both sides, and stores them', async () => {
-      const { a, b, internal } = await makePair();
-      const m1 = await seed.message(internal, b.id, 'rude');
-      const m2 = await seed.message(internal, a.id, 'reply');
+      const { a, b } = await factories.pair();
+      const m1 = await message(b, friendCid(a), 'rude');
+      const m2 = await message(a, friendCid(b), 'reply');
       const id = requestId();
-      expectReport(await reportUser(a, { user_id: b.userId, request_id: id, reason_code: 7, conversation_id: friendConversation(b.userId), message_ids: [m1, m2] }), id, true);
+      expectReport(
+        await api.raw.reportUser(a, {
+          user_id: b.userId,
+          request_id: id,
+          reason_code: 7,
+          conversation_id: friendCid(b),
+          message_ids: [m1, m2],
+        }),
+        id,
+        true,
+      );
       const rows = await stored(a, id);
       expect(rows).toHaveLength(1);
       expect(JSON.stringify(rows[0].message_ids)).toContain(m1);
@@ -397,78 +451,164 @@ describe('Reports (spec 4.3, 4.4)', () => {
     });
 
     it('resolves a one-to-one conversation id built from a non-ASCII external user id', async () => {
-      const a = await issueUser(t);
-      const b = await issueUser(t, { user_id: `Ünï-用户-${randomBytes(3).toString('hex')}` });
-      const internal = await seed.direct(a.id, b.id);
-      const mid = await seed.message(internal, b.id);
+      const a = await api.user();
+      const b = await api.user({ user_id: `Ünï-用户-${randomBytes(3).toString('hex')}` });
+      await api.befriend(a, b);
+      const mid = await message(b, friendCid(a));
       const id = requestId();
-      expectReport(await reportUser(a, { user_id: b.userId, request_id: id, reason_code: 7, conversation_id: friendConversation(b.userId), message_ids: [mid] }), id, true);
+      expectReport(
+        await api.raw.reportUser(a, {
+          user_id: b.userId,
+          request_id: id,
+          reason_code: 7,
+          conversation_id: friendCid(b),
+          message_ids: [mid],
+        }),
+        id,
+        true,
+      );
     });
 
     it('accepts an accessible conversation_id without messages', async () => {
-      const { a, b } = await makePair();
+      const { a, b } = await factories.pair();
       const id = requestId();
-      expectReport(await reportUser(a, { user_id: b.userId, request_id: id, reason_code: 1, conversation_id: friendConversation(b.userId) }), id, true);
+      expectReport(
+        await api.raw.reportUser(a, {
+          user_id: b.userId,
+          request_id: id,
+          reason_code: 1,
+          conversation_id: friendCid(b),
+        }),
+        id,
+        true,
+      );
     });
 
     it('accepts group messages as evidence in a group report', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member]);
-      const mid = await seed.message(group.conversationId, owner.id, 'bad');
+      const mid = await message(owner, group.conversation, 'bad');
       const id = requestId();
-      expectReport(await reportGroup(member, { group_id: group.publicId, request_id: id, reason_code: 7, conversation_id: group.conversation, message_ids: [mid] }), id, true);
+      expectReport(
+        await api.raw.reportGroup(member, {
+          group_id: group.publicId,
+          request_id: id,
+          reason_code: 7,
+          conversation_id: group.conversation,
+          message_ids: [mid],
+        }),
+        id,
+        true,
+      );
     });
 
     it('accepts messages from a shared group conversation as evidence in a user report', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member]);
-      const mid = await seed.message(group.conversationId, owner.id, 'bad');
+      const mid = await message(owner, group.conversation, 'bad');
       const id = requestId();
-      expectReport(await reportUser(member, { user_id: owner.userId, request_id: id, reason_code: 7, conversation_id: group.conversation, message_ids: [mid] }), id, true);
+      expectReport(
+        await api.raw.reportUser(member, {
+          user_id: owner.userId,
+          request_id: id,
+          reason_code: 7,
+          conversation_id: group.conversation,
+          message_ids: [mid],
+        }),
+        id,
+        true,
+      );
     });
 
     it('refuses a one-to-one conversation that does not exist with 1201', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
-      expectFailure(await reportUser(reporter, { user_id: target.userId, request_id: requestId(), reason_code: 1, conversation_id: friendConversation(target.userId) }), 1201);
-      expectFailure(
-        await reportUser(reporter, { user_id: target.userId, request_id: requestId(), reason_code: 1, conversation_id: friendConversation(randomUserId('nobody')) }),
+      const reporter = await api.user();
+      const target = await api.user();
+      expectFail(
+        await api.raw.reportUser(reporter, {
+          user_id: target.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: friendCid(target),
+        }),
+        1201,
+      );
+      expectFail(
+        await api.raw.reportUser(reporter, {
+          user_id: target.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: friendCid({ userId: randomUserId('nobody') }),
+        }),
         1201,
       );
     });
 
     it("refuses someone else's one-to-one conversation with 1201", async () => {
-      const { a, b, internal } = await makePair();
-      const outsider = await issueUser(t);
-      const mid = await seed.message(internal, a.id);
+      const { a, b } = await factories.pair();
+      const outsider = await api.user();
+      const mid = await message(a, friendCid(b));
       // From the outsider's side, "friend_<b>" names the outsider's own (absent) conversation with b.
-      expectFailure(
-        await reportUser(outsider, { user_id: b.userId, request_id: requestId(), reason_code: 1, conversation_id: friendConversation(b.userId), message_ids: [mid] }),
+      expectFail(
+        await api.raw.reportUser(outsider, {
+          user_id: b.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: friendCid(b),
+          message_ids: [mid],
+        }),
         1201,
       );
-      expectFailure(
-        await reportUser(outsider, { user_id: a.userId, request_id: requestId(), reason_code: 1, conversation_id: friendConversation(a.userId), message_ids: [mid] }),
+      expectFail(
+        await api.raw.reportUser(outsider, {
+          user_id: a.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: friendCid(a),
+          message_ids: [mid],
+        }),
         1201,
       );
     });
 
     it('refuses a conversation with oneself', async () => {
-      const { a, b } = await makePair();
-      const response = await reportUser(a, { user_id: b.userId, request_id: requestId(), reason_code: 1, conversation_id: friendConversation(a.userId) });
+      const { a, b } = await factories.pair();
+      const response = await api.raw.reportUser(a, {
+        user_id: b.userId,
+        request_id: requestId(),
+        reason_code: 1,
+        conversation_id: friendCid(a),
+      });
       expect([1004, 1201]).toContain(response.body.code);
       expect(response.body.data).toBeNull();
     });
 
     it('refuses a group conversation the reporter never belonged to, or of an unknown group, with 1201', async () => {
-      const owner = await issueUser(t);
-      const outsider = await issueUser(t);
-      const target = await issueUser(t);
+      const owner = await api.user();
+      const outsider = await api.user();
+      const target = await api.user();
       const group = await makeGroup(owner);
-      const mid = await seed.message(group.conversationId, owner.id);
-      expectFailure(await reportUser(outsider, { user_id: target.userId, request_id: requestId(), reason_code: 1, conversation_id: group.conversation, message_ids: [mid] }), 1201);
-      expectFailure(await reportUser(outsider, { user_id: target.userId, request_id: requestId(), reason_code: 1, conversation_id: groupConversation(randomGroupId()) }), 1201);
+      const mid = await message(owner, group.conversation);
+      expectFail(
+        await api.raw.reportUser(outsider, {
+          user_id: target.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: group.conversation,
+          message_ids: [mid],
+        }),
+        1201,
+      );
+      expectFail(
+        await api.raw.reportUser(outsider, {
+          user_id: target.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: groupCid(randomGroupId()),
+        }),
+        1201,
+      );
     });
 
     it.each<[string, string]>([
@@ -483,160 +623,244 @@ describe('Reports (spec 4.3, 4.4)', () => {
       ['no prefix at all', 'abc'],
       ['an id decoding to invalid UTF-8', `friend_${Buffer.from([0xff, 0xfe]).toString('base64url')}`],
       ['an id decoding to a 65-character user id', `friend_${Buffer.from('x'.repeat(65)).toString('base64url')}`],
-      ['an id decoding to a user id with a control character', `friend_${Buffer.from('a\u0000b').toString('base64url')}`],
+      [
+        'an id decoding to a user id with a control character',
+        `friend_${Buffer.from('a\u0000b').toString('base64url')}`,
+      ],
     ])('refuses a malformed conversation_id (%s) with 1004', async (_label, conversationId) => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
-      expectFailure(await reportUser(reporter, { user_id: target.userId, request_id: requestId(), reason_code: 1, conversation_id: conversationId }), 1004, 'conversation_id');
+      const reporter = await api.user();
+      const target = await api.user();
+      expectFail(
+        await api.raw.reportUser(reporter, {
+          user_id: target.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: conversationId,
+        }),
+        1004,
+        'conversation_id',
+      );
     });
 
     it('does not resolve a non-canonical Base64URL encoding of the peer to the conversation', async () => {
-      const a = await issueUser(t, { user_id: `a${randomBytes(4).toString('hex')}x` }); // 10 bytes: the encoding ends with 4 spare bits
-      const b = await issueUser(t, { user_id: `b${randomBytes(4).toString('hex')}x` });
-      await seed.direct(a.id, b.id);
+      const a = await api.user({ user_id: `a${randomBytes(4).toString('hex')}x` }); // 10 bytes: the encoding ends with 4 spare bits
+      const b = await api.user({ user_id: `b${randomBytes(4).toString('hex')}x` });
+      await api.befriend(a, b);
       const canonical = Buffer.from(b.userId).toString('base64url');
       const last = canonical[canonical.length - 1];
       const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
       const tweaked = `${canonical.slice(0, -1)}${alphabet[alphabet.indexOf(last) + 1]}`;
       expect(Buffer.from(tweaked, 'base64url').toString()).toBe(b.userId); // same bytes, different text
-      const response = await reportUser(a, { user_id: b.userId, request_id: requestId(), reason_code: 1, conversation_id: `friend_${tweaked}` });
+      const response = await api.raw.reportUser(a, {
+        user_id: b.userId,
+        request_id: requestId(),
+        reason_code: 1,
+        conversation_id: `friend_${tweaked}`,
+      });
       expect([1004, 1201]).toContain(response.body.code);
       expect(response.body.data).toBeNull();
     });
 
     it('refuses a message of another conversation, or an unknown message id, with 1207', async () => {
-      const { a, b } = await makePair();
-      const other = await makePair();
-      const foreign = await seed.message(other.internal, other.a.id);
-      const conversation = friendConversation(b.userId);
+      const { a, b } = await factories.pair();
+      const other = await factories.pair();
+      const foreign = await message(other.a, friendCid(other.b));
+      const conversation = friendCid(b);
       for (const mid of [foreign, '999999999999', '9223372036854775807']) {
         const id = requestId();
-        const response = await reportUser(a, { user_id: b.userId, request_id: id, reason_code: 7, conversation_id: conversation, message_ids: [mid] });
+        const response = await api.raw.reportUser(a, {
+          user_id: b.userId,
+          request_id: id,
+          reason_code: 7,
+          conversation_id: conversation,
+          message_ids: [mid],
+        });
         expect({ mid, code: response.body.code, data: response.body.data }).toEqual({ mid, code: 1207, data: null });
         expect(await stored(a, id)).toHaveLength(0);
       }
     });
 
     it('treats any 19-digit message id, even above the signed 64-bit range, as well-formed (1207, not 1004)', async () => {
-      const { a, b } = await makePair();
-      const response = await reportUser(a, { user_id: b.userId, request_id: requestId(), reason_code: 7, conversation_id: friendConversation(b.userId), message_ids: ['9999999999999999999'] });
-      expectFailure(response, 1207);
+      const { a, b } = await factories.pair();
+      const response = await api.raw.reportUser(a, {
+        user_id: b.userId,
+        request_id: requestId(),
+        reason_code: 7,
+        conversation_id: friendCid(b),
+        message_ids: ['9999999999999999999'],
+      });
+      expectFail(response, 1207);
     });
 
     it("refuses a message of the reporter's own other conversation with 1207", async () => {
-      const { a, b } = await makePair();
-      const third = await issueUser(t);
-      const otherInternal = await seed.direct(a.id, third.id);
-      const mine = await seed.message(otherInternal, a.id);
-      expectFailure(await reportUser(a, { user_id: b.userId, request_id: requestId(), reason_code: 7, conversation_id: friendConversation(b.userId), message_ids: [mine] }), 1207);
+      const { a, b } = await factories.pair();
+      const third = await api.user();
+      await api.befriend(a, third);
+      const mine = await message(a, friendCid(third));
+      expectFail(
+        await api.raw.reportUser(a, {
+          user_id: b.userId,
+          request_id: requestId(),
+          reason_code: 7,
+          conversation_id: friendCid(b),
+          message_ids: [mine],
+        }),
+        1207,
+      );
     });
 
     it('does not resolve a peer id with a trailing space to the peer (friend_ of "<peer> ")', async () => {
-      const { a, b, internal } = await makePair();
-      const mid = await seed.message(internal, b.id);
+      const { a, b } = await factories.pair();
+      const mid = await message(b, friendCid(a));
       const id = requestId();
-      const response = await reportUser(a, { user_id: b.userId, request_id: id, reason_code: 7, conversation_id: friendConversation(`${b.userId} `), message_ids: [mid] });
+      const response = await api.raw.reportUser(a, {
+        user_id: b.userId,
+        request_id: id,
+        reason_code: 7,
+        conversation_id: friendCid({ userId: `${b.userId} ` }),
+        message_ids: [mid],
+      });
       expect([1004, 1201]).toContain(response.body.code);
       expect(response.body.data).toBeNull();
       expect(await stored(a, id)).toHaveLength(0);
     });
 
     it('matches group ids exactly: a group id in another letter case is another (unknown) group', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member], `g-${randomBytes(6).toString('hex')}`);
       const upper = group.publicId.toUpperCase();
-      expectFailure(await reportGroup(member, { group_id: upper, request_id: requestId(), reason_code: 1 }), 1209);
-      expectFailure(await reportUser(member, { user_id: owner.userId, request_id: requestId(), reason_code: 1, conversation_id: groupConversation(upper) }), 1201);
+      expectFail(await api.raw.reportGroup(member, { group_id: upper, request_id: requestId(), reason_code: 1 }), 1209);
+      expectFail(
+        await api.raw.reportUser(member, {
+          user_id: owner.userId,
+          request_id: requestId(),
+          reason_code: 1,
+          conversation_id: groupCid(upper),
+        }),
+        1201,
+      );
     });
 
     it('refuses recalled and deleted messages with 1207', async () => {
-      const { a, b, internal } = await makePair();
-      const recalled = await seed.message(internal, b.id);
-      const deleted = await seed.message(internal, b.id);
-      await seed.setMessageStatus(recalled, 'recalled');
-      await seed.setMessageStatus(deleted, 'deleted');
+      const { a, b } = await factories.pair();
+      const recalled = await message(b, friendCid(a));
+      const deleted = await message(b, friendCid(a));
+      await api.recall(b, friendCid(a), recalled);
+      await api.deleteMessage(b, friendCid(a), deleted);
       for (const mid of [recalled, deleted]) {
-        expectFailure(await reportUser(a, { user_id: b.userId, request_id: requestId(), reason_code: 7, conversation_id: friendConversation(b.userId), message_ids: [mid] }), 1207);
+        expectFail(
+          await api.raw.reportUser(a, {
+            user_id: b.userId,
+            request_id: requestId(),
+            reason_code: 7,
+            conversation_id: friendCid(b),
+            message_ids: [mid],
+          }),
+          1207,
+        );
       }
     });
 
     it('refuses messages sent before the reporter joined the group and accepts later ones', async () => {
-      const owner = await issueUser(t);
-      const late = await issueUser(t);
+      const owner = await api.user();
+      const late = await api.user();
       const group = await makeGroup(owner);
-      const early = await seed.message(group.conversationId, owner.id, 'before');
-      await seed.joinGroup(group.groupId, group.conversationId, late.id);
-      const later = await seed.message(group.conversationId, owner.id, 'after');
+      const early = await message(owner, group.conversation, 'before');
+      await api.addMembers(owner, group.publicId, [late]);
+      const later = await message(owner, group.conversation, 'after');
       const base = { group_id: group.publicId, reason_code: 7, conversation_id: group.conversation };
-      expectFailure(await reportGroup(late, { ...base, request_id: requestId(), message_ids: [early] }), 1207);
-      expectFailure(await reportGroup(late, { ...base, request_id: requestId(), message_ids: [later, early] }), 1207);
+      expectFail(await api.raw.reportGroup(late, { ...base, request_id: requestId(), message_ids: [early] }), 1207);
+      expectFail(
+        await api.raw.reportGroup(late, { ...base, request_id: requestId(), message_ids: [later, early] }),
+        1207,
+      );
       const id = requestId();
-      expectReport(await reportGroup(late, { ...base, request_id: id, message_ids: [later] }), id, true);
+      expectReport(await api.raw.reportGroup(late, { ...base, request_id: id, message_ids: [later] }), id, true);
     });
 
     it('after leaving, accepts messages sent while a member and refuses those sent after leaving', async () => {
-      const owner = await issueUser(t);
-      const leaver = await issueUser(t);
+      const owner = await api.user();
+      const leaver = await api.user();
       const group = await makeGroup(owner, [leaver]);
-      const during = await seed.message(group.conversationId, owner.id, 'during');
-      await seed.leaveGroup(group.groupId, group.conversationId, leaver.id);
-      const after = await seed.message(group.conversationId, owner.id, 'after');
+      const during = await message(owner, group.conversation, 'during');
+      await api.leaveGroup(leaver, group.publicId);
+      const after = await message(owner, group.conversation, 'after');
       const base = { group_id: group.publicId, reason_code: 7, conversation_id: group.conversation };
-      expectFailure(await reportGroup(leaver, { ...base, request_id: requestId(), message_ids: [after] }), 1207);
+      expectFail(await api.raw.reportGroup(leaver, { ...base, request_id: requestId(), message_ids: [after] }), 1207);
       const id = requestId();
-      expectReport(await reportGroup(leaver, { ...base, request_id: id, message_ids: [during] }), id, true);
+      expectReport(await api.raw.reportGroup(leaver, { ...base, request_id: id, message_ids: [during] }), id, true);
       // The same holds in a user report citing that group conversation.
-      expectFailure(await reportUser(leaver, { user_id: owner.userId, reason_code: 7, conversation_id: group.conversation, request_id: requestId(), message_ids: [after] }), 1207);
+      expectFail(
+        await api.raw.reportUser(leaver, {
+          user_id: owner.userId,
+          reason_code: 7,
+          conversation_id: group.conversation,
+          request_id: requestId(),
+          message_ids: [after],
+        }),
+        1207,
+      );
     });
 
     it('accepts 20 messages and refuses 21 with 1004', async () => {
-      const { a, b, internal } = await makePair();
+      const { a, b } = await factories.pair();
       const mids: string[] = [];
-      for (let i = 0; i < 21; i += 1) mids.push(await seed.message(internal, b.id, `m${i}`));
-      const base = { user_id: b.userId, reason_code: 7, conversation_id: friendConversation(b.userId) };
-      expectFailure(await reportUser(a, { ...base, request_id: requestId(), message_ids: mids }), 1004, 'message_ids');
+      for (let i = 0; i < 21; i += 1) mids.push(await message(b, friendCid(a), `m${i}`));
+      const base = { user_id: b.userId, reason_code: 7, conversation_id: friendCid(b) };
+      expectFail(
+        await api.raw.reportUser(a, { ...base, request_id: requestId(), message_ids: mids }),
+        1004,
+        'message_ids',
+      );
       const id = requestId();
-      expectReport(await reportUser(a, { ...base, request_id: id, message_ids: mids.slice(0, 20) }), id, true);
+      expectReport(await api.raw.reportUser(a, { ...base, request_id: id, message_ids: mids.slice(0, 20) }), id, true);
     });
   });
 
   describe('idempotency per (reporter, request_id) (spec 2.1, 4.3)', () => {
     it('returns the stored report with created:false and the original created_at on a retry', async () => {
-      const { a, b, internal } = await makePair();
-      const mid = await seed.message(internal, b.id);
-      const body = { user_id: b.userId, request_id: requestId(), reason_code: 7, description: 'abuse', conversation_id: friendConversation(b.userId), message_ids: [mid] };
-      const first = await reportUser(a, body);
+      const { a, b } = await factories.pair();
+      const mid = await message(b, friendCid(a));
+      const body = {
+        user_id: b.userId,
+        request_id: requestId(),
+        reason_code: 7,
+        description: 'abuse',
+        conversation_id: friendCid(b),
+        message_ids: [mid],
+      };
+      const first = await api.raw.reportUser(a, body);
       expectReport(first, body.request_id, true);
       t.clock.advance(60_000);
-      const second = await reportUser(a, body);
+      const second = await api.raw.reportUser(a, body);
       expectReport(second, body.request_id, false);
       expect(second.body.data.created_at).toBe(first.body.data.created_at);
       expect(await stored(a, body.request_id)).toHaveLength(1);
     });
 
     it('treats the retry on the group endpoint the same way', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member]);
       const body = { group_id: group.publicId, request_id: requestId(), reason_code: 3 };
-      const first = await reportGroup(member, body);
+      const first = await api.raw.reportGroup(member, body);
       expectReport(first, body.request_id, true);
       t.clock.advance(30_000);
-      const second = await reportGroup(member, body);
+      const second = await api.raw.reportGroup(member, body);
       expectReport(second, body.request_id, false);
       expect(second.body.data.created_at).toBe(first.body.data.created_at);
     });
 
     it('treats absent, null and empty description as the same content', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       const base = { user_id: target.userId, request_id: requestId(), reason_code: 2 };
-      const first = await reportUser(reporter, base);
+      const first = await api.raw.reportUser(reporter, base);
       expectReport(first, base.request_id, true);
       t.clock.advance(1_000);
       for (const description of [null, '']) {
-        const retry = await reportUser(reporter, { ...base, description });
+        const retry = await api.raw.reportUser(reporter, { ...base, description });
         expectReport(retry, base.request_id, false);
         expect(retry.body.data.created_at).toBe(first.body.data.created_at);
       }
@@ -644,62 +868,80 @@ describe('Reports (spec 4.3, 4.4)', () => {
     });
 
     it('treats absent evidence, null conversation_id and empty message_ids as the same content', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       const base = { user_id: target.userId, request_id: requestId(), reason_code: 2 };
-      expectReport(await reportUser(reporter, base), base.request_id, true);
-      expectReport(await reportUser(reporter, { ...base, conversation_id: null }), base.request_id, false);
-      expectReport(await reportUser(reporter, { ...base, message_ids: [] }), base.request_id, false);
-      expectReport(await reportUser(reporter, { ...base, conversation_id: null, message_ids: [] }), base.request_id, false);
+      expectReport(await api.raw.reportUser(reporter, base), base.request_id, true);
+      expectReport(await api.raw.reportUser(reporter, { ...base, conversation_id: null }), base.request_id, false);
+      expectReport(await api.raw.reportUser(reporter, { ...base, message_ids: [] }), base.request_id, false);
+      expectReport(
+        await api.raw.reportUser(reporter, { ...base, conversation_id: null, message_ids: [] }),
+        base.request_id,
+        false,
+      );
     });
 
     it('refuses the same request_id with different content with 1004 and keeps the stored report', async () => {
-      const { a, b, internal } = await makePair();
-      const other = await issueUser(t);
-      await seed.direct(a.id, other.id);
-      const m1 = await seed.message(internal, b.id);
-      const m2 = await seed.message(internal, b.id);
-      const body = { user_id: b.userId, request_id: requestId(), reason_code: 7, description: 'first', conversation_id: friendConversation(b.userId), message_ids: [m1] };
-      expectReport(await reportUser(a, body), body.request_id, true);
+      const { a, b } = await factories.pair();
+      const other = await api.user();
+      await api.befriend(a, other);
+      const m1 = await message(b, friendCid(a));
+      const m2 = await message(b, friendCid(a));
+      const body = {
+        user_id: b.userId,
+        request_id: requestId(),
+        reason_code: 7,
+        description: 'first',
+        conversation_id: friendCid(b),
+        message_ids: [m1],
+      };
+      expectReport(await api.raw.reportUser(a, body), body.request_id, true);
       const variants: Body[] = [
         { ...body, user_id: other.userId },
         { ...body, reason_code: 6 },
         { ...body, description: 'second' },
         { ...body, description: '' },
-        { ...body, conversation_id: friendConversation(other.userId), message_ids: [] },
+        { ...body, conversation_id: friendCid(other), message_ids: [] },
         { ...body, conversation_id: null, message_ids: [] },
         { ...body, message_ids: [m2] },
         { ...body, message_ids: [m1, m2] },
         { ...body, message_ids: [] },
       ];
-      for (const variant of variants) expectFailure(await reportUser(a, variant), 1004);
+      for (const variant of variants) expectFail(await api.raw.reportUser(a, variant), 1004);
       const rows = await stored(a, body.request_id);
       expect(rows).toHaveLength(1);
       expect(rows[0].description).toBe('first');
       expect(Number(rows[0].reason_code)).toBe(7);
-      expectReport(await reportUser(a, body), body.request_id, false);
+      expectReport(await api.raw.reportUser(a, body), body.request_id, false);
     });
 
     it('treats descriptions differing only by trailing spaces as different content', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       const base = { user_id: target.userId, reason_code: 2 };
       const id1 = requestId();
-      expectReport(await reportUser(reporter, { ...base, request_id: id1, description: 'abc' }), id1, true);
-      expectFailure(await reportUser(reporter, { ...base, request_id: id1, description: 'abc ' }), 1004);
+      expectReport(await api.raw.reportUser(reporter, { ...base, request_id: id1, description: 'abc' }), id1, true);
+      expectFail(await api.raw.reportUser(reporter, { ...base, request_id: id1, description: 'abc ' }), 1004);
       const id2 = requestId();
-      expectReport(await reportUser(reporter, { ...base, request_id: id2, description: 'abc  ' }), id2, true);
+      expectReport(await api.raw.reportUser(reporter, { ...base, request_id: id2, description: 'abc  ' }), id2, true);
       expect((await stored(reporter, id2))[0].description).toBe('abc  ');
-      expectFailure(await reportUser(reporter, { ...base, request_id: id2, description: 'abc' }), 1004);
-      expectReport(await reportUser(reporter, { ...base, request_id: id2, description: 'abc  ' }), id2, false);
+      expectFail(await api.raw.reportUser(reporter, { ...base, request_id: id2, description: 'abc' }), 1004);
+      expectReport(await api.raw.reportUser(reporter, { ...base, request_id: id2, description: 'abc  ' }), id2, false);
     });
 
     it('keeps exactly one report when 10 submissions with different content race on one request_id', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       const id = requestId();
       const replies = await Promise.all(
-        Array.from({ length: 10 }, (_v, i) => reportUser(reporter, { user_id: target.userId, request_id: id, reason_code: 1, description: `variant ${i}` })),
+        Array.from({ length: 10 }, (_v, i) =>
+          api.raw.reportUser(reporter, {
+            user_id: target.userId,
+            request_id: id,
+            reason_code: 1,
+            description: `variant ${i}`,
+          }),
+        ),
       );
       const winners = replies.filter((r) => r.body.code === 0);
       expect(winners).toHaveLength(1);
@@ -712,69 +954,100 @@ describe('Reports (spec 4.3, 4.4)', () => {
     });
 
     it('shares one key across the user and group endpoints', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member]);
       const id1 = requestId();
-      expectReport(await reportUser(member, { user_id: owner.userId, request_id: id1, reason_code: 1 }), id1, true);
-      expectFailure(await reportGroup(member, { group_id: group.publicId, request_id: id1, reason_code: 1 }), 1004);
+      expectReport(
+        await api.raw.reportUser(member, { user_id: owner.userId, request_id: id1, reason_code: 1 }),
+        id1,
+        true,
+      );
+      expectFail(
+        await api.raw.reportGroup(member, { group_id: group.publicId, request_id: id1, reason_code: 1 }),
+        1004,
+      );
       const id2 = requestId();
-      expectReport(await reportGroup(member, { group_id: group.publicId, request_id: id2, reason_code: 1 }), id2, true);
-      expectFailure(await reportUser(member, { user_id: owner.userId, request_id: id2, reason_code: 1 }), 1004);
+      expectReport(
+        await api.raw.reportGroup(member, { group_id: group.publicId, request_id: id2, reason_code: 1 }),
+        id2,
+        true,
+      );
+      expectFail(await api.raw.reportUser(member, { user_id: owner.userId, request_id: id2, reason_code: 1 }), 1004);
       expect(await stored(member, id1)).toHaveLength(1);
       expect(await stored(member, id2)).toHaveLength(1);
     });
 
     it('keys per reporter: another reporter may use the same request_id', async () => {
-      const a = await issueUser(t);
-      const b = await issueUser(t);
-      const target = await issueUser(t);
+      const a = await api.user();
+      const b = await api.user();
+      const target = await api.user();
       const id = requestId();
-      expectReport(await reportUser(a, { user_id: target.userId, request_id: id, reason_code: 1 }), id, true);
-      expectReport(await reportUser(b, { user_id: target.userId, request_id: id, reason_code: 4 }), id, true);
+      expectReport(await api.raw.reportUser(a, { user_id: target.userId, request_id: id, reason_code: 1 }), id, true);
+      expectReport(await api.raw.reportUser(b, { user_id: target.userId, request_id: id, reason_code: 4 }), id, true);
     });
 
     it('treats request_ids differing only in letter case as different keys', async () => {
-      const reporter = await issueUser(t);
-      const target = await issueUser(t);
+      const reporter = await api.user();
+      const target = await api.user();
       const lower = `case-${randomBytes(6).toString('hex')}`;
       const upper = lower.toUpperCase();
-      expectReport(await reportUser(reporter, { user_id: target.userId, request_id: lower, reason_code: 1 }), lower, true);
-      expectReport(await reportUser(reporter, { user_id: target.userId, request_id: upper, reason_code: 2 }), upper, true);
+      expectReport(
+        await api.raw.reportUser(reporter, { user_id: target.userId, request_id: lower, reason_code: 1 }),
+        lower,
+        true,
+      );
+      expectReport(
+        await api.raw.reportUser(reporter, { user_id: target.userId, request_id: upper, reason_code: 2 }),
+        upper,
+        true,
+      );
     });
 
     it('does not consume the request_id when the submission is refused', async () => {
-      const { a, b, internal } = await makePair();
-      const recalled = await seed.message(internal, b.id);
-      const ok = await seed.message(internal, b.id);
-      await seed.setMessageStatus(recalled, 'recalled');
-      const body = { user_id: b.userId, request_id: requestId(), reason_code: 7, conversation_id: friendConversation(b.userId) };
-      expectFailure(await reportUser(a, { ...body, message_ids: [recalled, ok] }), 1207);
-      expectFailure(await reportUser(a, { ...body, reason_code: 99 }), 1004, 'reason_code');
-      expectReport(await reportUser(a, { ...body, message_ids: [ok] }), body.request_id, true);
+      const { a, b } = await factories.pair();
+      const recalled = await message(b, friendCid(a));
+      const ok = await message(b, friendCid(a));
+      await api.recall(b, friendCid(a), recalled);
+      const body = { user_id: b.userId, request_id: requestId(), reason_code: 7, conversation_id: friendCid(b) };
+      expectFail(await api.raw.reportUser(a, { ...body, message_ids: [recalled, ok] }), 1207);
+      expectFail(await api.raw.reportUser(a, { ...body, reason_code: 99 }), 1004, 'reason_code');
+      expectReport(await api.raw.reportUser(a, { ...body, message_ids: [ok] }), body.request_id, true);
     });
 
-    it.each(['user', 'group'] as const)('creates exactly one report from 10 concurrent identical submissions (%s)', async (kind) => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
-      const group = await makeGroup(owner, [member]);
-      const id = requestId();
-      const body = kind === 'user' ? { user_id: owner.userId, request_id: id, reason_code: 5 } : { group_id: group.publicId, request_id: id, reason_code: 5 };
-      const replies = await Promise.all(Array.from({ length: 10 }, () => (kind === 'user' ? reportUser(member, body) : reportGroup(member, body))));
-      expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
-      expect(replies.filter((r) => r.body.data.created === true)).toHaveLength(1);
-      expect(new Set(replies.map((r) => r.body.data.created_at)).size).toBe(1);
-      expect(await stored(member, id)).toHaveLength(1);
-    });
+    it.each(['user', 'group'] as const)(
+      'creates exactly one report from 10 concurrent identical submissions (%s)',
+      async (kind) => {
+        const owner = await api.user();
+        const member = await api.user();
+        const group = await makeGroup(owner, [member]);
+        const id = requestId();
+        const body =
+          kind === 'user'
+            ? { user_id: owner.userId, request_id: id, reason_code: 5 }
+            : { group_id: group.publicId, request_id: id, reason_code: 5 };
+        const replies = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            kind === 'user' ? api.raw.reportUser(member, body) : api.raw.reportGroup(member, body),
+          ),
+        );
+        expect(replies.map((r) => r.body.code)).toEqual(Array(10).fill(0));
+        expect(replies.filter((r) => r.body.data.created === true)).toHaveLength(1);
+        expect(new Set(replies.map((r) => r.body.data.created_at)).size).toBe(1);
+        expect(await stored(member, id)).toHaveLength(1);
+      },
+    );
 
     it('creates exactly one report when the same request_id races on both endpoints', async () => {
-      const owner = await issueUser(t);
-      const member = await issueUser(t);
+      const owner = await api.user();
+      const member = await api.user();
       const group = await makeGroup(owner, [member]);
       const id = requestId();
       const replies = await Promise.all(
         Array.from({ length: 10 }, (_v, i) =>
-          i % 2 === 0 ? reportUser(member, { user_id: owner.userId, request_id: id, reason_code: 1 }) : reportGroup(member, { group_id: group.publicId, request_id: id, reason_code: 1 }),
+          i % 2 === 0
+            ? api.raw.reportUser(member, { user_id: owner.userId, request_id: id, reason_code: 1 })
+            : api.raw.reportGroup(member, { group_id: group.publicId, request_id: id, reason_code: 1 }),
         ),
       );
       const codes = replies.map((r) => r.body.code);

@@ -78,13 +78,17 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
     return rows.map((r) => ({
       event_type: Number(r.event_type),
       room_id: String(r.room_id),
-      provider_user_id: r.provider_user_id === null || r.provider_user_id === undefined ? null : String(r.provider_user_id),
+      provider_user_id:
+        r.provider_user_id === null || r.provider_user_id === undefined ? null : String(r.provider_user_id),
       event_ms: Number(r.event_ms),
     }));
   }
 
   async function rowsForUser(providerUserId: string): Promise<number> {
-    const rows: Array<Record<string, unknown>> = await db.query('SELECT COUNT(*) AS n FROM rtc_room_events WHERE provider_user_id = ?', [providerUserId]);
+    const rows: Array<Record<string, unknown>> = await db.query(
+      'SELECT COUNT(*) AS n FROM rtc_room_events WHERE provider_user_id = ?',
+      [providerUserId],
+    );
     return Number(rows[0].n);
   }
 
@@ -104,7 +108,8 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
 
   /** A raw body of exactly `bytes` bytes for an otherwise valid 103 event, padded inside EventInfo. */
   function paddedBody(bytes: number, event: Json, padChar = 'x'): string {
-    const withPad = (pad: string) => JSON.stringify({ ...event, EventInfo: { ...(event.EventInfo as Json), Pad: pad } });
+    const withPad = (pad: string) =>
+      JSON.stringify({ ...event, EventInfo: { ...(event.EventInfo as Json), Pad: pad } });
     const missing = bytes - Buffer.byteLength(withPad(''));
     const charBytes = Buffer.byteLength(padChar);
     const pad = padChar.repeat(Math.floor(missing / charBytes)) + 'x'.repeat(missing % charBytes);
@@ -130,7 +135,12 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
       const event = roomEvent(104, { EventMsTs: recentMs(100_000) });
       expectAccepted(await postJson(event));
       expect(await rowsForRoom(roomOf(event))).toEqual([
-        { event_type: 104, room_id: roomOf(event), provider_user_id: (event.EventInfo as Json).UserId, event_ms: recentMs(100_000) },
+        {
+          event_type: 104,
+          room_id: roomOf(event),
+          provider_user_id: (event.EventInfo as Json).UserId,
+          event_ms: recentMs(100_000),
+        },
       ]);
     });
 
@@ -218,7 +228,9 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
       // TRTC user IDs are ASCII (letters, digits, _ and -); other EventInfo fields may carry any text.
       const event = roomEvent(103, { Note: `用户-é-${randomBytes(3).toString('hex')}` });
       expectAccepted(await post(JSON.stringify(event)));
-      expect((await rowsForRoom(roomOf(event))).map((r) => r.provider_user_id)).toEqual([(event.EventInfo as Json).UserId]);
+      expect((await rowsForRoom(roomOf(event))).map((r) => r.provider_user_id)).toEqual([
+        (event.EventInfo as Json).UserId,
+      ]);
     });
 
     it('stores distinct events of the same room separately (enter, other user enters, leave, close)', async () => {
@@ -273,7 +285,12 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
     });
 
     it('ignores a verified 101 event that carries no RoomId', async () => {
-      const event = { EventGroupId: 1, EventType: 101, CallbackTs: now(), EventInfo: { UserId: randomProviderUser(), EventMsTs: now() } };
+      const event = {
+        EventGroupId: 1,
+        EventType: 101,
+        CallbackTs: now(),
+        EventInfo: { UserId: randomProviderUser(), EventMsTs: now() },
+      };
       expectAccepted(await postJson(event));
     });
 
@@ -293,11 +310,14 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
       expect(await rowsForRoom(roomOf(event))).toEqual([]);
     });
 
-    it.each([['1400123457'], ['01400123456'], ['1400123456x'], [''], ['other']])('refuses SdkAppId %j', async (appId) => {
-      const event = roomEvent(103);
-      expectRefused(await postJson(event, { appId }));
-      expect(await rowsForRoom(roomOf(event))).toEqual([]);
-    });
+    it.each([['1400123457'], ['01400123456'], ['1400123456x'], [''], ['other']])(
+      'refuses SdkAppId %j',
+      async (appId) => {
+        const event = roomEvent(103);
+        expectRefused(await postJson(event, { appId }));
+        expect(await rowsForRoom(roomOf(event))).toEqual([]);
+      },
+    );
 
     it('refuses a missing Sign', async () => {
       const event = roomEvent(103);
@@ -361,7 +381,12 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
 
     it('refuses a Sign computed over a body with reordered keys (same JSON value)', async () => {
       const event = roomEvent(103);
-      const reordered = JSON.stringify({ EventInfo: event.EventInfo, CallbackTs: event.CallbackTs, EventType: event.EventType, EventGroupId: event.EventGroupId });
+      const reordered = JSON.stringify({
+        EventInfo: event.EventInfo,
+        CallbackTs: event.CallbackTs,
+        EventType: event.EventType,
+        EventGroupId: event.EventGroupId,
+      });
       expectRefused(await post(reordered, { sign: sign(JSON.stringify(event)) }));
       expect(await rowsForRoom(roomOf(event))).toEqual([]);
     });
@@ -558,12 +583,19 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
               port,
               method: 'POST',
               path: PATH,
-              headers: { 'Content-Type': 'application/json', SdkAppId: TEST_SECRETS.RTC_SDK_APP_ID, Sign: sign(raw), 'Transfer-Encoding': 'chunked' },
+              headers: {
+                'Content-Type': 'application/json',
+                SdkAppId: TEST_SECRETS.RTC_SDK_APP_ID,
+                Sign: sign(raw),
+                'Transfer-Encoding': 'chunked',
+              },
             },
             (res) => {
               const chunks: Buffer[] = [];
               res.on('data', (c: Buffer) => chunks.push(c));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+              res.on('end', () =>
+                resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+              );
             },
           );
           req.on('error', reject);
@@ -576,14 +608,20 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
       it('accepts a valid chunked body of exactly 65536 bytes', async () => {
         const event = roomEvent(103);
         const reply = await postChunked(paddedBody(MAX_BODY, event));
-        expect({ status: reply.status, body: JSON.parse(reply.text) as unknown }).toEqual({ status: 200, body: { code: 0 } });
+        expect({ status: reply.status, body: JSON.parse(reply.text) as unknown }).toEqual({
+          status: 200,
+          body: { code: 0 },
+        });
         expect(await rowsForRoom(roomOf(event))).toHaveLength(1);
       });
 
       it('refuses a correctly signed chunked body of 65537 bytes', async () => {
         const event = roomEvent(103);
         const reply = await postChunked(paddedBody(MAX_BODY + 1, event));
-        expect({ status: reply.status, body: JSON.parse(reply.text) as unknown }).toEqual({ status: 403, body: { code: 1 } });
+        expect({ status: reply.status, body: JSON.parse(reply.text) as unknown }).toEqual({
+          status: 403,
+          body: { code: 1 },
+        });
         expect(await rowsForRoom(roomOf(event))).toEqual([]);
       });
     });
@@ -713,7 +751,12 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
 
   describe('request-line variants of the callback address (4.5 rules 3-4, 7)', () => {
     const postTo = (path: string, raw: string, signature: string) =>
-      t.http.post(path).set('Content-Type', 'application/json').set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID).set('Sign', signature).send(raw);
+      t.http
+        .post(path)
+        .set('Content-Type', 'application/json')
+        .set('SdkAppId', TEST_SECRETS.RTC_SDK_APP_ID)
+        .set('Sign', signature)
+        .send(raw);
 
     it('serves the callback with a query string appended, with the same verification', async () => {
       const event = roomEvent(103);
@@ -741,7 +784,11 @@ describe('POST /app/sdk/rtc/room-callback (spec 4.5, 5.9, 6.4, 7, 8)', () => {
           expectAccepted(served);
           const summary = (r: Response) => ({ status: r.status, body: JSON.parse(r.text) as unknown });
           const refused = { status: 403, body: { code: 1 } };
-          expect({ badSign: summary(badSign), tooBig: summary(tooBig), garbage: summary(garbage) }).toEqual({ badSign: refused, tooBig: refused, garbage: refused });
+          expect({ badSign: summary(badSign), tooBig: summary(tooBig), garbage: summary(garbage) }).toEqual({
+            badSign: refused,
+            tooBig: refused,
+            garbage: refused,
+          });
         }
       },
     );

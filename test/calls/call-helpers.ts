@@ -7,7 +7,17 @@ import { CallRoomEventsService } from '../../src/calls/call-room-events.service'
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { Received, RtClient, connect, listen } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
-import { IssuedUser, TEST_SECRETS, TestApp, bearer, friendConversationId, issueUser, okData, randomGroupId, startTestApp } from '../helpers/test-app';
+import {
+  IssuedUser,
+  TEST_SECRETS,
+  TestApp,
+  bearer,
+  friendConversationId,
+  issueUser,
+  okData,
+  randomGroupId,
+  startTestApp,
+} from '../helpers/test-app';
 
 export interface Participant {
   user_id: string;
@@ -75,7 +85,10 @@ export class CallsApi {
   constructor(readonly t: TestApp) {}
 
   post(user: IssuedUser, action: string, body: Record<string, unknown>): Promise<Response> {
-    return this.t.http.post(`/app/sdk/calls/${action}`).set(...bearer(user.token)).send(body);
+    return this.t.http
+      .post(`/app/sdk/calls/${action}`)
+      .set(...bearer(user.token))
+      .send(body);
   }
 
   /** A fresh idempotency key. */
@@ -85,7 +98,13 @@ export class CallsApi {
   }
 
   startRaw(user: IssuedUser, conversationId: string, extra: Record<string, unknown> = {}): Promise<Response> {
-    return this.post(user, 'start', { conversation_id: conversationId, media: 'audio', client_call_id: this.key(), device_id: 'dev-main', ...extra });
+    return this.post(user, 'start', {
+      conversation_id: conversationId,
+      media: 'audio',
+      client_call_id: this.key(),
+      device_id: 'dev-main',
+      ...extra,
+    });
   }
 
   async start(user: IssuedUser, conversationId: string, extra: Record<string, unknown> = {}): Promise<CallAction> {
@@ -109,7 +128,10 @@ export class CallsApi {
   }
 
   getRaw(user: IssuedUser, callId: string): Promise<Response> {
-    return this.t.http.get('/app/sdk/calls/get').set(...bearer(user.token)).query({ call_id: callId });
+    return this.t.http
+      .get('/app/sdk/calls/get')
+      .set(...bearer(user.token))
+      .query({ call_id: callId });
   }
 
   async get(user: IssuedUser, callId: string): Promise<Call> {
@@ -129,7 +151,13 @@ export class CallsApi {
   }
 
   /** A signed provider room callback; `user` is a user or a raw provider user ID. */
-  room(type: 102 | 103 | 104, roomId: number, user: IssuedUser | string | null, eventMs: number, callbackTs = this.t.clock.now()): Promise<Response> {
+  room(
+    type: 102 | 103 | 104,
+    roomId: number,
+    user: IssuedUser | string | null,
+    eventMs: number,
+    callbackTs = this.t.clock.now(),
+  ): Promise<Response> {
     const info: Record<string, unknown> = { RoomId: roomId, EventMsTs: eventMs };
     if (user !== null) info.UserId = typeof user === 'string' ? user : providerId(user);
     return this.signed({ EventGroupId: 1, EventType: type, CallbackTs: callbackTs, EventInfo: info });
@@ -151,13 +179,20 @@ export class CallsApi {
     const reply = await this.t.http
       .get('/app/sdk/messages')
       .set(...bearer(user.token))
-      .query({ conversation_id: conversationId, known_last_seq: '0', known_updated_at: '0', known_deletion_revision: '0' });
+      .query({
+        conversation_id: conversationId,
+        known_last_seq: '0',
+        known_updated_at: '0',
+        known_deletion_revision: '0',
+      });
     return okData<{ unread: number; messages: SummaryMessage[] }>(reply);
   }
 
   /** The call-summary messages of one call in a conversation, as `user` reads them. */
   async summaries(user: IssuedUser, conversationId: string, callId: string): Promise<SummaryMessage[]> {
-    return (await this.window(user, conversationId)).messages.filter((m) => m.type === 'call' && m.content?.call_id === callId);
+    return (await this.window(user, conversationId)).messages.filter(
+      (m) => m.type === 'call' && m.content?.call_id === callId,
+    );
   }
 }
 
@@ -169,15 +204,28 @@ export async function friendPair(t: TestApp): Promise<{ a: IssuedUser; b: Issued
 }
 
 /** A group owned by the first of `count` fresh users, all members. */
-export async function groupOf(t: TestApp, count: number): Promise<{ users: IssuedUser[]; cid: string; groupId: string; conversationRowId: string }> {
+export async function groupOf(
+  t: TestApp,
+  count: number,
+): Promise<{ users: IssuedUser[]; cid: string; groupId: string; conversationRowId: string }> {
   const users: IssuedUser[] = [];
   for (let i = 0; i < count; i += 1) users.push(await issueUser(t));
   const publicId = randomGroupId();
-  const seeded = await new Seed(t).group(publicId, users[0].id, users.slice(1).map((u) => u.id));
-  return { users, cid: groupConversationId(publicId), groupId: seeded.groupId, conversationRowId: seeded.conversationId };
+  const seeded = await new Seed(t).group(
+    publicId,
+    users[0].id,
+    users.slice(1).map((u) => u.id),
+  );
+  return {
+    users,
+    cid: groupConversationId(publicId),
+    groupId: seeded.groupId,
+    conversationRowId: seeded.conversationId,
+  };
 }
 
-export const connectAs = (url: string, user: IssuedUser): Promise<RtClient> => connect(url, { auth: { token: user.token } });
+export const connectAs = (url: string, user: IssuedUser): Promise<RtClient> =>
+  connect(url, { auth: { token: user.token } });
 
 /** The events of one call received by a client, in arrival order. */
 export const callEvents = (client: RtClient, callId: string): Received[] =>
@@ -191,7 +239,11 @@ export const eventOn = (client: RtClient, eventId: string | null): Promise<Recei
 
 /** Waits for the call.ended of a call on a client. */
 export const endedOn = (client: RtClient, callId: string): Promise<Received> =>
-  client.waitFor(() => callEvents(client, callId).find((e) => e.name === 'call.ended'), 5000, `call.ended of ${callId}`);
+  client.waitFor(
+    () => callEvents(client, callId).find((e) => e.name === 'call.ended'),
+    5000,
+    `call.ended of ${callId}`,
+  );
 
 export const unknownCallId = (): string => randomUUID();
 
@@ -211,7 +263,12 @@ export async function isolateCallTimers(t: TestApp, lock = true): Promise<() => 
   // Its own connection: the app's pool bounds every statement to a few seconds.
   const database = parseDatabaseUrl(process.env.E2E_DATABASE_URL ?? '');
   if (database.type !== 'mysql') throw new Error('E2E_DATABASE_URL is not a MySQL URL');
-  const connection = await createConnection({ host: database.host, port: database.port, user: database.username, password: database.password });
+  const connection = await createConnection({
+    host: database.host,
+    port: database.port,
+    user: database.username,
+    password: database.password,
+  });
   // Named per database: runs on other databases of the same server need not wait.
   const name = `im-e2e-call-timers:${database.database}`;
   const [rows] = await connection.query('SELECT GET_LOCK(?, ?) AS got', [name, TIMER_LOCK_WAIT_MS / 1000 - 10]);
@@ -254,4 +311,3 @@ export function useCallApp(env: Record<string, string> = {}): CallSpecApp {
   });
   return app;
 }
-

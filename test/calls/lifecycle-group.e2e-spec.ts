@@ -3,7 +3,18 @@
 import { RtClient, fence } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
 import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
-import { CallsApi, callEvents, connectAs, endedOn, eventOn, groupOf, participant, providerId, states, useCallApp } from './call-helpers';
+import {
+  CallsApi,
+  callEvents,
+  connectAs,
+  endedOn,
+  eventOn,
+  groupOf,
+  participant,
+  providerId,
+  states,
+  useCallApp,
+} from './call-helpers';
 
 const RING_S = 5;
 
@@ -39,7 +50,13 @@ describe('group call life cycle (issue 12)', () => {
 
     const start = await api.start(a, cid, { media: 'video' });
     const callId = start.call.call_id;
-    expect(start.call).toMatchObject({ conversation_id: cid, state: 'ringing', media: 'video', caller_user_id: a.userId, started_at: t0 });
+    expect(start.call).toMatchObject({
+      conversation_id: cid,
+      state: 'ringing',
+      media: 'video',
+      caller_user_id: a.userId,
+      started_at: t0,
+    });
     expect(start.call.participants.map((p) => [p.user_id, p.role, p.state]).sort()).toEqual(
       [
         [a.userId, 'caller', 'joined'],
@@ -49,19 +66,30 @@ describe('group call life cycle (issue 12)', () => {
       ].sort(),
     );
     expect(start.credentials).toMatchObject({ user_id: providerId(a), room_id: start.call.room_id });
-    for (const s of [aS, bS, cS, dS]) expect(await eventOn(s, start.event_id)).toMatchObject({ name: 'call.invited', data: { conversation_id: cid, call: { call_id: callId } } });
+    for (const s of [aS, bS, cS, dS])
+      expect(await eventOn(s, start.event_id)).toMatchObject({
+        name: 'call.invited',
+        data: { conversation_id: cid, call: { call_id: callId } },
+      });
     expect((await api.active(d)).map((x) => x.call_id)).toEqual([callId]);
 
     t.clock.advance(1_000);
     const byB = await api.accept(b, callId, 'b-phone');
     expect(byB.call).toMatchObject({ state: 'ongoing', accepted_at: t0 + 1_000 });
     expect(byB.credentials).toMatchObject({ user_id: providerId(b), room_id: start.call.room_id });
-    for (const s of [aS, cS, dS]) expect(await eventOn(s, byB.event_id)).toMatchObject({ name: 'call.accepted', data: { user_id: b.userId, device_id: 'b-phone' } });
+    for (const s of [aS, cS, dS])
+      expect(await eventOn(s, byB.event_id)).toMatchObject({
+        name: 'call.accepted',
+        data: { user_id: b.userId, device_id: 'b-phone' },
+      });
 
     const byC = await api.reject(c, callId, 'decline');
     expect(byC.call.state).toBe('ongoing');
     expect(participant(byC.call, c).state).toBe('declined');
-    expect(await eventOn(aS, byC.event_id)).toMatchObject({ name: 'call.rejected', data: { user_id: c.userId, reason: 'decline' } });
+    expect(await eventOn(aS, byC.event_id)).toMatchObject({
+      name: 'call.rejected',
+      data: { user_id: c.userId, reason: 'decline' },
+    });
 
     t.clock.advance(1_000);
     const byD = await api.accept(d, callId);
@@ -78,14 +106,27 @@ describe('group call life cycle (issue 12)', () => {
 
     t.clock.advance(4_000);
     const last = await api.act(d, 'hangup', callId);
-    expect(last.call).toMatchObject({ state: 'ended', end_reason: 'hangup', accepted_at: t0 + 1_000, ended_at: t0 + 9_000, duration_ms: 8_000 });
+    expect(last.call).toMatchObject({
+      state: 'ended',
+      end_reason: 'hangup',
+      accepted_at: t0 + 1_000,
+      ended_at: t0 + 9_000,
+      duration_ms: 8_000,
+    });
     expect(states(last.call, [a, b, c, d])).toEqual(['left', 'left', 'declined', 'left']);
     // the reply names one event of the change (here the last leave); every participant then gets call.ended
     for (const s of [aS, bS, dS]) {
       expect((await eventOn(s, last.event_id)).name).toMatch(/^call\.(participant_left|ended)$/);
-      expect((await endedOn(s, callId)).data).toMatchObject({ reason: 'hangup', conversation_id: cid, call: { state: 'ended' } });
+      expect((await endedOn(s, callId)).data).toMatchObject({
+        reason: 'hangup',
+        conversation_id: cid,
+        call: { state: 'ended' },
+      });
     }
-    expect(await summary(c, cid, callId)).toMatchObject({ sender_id: a.userId, content: { media: 'video', result: 'hangup', duration_ms: 8_000 } });
+    expect(await summary(c, cid, callId)).toMatchObject({
+      sender_id: a.userId,
+      content: { media: 'video', result: 'hangup', duration_ms: 8_000 },
+    });
     expect(await api.get(c, callId)).toEqual(last.call);
 
     await fence(t, outsider, [outS]);
@@ -146,7 +187,9 @@ describe('group call life cycle (issue 12)', () => {
       expect((await eventOn(s, cancel.event_id)).data).toMatchObject({ reason: 'canceled' });
       expect(callEvents(s, start.call.call_id).map((e) => e.name)).toContain('call.canceled');
     }
-    expect(await summary(b, cid, start.call.call_id)).toMatchObject({ content: { result: 'canceled', duration_ms: null } });
+    expect(await summary(b, cid, start.call.call_id)).toMatchObject({
+      content: { result: 'canceled', duration_ms: null },
+    });
   });
 
   it('rejected: the call ends only when every callee declined', async () => {
@@ -172,7 +215,11 @@ describe('group call life cycle (issue 12)', () => {
     expect((await api.get(b, start.call.call_id)).state).toBe('ringing');
     t.clock.advance(200);
     await api.timers();
-    expect(await api.get(b, start.call.call_id)).toMatchObject({ state: 'ended', end_reason: 'no_answer', duration_ms: null });
+    expect(await api.get(b, start.call.call_id)).toMatchObject({
+      state: 'ended',
+      end_reason: 'no_answer',
+      duration_ms: null,
+    });
     expect((await endedOn(cS, start.call.call_id)).data.reason).toBe('no_answer');
     expect(await summary(b, cid, start.call.call_id)).toMatchObject({ content: { result: 'no_answer' } });
     expect((await api.window(b, cid)).unread).toBe(1);
@@ -199,7 +246,12 @@ describe('group call life cycle (issue 12)', () => {
     await api.accept(b, start.call.call_id);
     await api.accept(c, start.call.call_id);
     const t0 = t.clock.now();
-    for (const [type, who, ms] of [[103, a, t0 - 40], [103, b, t0 - 30], [104, a, t0 - 20], [104, b, t0 - 10]] as const) {
+    for (const [type, who, ms] of [
+      [103, a, t0 - 40],
+      [103, b, t0 - 30],
+      [104, a, t0 - 20],
+      [104, b, t0 - 10],
+    ] as const) {
       expect((await api.room(type, room, who, ms)).body).toEqual({ code: 0 });
     }
     const emptied = await api.get(a, start.call.call_id);
@@ -225,7 +277,13 @@ describe('group call life cycle (issue 12)', () => {
     await api.room(103, start.call.room_id, b, t.clock.now());
     t.clock.advance(2_500);
     expect((await api.room(102, start.call.room_id, null, t.clock.now())).body).toEqual({ code: 0 });
-    expect(await api.get(b, start.call.call_id)).toMatchObject({ state: 'ended', end_reason: 'ended_by_server', duration_ms: 2_500 });
-    expect(await summary(a, cid, start.call.call_id)).toMatchObject({ content: { result: 'ended_by_server', duration_ms: 2_500 } });
+    expect(await api.get(b, start.call.call_id)).toMatchObject({
+      state: 'ended',
+      end_reason: 'ended_by_server',
+      duration_ms: 2_500,
+    });
+    expect(await summary(a, cid, start.call.call_id)).toMatchObject({
+      content: { result: 'ended_by_server', duration_ms: 2_500 },
+    });
   });
 });

@@ -55,7 +55,10 @@ describe('call races (issue 12)', () => {
       expect([fromA.body.code, fromB.body.code]).toEqual([0, 0]);
       const [ra, rb] = [fromA.body.data.call as Call, fromB.body.data.call as Call];
       // on a miss, show what each side was answered (e.g. a second call ended busy)
-      const outcome = rb.call_id === ra.call_id ? 'one call' : `two calls: A answered ${ra.state}/${ra.end_reason}, B answered ${rb.state}/${rb.end_reason}`;
+      const outcome =
+        rb.call_id === ra.call_id
+          ? 'one call'
+          : `two calls: A answered ${ra.state}/${ra.end_reason}, B answered ${rb.state}/${rb.end_reason}`;
       expect({ round, outcome }).toEqual({ round, outcome: 'one call' });
       expect([ra.state, rb.state]).toContain('ongoing');
       expect(ra.conversation_id).toBe(s.ab);
@@ -69,7 +72,9 @@ describe('call races (issue 12)', () => {
       expect(await finish(s, stored)).toBe('hangup');
       for (const client of [s.aSock, s.bSock]) {
         const names = namesOn(client, ra.call_id);
-        expect([count(names, 'call.invited'), count(names, 'call.accepted'), count(names, 'call.ended')]).toEqual([1, 1, 1]);
+        expect([count(names, 'call.invited'), count(names, 'call.accepted'), count(names, 'call.ended')]).toEqual([
+          1, 1, 1,
+        ]);
       }
       // no second call was made (not even one ended busy): one summary in the conversation per round
       const calls = (await api.window(s.a, s.ab)).messages.filter((m) => m.type === 'call');
@@ -123,7 +128,10 @@ describe('call races (issue 12)', () => {
           await sleep(1);
         }
       };
-      const [accept] = await Promise.all([sleep(round % 3).then(() => api.acceptRaw(s.b, call.call_id)), timerPasses()]);
+      const [accept] = await Promise.all([
+        sleep(round % 3).then(() => api.acceptRaw(s.b, call.call_id)),
+        timerPasses(),
+      ]);
       expect([0, 1216]).toContain(accept.body.code);
       const accepted = accept.body.code === 0;
       if (accepted) expect(accept.body.data.call.state).toBe('ongoing');
@@ -142,7 +150,10 @@ describe('call races (issue 12)', () => {
     const s = await setup();
     for (let round = 0; round < ROUNDS; round += 1) {
       const { call } = await api.start(s.a, s.ab);
-      const replies = await Promise.all([api.acceptRaw(s.b, call.call_id, 'phone'), api.acceptRaw(s.b, call.call_id, 'tablet')]);
+      const replies = await Promise.all([
+        api.acceptRaw(s.b, call.call_id, 'phone'),
+        api.acceptRaw(s.b, call.call_id, 'tablet'),
+      ]);
       expect(replies.map((r) => r.body.code).sort()).toEqual([0, 1217]);
       const winner = replies[0].body.code === 0 ? 'phone' : 'tablet';
       const stored = await api.get(s.a, call.call_id);

@@ -1,7 +1,15 @@
 // Black-box refusals of /app/sdk/calls (issue 12): 1202, 1201, 1203, 1218, 1213, 1214, 1215,
 // 1216, 1217 and 1004, each with the documented condition. A refusal changes nothing.
 import { Seed } from '../helpers/seed';
-import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, randomUserId, startTestApp } from '../helpers/test-app';
+import {
+  IssuedUser,
+  TestApp,
+  bearer,
+  friendConversationId,
+  issueUser,
+  randomUserId,
+  startTestApp,
+} from '../helpers/test-app';
 import { CallsApi, friendPair, groupOf, unknownCallId, TIMER_LOCK_WAIT_MS, isolateCallTimers } from './call-helpers';
 
 const MAX = 3;
@@ -25,7 +33,10 @@ describe('call refusals (issue 12)', () => {
 
   /** Starting a call, and sending a message, in `cid` as `user`: the call's code follows sending's. */
   async function startAndSend(user: IssuedUser, cid: string): Promise<[number, number]> {
-    const send = await t.http.post('/app/sdk/messages/send').set(...bearer(user.token)).send({ conversation_id: cid, client_message_id: api.key(), type: 'text', content: { text: 'hi' } });
+    const send = await t.http
+      .post('/app/sdk/messages/send')
+      .set(...bearer(user.token))
+      .send({ conversation_id: cid, client_message_id: api.key(), type: 'text', content: { text: 'hi' } });
     return [await code(api.startRaw(user, cid)), send.body.code as number];
   }
 
@@ -45,14 +56,22 @@ describe('call refusals (issue 12)', () => {
         await code(capi.startRaw(a, ab)),
         await code(capi.acceptRaw(a, id)),
         await code(capi.post(a, 'reject', { call_id: id, reason: 'decline' })),
-        ...(await Promise.all(['ringing', 'cancel', 'hangup', 'credentials'].map((action) => code(capi.post(a, action, { call_id: id }))))),
+        ...(await Promise.all(
+          ['ringing', 'cancel', 'hangup', 'credentials'].map((action) => code(capi.post(a, action, { call_id: id }))),
+        )),
         await code(capi.getRaw(a, id)),
         await code(closed.http.get('/app/sdk/calls/active').set(...bearer(a.token))),
       ];
       expect(codes).toEqual(Array(codes.length).fill(1202));
-      const sync = await closed.http.post('/app/sdk/sync').set(...bearer(a.token)).send({});
+      const sync = await closed.http
+        .post('/app/sdk/sync')
+        .set(...bearer(a.token))
+        .send({});
       expect(sync.body.data.capabilities.calls).toBe(false);
-      const open = await t.http.post('/app/sdk/sync').set(...bearer((await issueUser(t)).token)).send({});
+      const open = await t.http
+        .post('/app/sdk/sync')
+        .set(...bearer((await issueUser(t)).token))
+        .send({});
       expect(open.body.data.capabilities.calls).toBe(true);
     });
   });
@@ -61,7 +80,13 @@ describe('call refusals (issue 12)', () => {
     it('1201: never friends, an unknown user, oneself, a group one is not in, an unknown group', async () => {
       const [a, b] = [await issueUser(t), await issueUser(t)];
       const { cid } = await groupOf(t, 2);
-      for (const cidOf of [friendConversationId(b), friendConversationId({ userId: randomUserId() }), friendConversationId(a), cid, 'group_g-nosuchgroup']) {
+      for (const cidOf of [
+        friendConversationId(b),
+        friendConversationId({ userId: randomUserId() }),
+        friendConversationId(a),
+        cid,
+        'group_g-nosuchgroup',
+      ]) {
         expect(await startAndSend(a, cidOf)).toEqual([1201, 1201]);
       }
       expect(await api.active(b)).toEqual([]);
@@ -69,12 +94,26 @@ describe('call refusals (issue 12)', () => {
 
     it('1203: a former friend, a block either way', async () => {
       const ex = await friendPair(t);
-      expect((await t.http.post('/app/sdk/friends/delete').set(...bearer(ex.a.token)).send({ user_id: ex.b.userId })).body.code).toBe(0);
+      expect(
+        (
+          await t.http
+            .post('/app/sdk/friends/delete')
+            .set(...bearer(ex.a.token))
+            .send({ user_id: ex.b.userId })
+        ).body.code,
+      ).toBe(0);
       expect(await startAndSend(ex.a, ex.ab)).toEqual([1203, 1203]);
       expect(await startAndSend(ex.b, ex.ba)).toEqual([1203, 1203]);
 
       const blocked = await friendPair(t);
-      expect((await t.http.post('/app/sdk/friends/block').set(...bearer(blocked.b.token)).send({ user_id: blocked.a.userId })).body.code).toBe(0);
+      expect(
+        (
+          await t.http
+            .post('/app/sdk/friends/block')
+            .set(...bearer(blocked.b.token))
+            .send({ user_id: blocked.a.userId })
+        ).body.code,
+      ).toBe(0);
       expect(await startAndSend(blocked.a, blocked.ab)).toEqual([1203, 1203]);
       expect(await startAndSend(blocked.b, blocked.ba)).toEqual([1203, 1203]);
       expect(await api.active(blocked.b)).toEqual([]);
@@ -83,7 +122,10 @@ describe('call refusals (issue 12)', () => {
     it('1203: a muted or former group member; 1218: a disabled group', async () => {
       const { users, cid, groupId, conversationRowId } = await groupOf(t, 3);
       const [owner, muted, former] = users;
-      const mute = await t.http.post('/app/sdk/groups/members/mute').set(...bearer(owner.token)).send({ group_id: cid.slice('group_'.length), user_id: muted.userId, duration_seconds: 600 });
+      const mute = await t.http
+        .post('/app/sdk/groups/members/mute')
+        .set(...bearer(owner.token))
+        .send({ group_id: cid.slice('group_'.length), user_id: muted.userId, duration_seconds: 600 });
       expect(mute.body.code).toBe(0);
       expect(await startAndSend(muted, cid)).toEqual([1203, 1203]);
       await new Seed(t).leaveGroup(groupId, conversationRowId, former.id);
@@ -106,16 +148,21 @@ describe('call refusals (issue 12)', () => {
     expect(atLimit.call.participants).toHaveLength(MAX);
   });
 
-  it('1214: an unknown call, and someone else\'s call, on every endpoint', async () => {
+  it("1214: an unknown call, and someone else's call, on every endpoint", async () => {
     const { a, b, ab } = await friendPair(t);
     const stranger = await issueUser(t);
     const { call } = await api.start(a, ab);
-    for (const [who, id] of [[b, unknownCallId()], [stranger, call.call_id]] as const) {
+    for (const [who, id] of [
+      [b, unknownCallId()],
+      [stranger, call.call_id],
+    ] as const) {
       const codes = [
         await code(api.getRaw(who, id)),
         await code(api.acceptRaw(who, id)),
         await code(api.post(who, 'reject', { call_id: id, reason: 'decline' })),
-        ...(await Promise.all(['ringing', 'cancel', 'hangup', 'credentials'].map((action) => code(api.post(who, action, { call_id: id }))))),
+        ...(await Promise.all(
+          ['ringing', 'cancel', 'hangup', 'credentials'].map((action) => code(api.post(who, action, { call_id: id }))),
+        )),
       ];
       expect(codes).toEqual(Array(codes.length).fill(1214));
     }
@@ -167,7 +214,12 @@ describe('call refusals (issue 12)', () => {
   });
 
   describe('1004: malformed requests', () => {
-    const valid = (cid: string): Record<string, unknown> => ({ conversation_id: cid, media: 'audio', client_call_id: 'k-1004', device_id: 'dev' });
+    const valid = (cid: string): Record<string, unknown> => ({
+      conversation_id: cid,
+      media: 'audio',
+      client_call_id: 'k-1004',
+      device_id: 'dev',
+    });
 
     it('refuses bad start bodies', async () => {
       const { a, b, ab } = await friendPair(t);
@@ -188,7 +240,8 @@ describe('call refusals (issue 12)', () => {
         { ...base, conversation_id: 'not-a-conversation' },
         { ...base, user_ids: [b.userId] },
       ];
-      for (const body of bodies) expect({ body, code: await code(api.post(a, 'start', body)) }).toEqual({ body, code: 1004 });
+      for (const body of bodies)
+        expect({ body, code: await code(api.post(a, 'start', body)) }).toEqual({ body, code: 1004 });
       expect(await api.active(b)).toEqual([]);
     });
 
@@ -197,7 +250,10 @@ describe('call refusals (issue 12)', () => {
       const [a, b] = users;
       const nonMember = await issueUser(t);
       for (const userIds of [[nonMember.userId], [randomUserId()], [a.userId], [], [b.userId, b.userId], 'x', [42]]) {
-        expect({ userIds, code: await code(api.startRaw(a, cid, { user_ids: userIds })) }).toEqual({ userIds, code: 1004 });
+        expect({ userIds, code: await code(api.startRaw(a, cid, { user_ids: userIds })) }).toEqual({
+          userIds,
+          code: 1004,
+        });
       }
       expect(await api.active(b)).toEqual([]);
     });
@@ -214,7 +270,8 @@ describe('call refusals (issue 12)', () => {
         [a, 'cancel', { call_id: 'NOT-A-UUID' }],
         [a, 'hangup', { call_id: 7 }],
       ];
-      for (const [who, action, body] of cases) expect({ action, body, code: await code(api.post(who, action, body)) }).toEqual({ action, body, code: 1004 });
+      for (const [who, action, body] of cases)
+        expect({ action, body, code: await code(api.post(who, action, body)) }).toEqual({ action, body, code: 1004 });
       expect(await code(t.http.get('/app/sdk/calls/get').set(...bearer(a.token)))).toBe(1004);
       expect((await api.get(a, call.call_id)).state).toBe('ringing');
     });

@@ -3,7 +3,17 @@
 // users that are not ours. The callback always answers {"code":0} to a valid signed body.
 import { RtClient, fence } from '../helpers/realtime';
 import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
-import { Call, CallsApi, callEvents, connectAs, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
+import {
+  Call,
+  CallsApi,
+  callEvents,
+  connectAs,
+  endedOn,
+  friendPair,
+  groupOf,
+  participant,
+  useCallApp,
+} from './call-helpers';
 
 describe('room callbacks drive calls (issue 12)', () => {
   const app = useCallApp();
@@ -23,7 +33,13 @@ describe('room callbacks drive calls (issue 12)', () => {
   }
 
   /** Sends a room event and expects the provider's success answer. */
-  async function room(type: 102 | 103 | 104, call: Call, user: IssuedUser | string | null, eventMs: number, callbackTs?: number): Promise<void> {
+  async function room(
+    type: 102 | 103 | 104,
+    call: Call,
+    user: IssuedUser | string | null,
+    eventMs: number,
+    callbackTs?: number,
+  ): Promise<void> {
     const reply = await api.room(type, call.room_id, user, eventMs, callbackTs);
     expect({ status: reply.status, body: reply.body as unknown }).toEqual({ status: 200, body: { code: 0 } });
   }
@@ -45,7 +61,9 @@ describe('room callbacks drive calls (issue 12)', () => {
     const now = t.clock.now();
     await room(103, call, a, now - 20);
     for (const s of [aSock, bSock]) {
-      const joined = await s.waitFor(() => callEvents(s, call.call_id).find((e) => e.name === 'call.participant_joined'));
+      const joined = await s.waitFor(() =>
+        callEvents(s, call.call_id).find((e) => e.name === 'call.participant_joined'),
+      );
       expect(joined.data.user_id).toBe(a.userId);
       expect(participant(joined.data.call as Call, a).in_room).toBe(true);
     }
@@ -88,7 +106,9 @@ describe('room callbacks drive calls (issue 12)', () => {
     expect(seen).toMatchObject({ state: 'ended', end_reason: 'hangup', ended_at: t.clock.now() });
     expect(seen.duration_ms).toBe(seen.ended_at! - seen.accepted_at!);
     expect(participant(seen, b)).toMatchObject({ state: 'left', in_room: false });
-    expect(await api.summaries(b, pair.ba, call.call_id)).toEqual([expect.objectContaining({ content: expect.objectContaining({ result: 'hangup' }) })]);
+    expect(await api.summaries(b, pair.ba, call.call_id)).toEqual([
+      expect.objectContaining({ content: expect.objectContaining({ result: 'hangup' }) }),
+    ]);
   });
 
   it('group: ongoing while anyone remains; ends hangup when the last participant leaves the room', async () => {
@@ -99,7 +119,12 @@ describe('room callbacks drive calls (issue 12)', () => {
     await api.accept(b, call.call_id);
     await api.accept(c, call.call_id);
     const t0 = t.clock.now();
-    for (const [who, ms] of [[a, t0 - 90], [b, t0 - 80], [c, t0 - 70]] as const) await room(103, call, who, ms);
+    for (const [who, ms] of [
+      [a, t0 - 90],
+      [b, t0 - 80],
+      [c, t0 - 70],
+    ] as const)
+      await room(103, call, who, ms);
     await room(104, call, a, t0 - 30);
     await room(104, call, b, t0 - 20);
     const middle = await api.get(c, call.call_id);
@@ -186,13 +211,14 @@ describe('room callbacks drive calls (issue 12)', () => {
     it('an unknown room', async () => {
       const { a, aSock, call } = await ongoingPair();
       const other = call.room_id === 1 ? 2 : call.room_id - 1;
-      for (const type of [103, 104] as const) expect((await api.room(type, other, a, t.clock.now())).body).toEqual({ code: 0 });
+      for (const type of [103, 104] as const)
+        expect((await api.room(type, other, a, t.clock.now())).body).toEqual({ code: 0 });
       await fence(t, a, [aSock]);
       expect(names(aSock, call)).toEqual(['call.invited', 'call.accepted']);
       expect(participant(await api.get(a, call.call_id), a).in_room).toBe(false);
     });
 
-    it('a user of our room who is not a participant (another user\'s ID, a foreign ID)', async () => {
+    it("a user of our room who is not a participant (another user's ID, a foreign ID)", async () => {
       const { a, aSock, call } = await ongoingPair();
       const stranger = await issueUser(t);
       const ms = t.clock.now() - 100;
@@ -210,11 +236,21 @@ describe('room callbacks drive calls (issue 12)', () => {
     it('events for a call that already ended', async () => {
       const { a, b, aSock, call } = await ongoingPair();
       const ended = await api.act(b, 'hangup', call.call_id);
-      for (const [type, who] of [[103, a], [104, a], [102, null]] as const) await room(type, call, who, t.clock.now());
+      for (const [type, who] of [
+        [103, a],
+        [104, a],
+        [102, null],
+      ] as const)
+        await room(type, call, who, t.clock.now());
       await fence(t, a, [aSock]);
       expect(names(aSock, call)).toEqual(['call.invited', 'call.accepted', 'call.ended']);
       const seen = await api.get(a, call.call_id);
-      expect([seen.state, seen.end_reason, seen.ended_at, seen.duration_ms]).toEqual([ended.call.state, ended.call.end_reason, ended.call.ended_at, ended.call.duration_ms]);
+      expect([seen.state, seen.end_reason, seen.ended_at, seen.duration_ms]).toEqual([
+        ended.call.state,
+        ended.call.end_reason,
+        ended.call.ended_at,
+        ended.call.duration_ms,
+      ]);
       expect(seen.participants.map((p) => p.state)).toEqual(ended.call.participants.map((p) => p.state));
       expect(await api.summaries(a, call.conversation_id, call.call_id)).toHaveLength(1);
     });

@@ -56,9 +56,13 @@ describe('RTC credentials and UserSig (issue 12)', () => {
     expect(doc['TLS.time']).toBe(Math.floor(t.clock.now() / 1000));
     expect(doc['TLS.expire']).toBeGreaterThan(0);
     expect(c.expire_at).toBe(doc['TLS.time'] + doc['TLS.expire']);
-    expect(doc['TLS.sig']).toBe(expectedSig(TEST_SECRETS.RTC_SECRET_KEY, c.user_id, c.sdk_app_id, doc['TLS.time'], doc['TLS.expire']));
+    expect(doc['TLS.sig']).toBe(
+      expectedSig(TEST_SECRETS.RTC_SECRET_KEY, c.user_id, c.sdk_app_id, doc['TLS.time'], doc['TLS.expire']),
+    );
     // signed with the SDK secret key, not with the callback secret
-    expect(doc['TLS.sig']).not.toBe(expectedSig(TEST_SECRETS.RTC_CALLBACK_SECRET, c.user_id, c.sdk_app_id, doc['TLS.time'], doc['TLS.expire']));
+    expect(doc['TLS.sig']).not.toBe(
+      expectedSig(TEST_SECRETS.RTC_CALLBACK_SECRET, c.user_id, c.sdk_app_id, doc['TLS.time'], doc['TLS.expire']),
+    );
     return doc;
   }
 
@@ -79,11 +83,22 @@ describe('RTC credentials and UserSig (issue 12)', () => {
     expect(doc['TLS.time']).toBe(Math.floor(accept.call.accepted_at! / 1000) + 60);
   });
 
-  it('the verifier used here accepts a vector built by hand, so a mismatch above is the server\'s', () => {
+  it("the verifier used here accepts a vector built by hand, so a mismatch above is the server's", () => {
     const time = 1_700_000_000;
     const sig = expectedSig(TEST_SECRETS.RTC_SECRET_KEY, 'u42', 1400123456, time, 86_400);
-    const json = JSON.stringify({ 'TLS.ver': '2.0', 'TLS.identifier': 'u42', 'TLS.sdkappid': 1400123456, 'TLS.expire': 86_400, 'TLS.time': time, 'TLS.sig': sig });
-    const encoded = deflateSync(Buffer.from(json)).toString('base64').replace(/\+/g, '*').replace(/\//g, '-').replace(/=/g, '_');
+    const json = JSON.stringify({
+      'TLS.ver': '2.0',
+      'TLS.identifier': 'u42',
+      'TLS.sdkappid': 1400123456,
+      'TLS.expire': 86_400,
+      'TLS.time': time,
+      'TLS.sig': sig,
+    });
+    const encoded = deflateSync(Buffer.from(json))
+      .toString('base64')
+      .replace(/\+/g, '*')
+      .replace(/\//g, '-')
+      .replace(/=/g, '_');
     expect(decodeUserSig(encoded)).toEqual(JSON.parse(json));
     expect(sig).toMatch(/^[A-Za-z0-9+/]{43}=$/);
   });

@@ -39,10 +39,13 @@ function explainMissing(line: string, client: ResumingClient, positions: Map<str
   for (const p of client.processed) {
     const at = positions.get(p.eventId);
     if (at === null || at === undefined) continue;
-    if (at < position && (!below || at > below.position)) below = { position: at, connection: p.connection, live: p.live };
-    if (at > position && (!above || at < above.position)) above = { position: at, connection: p.connection, live: p.live };
+    if (at < position && (!below || at > below.position))
+      below = { position: at, connection: p.connection, live: p.live };
+    if (at > position && (!above || at < above.position))
+      above = { position: at, connection: p.connection, live: p.live };
   }
-  const where = (n: typeof below): string => (n ? `${n.position} on connection ${n.connection} ${n.live ? 'live' : 'replayed'}` : 'none');
+  const where = (n: typeof below): string =>
+    n ? `${n.position} on connection ${n.connection} ${n.live ? 'live' : 'replayed'}` : 'none';
   return `${line}: position ${position}; processed just below ${where(below)}, just above ${where(above)}`;
 }
 
@@ -60,13 +63,21 @@ describe('chaos: 50 clients dropping and resuming across two instances while 5 s
     for (let i = 0; i < CLIENTS; i += 1) users.push(await issueUser(cluster.instances[i % 2], `c${i}`));
     // Members 0..29 share the group; senders 0..4 are in it and each has 4 friends among 30..49.
     const groupCid = await createGroup(cluster.instances[0], users[0], users.slice(1, GROUP_MEMBERS));
-    group = { key: 'group', members: new Set(Array.from({ length: GROUP_MEMBERS }, (_, i) => i)), idFor: () => groupCid };
+    group = {
+      key: 'group',
+      members: new Set(Array.from({ length: GROUP_MEMBERS }, (_, i) => i)),
+      idFor: () => groupCid,
+    };
     for (let s = 0; s < SENDERS; s += 1) {
       const list = [group];
       for (let k = 0; k < FRIENDS_PER_SENDER; k += 1) {
         const friend = GROUP_MEMBERS + s * FRIENDS_PER_SENDER + k;
         await makeFriends(cluster.instances[k % 2], users[s], users[friend]);
-        list.push({ key: `pair ${s}-${friend}`, members: new Set([s, friend]), idFor: () => friendConversationId(users[friend]) });
+        list.push({
+          key: `pair ${s}-${friend}`,
+          members: new Set([s, friend]),
+          idFor: () => friendConversationId(users[friend]),
+        });
       }
       conversationsOf.set(s, list);
     }
@@ -77,7 +88,12 @@ describe('chaos: 50 clients dropping and resuming across two instances while 5 s
   it('every client ends with exactly the messages it may see, each once, in order', async () => {
     const urls = [cluster.url(0), cluster.url(1)];
     // One in five starts on HTTP long-polling and upgrades, as browsers behind some proxies do.
-    const clients = users.map((u, i) => new ResumingClient(`client ${i}`, u.token, { transports: i % 5 === 4 ? ['polling', 'websocket'] : ['websocket'] }));
+    const clients = users.map(
+      (u, i) =>
+        new ResumingClient(`client ${i}`, u.token, {
+          transports: i % 5 === 4 ? ['polling', 'websocket'] : ['websocket'],
+        }),
+    );
     await Promise.all(clients.map((c, i) => c.connect(urls[i % 2])));
 
     const sent: Array<SentMessage & { conversation: Conversation }> = [];
@@ -87,7 +103,16 @@ describe('chaos: 50 clients dropping and resuming across two instances while 5 s
       while (running) {
         const conversation = pick(conversationsOf.get(s)!);
         try {
-          sent.push({ ...(await sendMessage(cluster, between(0, 2), users[s], conversation.idFor(s), `from ${s} to ${conversation.key}`)), conversation });
+          sent.push({
+            ...(await sendMessage(
+              cluster,
+              between(0, 2),
+              users[s],
+              conversation.idFor(s),
+              `from ${s} to ${conversation.key}`,
+            )),
+            conversation,
+          });
         } catch (error) {
           sendFailures.push((error as Error).message.slice(0, 300));
         }
@@ -133,17 +158,36 @@ describe('chaos: 50 clients dropping and resuming across two instances while 5 s
         }
         return {
           client: i,
-          missing: expected[i].filter((m) => !client.has(m.eventId)).map((m) => `${m.eventId} (${m.conversation.key} seq ${m.seq} via ${m.via})`),
+          missing: expected[i]
+            .filter((m) => !client.has(m.eventId))
+            .map((m) => `${m.eventId} (${m.conversation.key} seq ${m.seq} via ${m.via})`),
           unexpected: got.filter((id) => !wanted.has(id)),
           socketDuplicates: client.socketDuplicates.map((d) => `${d.eventId} on connection ${d.connection}`),
-          resumeDuplicates: client.resumeDuplicates.map((d) => `${d.eventId} on connection ${d.connection} (first on ${d.first})`),
+          resumeDuplicates: client.resumeDuplicates.map(
+            (d) => `${d.eventId} on connection ${d.connection} (first on ${d.first})`,
+          ),
           outOfOrder,
-          refusedResumes: client.readies.filter((r) => r.passedPosition && !r.resumed).map((r) => `connection ${r.connection} to ${r.url}`),
-          replayMiscounts: client.readies.filter((r) => r.resumed && r.replayed !== r.before).map((r) => `connection ${r.connection}: replayed ${r.replayed}, received ${r.before} before ready`),
+          refusedResumes: client.readies
+            .filter((r) => r.passedPosition && !r.resumed)
+            .map((r) => `connection ${r.connection} to ${r.url}`),
+          replayMiscounts: client.readies
+            .filter((r) => r.resumed && r.replayed !== r.before)
+            .map((r) => `connection ${r.connection}: replayed ${r.replayed}, received ${r.before} before ready`),
           drops: client.drops.map((d) => d.reason),
         };
       })
-      .filter((p) => p.missing.length + p.unexpected.length + p.socketDuplicates.length + p.resumeDuplicates.length + p.outOfOrder.length + p.refusedResumes.length + p.replayMiscounts.length + p.drops.length > 0);
+      .filter(
+        (p) =>
+          p.missing.length +
+            p.unexpected.length +
+            p.socketDuplicates.length +
+            p.resumeDuplicates.length +
+            p.outOfOrder.length +
+            p.refusedResumes.length +
+            p.replayMiscounts.length +
+            p.drops.length >
+          0,
+      );
 
     const connections = clients.reduce((n, c) => n + c.connections, 0);
     const replayed = clients.reduce((n, c) => n + c.readies.reduce((m, r) => m + r.replayed, 0), 0);
@@ -161,10 +205,18 @@ describe('chaos: 50 clients dropping and resuming across two instances while 5 s
     for (const client of clients) client.close();
     if (problems.some((p) => p.missing.length > 0)) {
       // Where each missing event sits among what the client did process (delivery positions as stored).
-      const positions = await storedPositions(cluster, sent.map((m) => m.eventId));
+      const positions = await storedPositions(
+        cluster,
+        sent.map((m) => m.eventId),
+      );
       for (const problem of problems) {
-        const shown = problem.missing.slice(0, 8).map((line) => explainMissing(line, clients[problem.client], positions));
-        problem.missing = problem.missing.length > shown.length ? [...shown, `... ${problem.missing.length - shown.length} more`] : shown;
+        const shown = problem.missing
+          .slice(0, 8)
+          .map((line) => explainMissing(line, clients[problem.client], positions));
+        problem.missing =
+          problem.missing.length > shown.length
+            ? [...shown, `... ${problem.missing.length - shown.length} more`]
+            : shown;
       }
     }
 

@@ -1,5 +1,5 @@
 // Several instances of the built service on one private MariaDB database and one private Redis:
-// the scale-out topology of the README (two instances behind a load balancer) without the
+// the scale-out topology of docs/operations.md (two instances behind a load balancer) without the
 // balancer, so that each test client chooses the instance it talks to, and an instance can be
 // killed (kill -9) and restarted under the clients' feet.
 import { FaultUser, ok, randomSuffix } from './client';
@@ -13,7 +13,8 @@ const CLUSTER_ENV: Record<string, string> = {
   DB_QUERY_TIMEOUT_MS: '8000',
   SHUTDOWN_TIMEOUT_MS: '5000',
   // Rate limits live in Redis and are shared by the instances: far above what the tests send.
-  RATE_LIMITS: 'send=100000/1s,friend_request=100000/60s,report=100000/60s,client_error=100000/60s,media_upload=100000/60s',
+  RATE_LIMITS:
+    'send=100000/1s,friend_request=100000/60s,report=100000/60s,client_error=100000/60s,media_upload=100000/60s',
   REALTIME_CONNECTS_PER_MINUTE: '100000',
   REALTIME_CLIENT_MESSAGES_PER_10S: '10000',
   // A crashed instance's connections expire after this (production: 45 s), so that the
@@ -57,7 +58,12 @@ export class Cluster {
 
   /** The last lines of every instance's log, for a failure message. */
   logs(chars = 1500): string {
-    return this.instances.map((s, i) => `--- instance ${i} (port ${s.port}, ${s.running ? 'running' : `exited ${s.exitCode ?? s.exitSignal}`}) ---\n${s.tail(chars)}`).join('\n');
+    return this.instances
+      .map(
+        (s, i) =>
+          `--- instance ${i} (port ${s.port}, ${s.running ? 'running' : `exited ${s.exitCode ?? s.exitSignal}`}) ---\n${s.tail(chars)}`,
+      )
+      .join('\n');
   }
 }
 
@@ -73,7 +79,8 @@ export async function startCluster(lab: FaultLab, n: number, env: Record<string,
   const database = `im_cluster_${randomSuffix()}`;
   const databaseUrl = await db.createDatabase(database);
   const instances: ServiceProcess[] = [];
-  for (let i = 0; i < n; i += 1) instances.push(await lab.service({ DATABASE_URL: databaseUrl, REDIS_URL: redis.url, ...CLUSTER_ENV, ...env }));
+  for (let i = 0; i < n; i += 1)
+    instances.push(await lab.service({ DATABASE_URL: databaseUrl, REDIS_URL: redis.url, ...CLUSTER_ENV, ...env }));
   await instances[0].startReady();
   await Promise.all(instances.slice(1).map((s) => s.startReady()));
   return new Cluster(db, redis, database, instances);
@@ -98,15 +105,34 @@ export interface SentMessage {
  * One send through instance `via`, no retry: a network error or any reply but code 0 rejects
  * (a killed instance's requests in flight end that way, and count as not acknowledged).
  */
-export async function sendMessage(cluster: Cluster, via: number, sender: FaultUser, conversationId: string, text: string, timeoutMs = 10_000): Promise<SentMessage> {
+export async function sendMessage(
+  cluster: Cluster,
+  via: number,
+  sender: FaultUser,
+  conversationId: string,
+  text: string,
+  timeoutMs = 10_000,
+): Promise<SentMessage> {
   const clientMessageId = `c-${randomSuffix()}`;
   const reply = await cluster.instances[via].request('POST', '/app/sdk/messages/send', {
     token: sender.token,
     body: { conversation_id: conversationId, client_message_id: clientMessageId, type: 'text', content: { text } },
     timeoutMs,
   });
-  const data = ok<{ message: { mid: string; conversation_seq: string }; event_id: string }>(reply, `send ${clientMessageId} via instance ${via}`);
-  return { sender, conversationId, clientMessageId, eventId: data.event_id, mid: data.message.mid, seq: Number(data.message.conversation_seq), via, ackedAt: Date.now() };
+  const data = ok<{ message: { mid: string; conversation_seq: string }; event_id: string }>(
+    reply,
+    `send ${clientMessageId} via instance ${via}`,
+  );
+  return {
+    sender,
+    conversationId,
+    clientMessageId,
+    eventId: data.event_id,
+    mid: data.message.mid,
+    seq: Number(data.message.conversation_seq),
+    via,
+    ackedAt: Date.now(),
+  };
 }
 
 /** Waits until `check` holds, polling every 50 ms; answers whether it did within `timeoutMs`. */

@@ -2,7 +2,27 @@
 // redis-server: requests answer 503/1500 within the configured timeouts instead of hanging,
 // liveness stays up, readiness follows the dependencies, the service recovers without a
 // restart and no acknowledged write is lost. Rate-limited endpoints keep working without Redis.
-import { Ack, FAULT_SECRETS, FaultLab, FaultUser, HttpReply, MariaDb, RedisServer, ServiceProcess, expectExactlyOnce, friendConversationId, issueUser, makeFriends, ok, randomSuffix, sendUntilAcked, sleep, StoredMessage, uuid, waitFor } from './harness';
+import {
+  Ack,
+  FAULT_SECRETS,
+  FaultLab,
+  FaultUser,
+  HttpReply,
+  MariaDb,
+  RedisServer,
+  ServiceProcess,
+  expectExactlyOnce,
+  friendConversationId,
+  issueUser,
+  makeFriends,
+  ok,
+  randomSuffix,
+  sendUntilAcked,
+  sleep,
+  StoredMessage,
+  uuid,
+  waitFor,
+} from './harness';
 
 const TIMEOUTS = {
   DB_CONNECT_TIMEOUT_MS: 1000,
@@ -15,7 +35,10 @@ const TIMEOUTS = {
 };
 // Readiness here also requires Redis (READY_REQUIRES_REDIS), so its outage shows in readiness;
 // the default (ready, reporting redis "down") is covered by test/operations.e2e-spec.ts.
-const TIMEOUT_ENV = { ...Object.fromEntries(Object.entries(TIMEOUTS).map(([name, value]) => [name, String(value)])), READY_REQUIRES_REDIS: 'true' };
+const TIMEOUT_ENV = {
+  ...Object.fromEntries(Object.entries(TIMEOUTS).map(([name, value]) => [name, String(value)])),
+  READY_REQUIRES_REDIS: 'true',
+};
 /** A request that needs the database answers within its waits (pool, then statement) plus scheduling slack. */
 const PROMPT_MS = TIMEOUTS.DB_ACQUIRE_TIMEOUT_MS + TIMEOUTS.DB_QUERY_TIMEOUT_MS + 1500;
 /** Readiness asks each dependency for at most READY_TIMEOUT_MS. */
@@ -32,18 +55,39 @@ function metric(text: string, name: string): number | null {
 }
 
 /** A request's outcome as compared by the tests (a network error becomes status 0). */
-async function outcome(reply: Promise<HttpReply>): Promise<{ status: number; code: unknown; msg: unknown; data: unknown; ms: number; retryAfter: unknown }> {
+async function outcome(
+  reply: Promise<HttpReply>,
+): Promise<{ status: number; code: unknown; msg: unknown; data: unknown; ms: number; retryAfter: unknown }> {
   const started = Date.now();
   try {
     const r = await reply;
-    return { status: r.status, code: r.body.code, msg: r.body.msg, data: r.body.data, ms: r.ms, retryAfter: r.headers['retry-after'] };
+    return {
+      status: r.status,
+      code: r.body.code,
+      msg: r.body.msg,
+      data: r.body.data,
+      ms: r.ms,
+      retryAfter: r.headers['retry-after'],
+    };
   } catch (error) {
-    return { status: 0, code: (error as NodeJS.ErrnoException).code ?? null, msg: (error as Error).message, data: null, ms: Date.now() - started, retryAfter: undefined };
+    return {
+      status: 0,
+      code: (error as NodeJS.ErrnoException).code ?? null,
+      msg: (error as Error).message,
+      data: null,
+      ms: Date.now() - started,
+      retryAfter: undefined,
+    };
   }
 }
 
 /** HTTP 503 with the 1500 envelope, answered within `withinMs`; a refused request also says when to retry. */
-function expectUnavailable(what: string, seen: Awaited<ReturnType<typeof outcome>>, withinMs: number, msg: RegExp = /.+/): void {
+function expectUnavailable(
+  what: string,
+  seen: Awaited<ReturnType<typeof outcome>>,
+  withinMs: number,
+  msg: RegExp = /.+/,
+): void {
   const request = !/readiness/.test(what);
   expect({
     what,
@@ -55,11 +99,25 @@ function expectUnavailable(what: string, seen: Awaited<ReturnType<typeof outcome
     inTime: seen.ms <= withinMs,
     ms: seen.ms,
     retryAfter: request ? /^[1-9][0-9]*$/.test(String(seen.retryAfter)) : null,
-  }).toEqual({ what, status: 503, code: 1500, data: null, msgMatches: true, msg: seen.msg, inTime: true, ms: seen.ms, retryAfter: request ? true : null });
+  }).toEqual({
+    what,
+    status: 503,
+    code: 1500,
+    data: null,
+    msgMatches: true,
+    msg: seen.msg,
+    inTime: true,
+    ms: seen.ms,
+    retryAfter: request ? true : null,
+  });
 }
 
 function expectLive(seen: Awaited<ReturnType<typeof outcome>>): void {
-  expect({ status: seen.status, body: { code: seen.code, msg: seen.msg, data: seen.data }, inTime: seen.ms < 1000 }).toEqual({ status: 200, body: LIVE, inTime: true });
+  expect({
+    status: seen.status,
+    body: { code: seen.code, msg: seen.msg, data: seen.data },
+    inTime: seen.ms < 1000,
+  }).toEqual({ status: 200, body: LIVE, inTime: true });
 }
 
 describe('dependency outages (private mariadbd and redis-server)', () => {
@@ -98,20 +156,45 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
   const ready = (s: ServiceProcess = service) => outcome(s.request('GET', '/health/ready', { timeoutMs: 10_000 }));
   const metrics = async (): Promise<string> => {
     const reply = await service.request('GET', '/metrics', { timeoutMs: 5000 });
-    expect({ status: reply.status, type: String(reply.headers['content-type']).split(';')[0] }).toEqual({ status: 200, type: 'text/plain' });
+    expect({ status: reply.status, type: String(reply.headers['content-type']).split(';')[0] }).toEqual({
+      status: 200,
+      type: 'text/plain',
+    });
     return reply.text;
   };
   const sendOnce = (cmid: string, text: string) =>
-    outcome(service.request('POST', '/app/sdk/messages/send', { token: a.token, body: { conversation_id: cid, client_message_id: cmid, type: 'text', content: { text } }, timeoutMs: 15_000 }));
+    outcome(
+      service.request('POST', '/app/sdk/messages/send', {
+        token: a.token,
+        body: { conversation_id: cid, client_message_id: cmid, type: 'text', content: { text } },
+        timeoutMs: 15_000,
+      }),
+    );
 
   /** The acknowledgement of a send answered with code 0 (sendOnce). */
   function ackOf(data: unknown): Ack {
     const { message } = data as { message: StoredMessage };
-    return { sender: a, conversationId: cid, clientMessageId: message.client_message_id, text: String(message.content?.text), mid: message.mid, seq: Number(message.conversation_seq) };
+    return {
+      sender: a,
+      conversationId: cid,
+      clientMessageId: message.client_message_id,
+      text: String(message.content?.text),
+      mid: message.mid,
+      seq: Number(message.conversation_seq),
+    };
   }
 
   async function sendAcked(count: number, label: string): Promise<void> {
-    for (let i = 0; i < count; i += 1) acks.push(await sendUntilAcked(service, a, cid, `o-${label.replace(/[^A-Za-z0-9]+/g, '-')}-${i}-${randomSuffix()}`, `${label} ${i}`));
+    for (let i = 0; i < count; i += 1)
+      acks.push(
+        await sendUntilAcked(
+          service,
+          a,
+          cid,
+          `o-${label.replace(/[^A-Za-z0-9]+/g, '-')}-${i}-${randomSuffix()}`,
+          `${label} ${i}`,
+        ),
+      );
   }
 
   /** Sends that were refused during an outage, retried (same client_message_id) until acknowledged. */
@@ -122,13 +205,22 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
   it('database frozen: requests answer 503/1500 within the timeouts, liveness 200, readiness 503; thawed: recovers without restart, nothing lost', async () => {
     const pid = service.pid;
     await sendAcked(3, 'before freeze');
-    const pending = Array.from({ length: CONCURRENT }, (_, i) => ({ cmid: `o-frozen-${i}-${randomSuffix()}`, text: `during freeze ${i}` }));
+    const pending = Array.from({ length: CONCURRENT }, (_, i) => ({
+      cmid: `o-frozen-${i}-${randomSuffix()}`,
+      text: `during freeze ${i}`,
+    }));
     db.freeze();
     try {
       const [live, notReady, read, ...sends] = await Promise.all([
         health(),
         ready(),
-        outcome(service.request('GET', '/app/sdk/messages', { token: a.token, query: { conversation_id: cid, after_seq: '0' }, timeoutMs: 15_000 })),
+        outcome(
+          service.request('GET', '/app/sdk/messages', {
+            token: a.token,
+            query: { conversation_id: cid, after_seq: '0' },
+            timeoutMs: 15_000,
+          }),
+        ),
         ...pending.map((p) => sendOnce(p.cmid, p.text)),
       ]);
       expectLive(live);
@@ -152,15 +244,28 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
     const pid = service.pid;
     await sendAcked(3, 'before kill');
     await db.kill();
-    const pending = Array.from({ length: 5 }, (_, i) => ({ cmid: `o-killed-${i}-${randomSuffix()}`, text: `database down ${i}` }));
-    const [live, notReady, ...sends] = await Promise.all([health(), ready(), ...pending.map((p) => sendOnce(p.cmid, p.text))]);
+    const pending = Array.from({ length: 5 }, (_, i) => ({
+      cmid: `o-killed-${i}-${randomSuffix()}`,
+      text: `database down ${i}`,
+    }));
+    const [live, notReady, ...sends] = await Promise.all([
+      health(),
+      ready(),
+      ...pending.map((p) => sendOnce(p.cmid, p.text)),
+    ]);
     expectLive(live);
     expectUnavailable('readiness', notReady, READY_MS, /^not ready: .*database/);
     sends.forEach((s, i) => expectUnavailable(`send ${i}`, s, PROMPT_MS));
     // A token exchange needs the database too.
     expectUnavailable(
       'token',
-      await outcome(service.request('POST', '/app/sdk/token', { headers: { Authorization: `Bearer ${FAULT_SECRETS.SDK_SECRET}` }, body: { user_id: a.userId, nickname: 'Returning' }, timeoutMs: 10_000 })),
+      await outcome(
+        service.request('POST', '/app/sdk/token', {
+          headers: { Authorization: `Bearer ${FAULT_SECRETS.SDK_SECRET}` },
+          body: { user_id: a.userId, nickname: 'Returning' },
+          timeoutMs: 10_000,
+        }),
+      ),
       PROMPT_MS,
     );
 
@@ -190,7 +295,12 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
 
     await db.start();
     await late.waitReady(20_000);
-    expect(await ready(late)).toMatchObject({ status: 200, code: 0, msg: 'ok', data: { status: 'ready', database: 'up', redis: 'disabled' } });
+    expect(await ready(late)).toMatchObject({
+      status: 200,
+      code: 0,
+      msg: 'ok',
+      data: { status: 'ready', database: 'up', redis: 'disabled' },
+    });
     // It migrated the empty database: the whole API works.
     const x = await issueUser(late, 'lx');
     const y = await issueUser(late, 'ly');
@@ -214,18 +324,44 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
 
     const replies = [];
     for (let i = 0; i < 10; i += 1) replies.push(await sendOnce(`o-noredis-${i}-${randomSuffix()}`, `no redis ${i}`));
-    const clientError = await outcome(service.request('POST', '/app/sdk/client-errors', { token: a.token, body: clientErrorReport(a), timeoutMs: 10_000 }));
+    const clientError = await outcome(
+      service.request('POST', '/app/sdk/client-errors', {
+        token: a.token,
+        body: clientErrorReport(a),
+        timeoutMs: 10_000,
+      }),
+    );
     const stranger = await issueUser(service, 'os');
-    const friendRequest = await outcome(service.request('POST', '/app/sdk/friends/requests', { token: a.token, body: { user_id: stranger.userId, request_id: `fr-${randomSuffix()}` }, timeoutMs: 10_000 }));
+    const friendRequest = await outcome(
+      service.request('POST', '/app/sdk/friends/requests', {
+        token: a.token,
+        body: { user_id: stranger.userId, request_id: `fr-${randomSuffix()}` },
+        timeoutMs: 10_000,
+      }),
+    );
     // Recorded first, so that a failure below leaves the later checks of the conversation right.
     for (const r of replies) if (r.status === 200 && r.code === 0) acks.push(ackOf(r.data));
-    for (const [what, seen] of [...replies.map((r, i) => [`send ${i}`, r] as const), ['client error', clientError] as const, ['friend request', friendRequest] as const]) {
-      expect({ what, status: seen.status, code: seen.code, msg: seen.msg, inTime: seen.ms <= REDIS_SLACK_MS, ms: seen.ms }).toEqual({ what, status: 200, code: 0, msg: 'ok', inTime: true, ms: seen.ms });
+    for (const [what, seen] of [
+      ...replies.map((r, i) => [`send ${i}`, r] as const),
+      ['client error', clientError] as const,
+      ['friend request', friendRequest] as const,
+    ]) {
+      expect({
+        what,
+        status: seen.status,
+        code: seen.code,
+        msg: seen.msg,
+        inTime: seen.ms <= REDIS_SLACK_MS,
+        ms: seen.ms,
+      }).toEqual({ what, status: 200, code: 0, msg: 'ok', inTime: true, ms: seen.ms });
     }
 
     expectUnavailable('readiness', await ready(), READY_MS, /redis/i);
     const down = await metrics();
-    expect({ up: metric(down, 'im_redis_up'), fellBack: (metric(down, 'im_redis_fallbacks_total') ?? 0) > fallbacksBefore }).toEqual({ up: 0, fellBack: true });
+    expect({
+      up: metric(down, 'im_redis_up'),
+      fellBack: (metric(down, 'im_redis_fallbacks_total') ?? 0) > fallbacksBefore,
+    }).toEqual({ up: 0, fellBack: true });
 
     const backAt = Date.now();
     await redis.start();
@@ -236,7 +372,10 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
     expect(await ready()).toMatchObject({ status: 200, data: { status: 'ready', database: 'up', redis: 'up' } });
     expect(metric(await metrics(), 'im_redis_up')).toBe(1);
     // The counters live in Redis again (this instance keeps nothing else there).
-    ok(await service.request('POST', '/app/sdk/client-errors', { token: a.token, body: clientErrorReport(a) }), 'client error after redis came back');
+    ok(
+      await service.request('POST', '/app/sdk/client-errors', { token: a.token, body: clientErrorReport(a) }),
+      'client error after redis came back',
+    );
     expect(await redis.dbsize()).toBeGreaterThan(0);
     await sendAcked(2, 'redis back');
     await expectExactlyOnce(service, a, cid, acks);
@@ -244,7 +383,11 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
     // JSON logs are buffered until shutdown: stop the service to read them, then start it again.
     service.signal('SIGTERM');
     await service.exited(15_000);
-    const redisLines = (from: number, to: number): string[] => service.logEntries().filter((e) => e.time >= from && e.time < to && /redis/i.test(e.line)).map((e) => e.line);
+    const redisLines = (from: number, to: number): string[] =>
+      service
+        .logEntries()
+        .filter((e) => e.time >= from && e.time < to && /redis/i.test(e.line))
+        .map((e) => e.line);
     const outage = redisLines(killedAt, backAt);
     const back = redisLines(backAt, Date.now());
     // Logged once by each component that uses Redis (rate limits, presence, the socket.io
@@ -257,7 +400,13 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
       perComponent.set(`${context} ${role}`, (perComponent.get(`${context} ${role}`) ?? 0) + 1);
     }
     const loggedOnceEach = outage.length >= 1 && [...perComponent.values()].every((n) => n <= 2);
-    expect({ unhandled: /Unhandled error event/.test(service.log), outageLogged: loggedOnceEach, outage, endLogged: back.length >= 1, back }).toEqual({
+    expect({
+      unhandled: /Unhandled error event/.test(service.log),
+      outageLogged: loggedOnceEach,
+      outage,
+      endLogged: back.length >= 1,
+      back,
+    }).toEqual({
       unhandled: false,
       outageLogged: true,
       outage,
@@ -274,7 +423,14 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
         const cmid = `o-frozenredis-${i}-${randomSuffix()}`;
         const seen = await sendOnce(cmid, `redis frozen ${i}`);
         if (seen.status === 200 && seen.code === 0) acks.push(ackOf(seen.data));
-        expect({ i, status: seen.status, code: seen.code, msg: seen.msg, inTime: seen.ms <= REDIS_SLACK_MS, ms: seen.ms }).toEqual({ i, status: 200, code: 0, msg: 'ok', inTime: true, ms: seen.ms });
+        expect({
+          i,
+          status: seen.status,
+          code: seen.code,
+          msg: seen.msg,
+          inTime: seen.ms <= REDIS_SLACK_MS,
+          ms: seen.ms,
+        }).toEqual({ i, status: 200, code: 0, msg: 'ok', inTime: true, ms: seen.ms });
       }
       expectUnavailable('readiness', await ready(), READY_MS, /redis/i);
     } finally {

@@ -3,7 +3,23 @@
 // the SDKs do). Afterwards every acknowledged message is stored exactly once with its content,
 // and each conversation's sequences run 1..N without a gap or a duplicate. Then SIGTERM during
 // sends: the requests in flight are answered and the process exits 0.
-import { Ack, FaultLab, FaultUser, MariaDb, ServiceProcess, createGroup, expectExactlyOnce, friendConversationId, issueUser, makeFriends, ok, randomSuffix, sendUntilAcked, sleep, waitFor } from './harness';
+import {
+  Ack,
+  FaultLab,
+  FaultUser,
+  MariaDb,
+  ServiceProcess,
+  createGroup,
+  expectExactlyOnce,
+  friendConversationId,
+  issueUser,
+  makeFriends,
+  ok,
+  randomSuffix,
+  sendUntilAcked,
+  sleep,
+  waitFor,
+} from './harness';
 
 const SENDERS = 8;
 const MESSAGES_PER_CONVERSATION = 16;
@@ -45,7 +61,16 @@ describe('kill -9 of the service during concurrent sends', () => {
         for (const conversationId of [groupCid, direct]) {
           if (failure) return;
           const clientMessageId = `k-${i}-${n}-${conversationId === groupCid ? 'g' : 'd'}-${randomSuffix()}`;
-          acks.push(await sendUntilAcked(service, me, conversationId, clientMessageId, `sender ${i} message ${n} to ${conversationId}`, stats));
+          acks.push(
+            await sendUntilAcked(
+              service,
+              me,
+              conversationId,
+              clientMessageId,
+              `sender ${i} message ${n} to ${conversationId}`,
+              stats,
+            ),
+          );
         }
       }
     };
@@ -57,7 +82,12 @@ describe('kill -9 of the service during concurrent sends', () => {
 
     const kills: { ackedBefore: number; pid: number | null }[] = [];
     for (let k = 1; k <= KILLS; k += 1) {
-      await waitFor(`${Math.round((k * total) / (KILLS + 1))} acknowledgements`, 60_000, async () => (failure || acks.length >= (k * total) / (KILLS + 1) ? true : undefined), 20);
+      await waitFor(
+        `${Math.round((k * total) / (KILLS + 1))} acknowledgements`,
+        60_000,
+        async () => (failure || acks.length >= (k * total) / (KILLS + 1) ? true : undefined),
+        20,
+      );
       if (failure) break;
       kills.push({ ackedBefore: acks.length, pid: service.pid });
       await service.kill();
@@ -73,9 +103,16 @@ describe('kill -9 of the service during concurrent sends', () => {
     expect(stats.networkErrors + stats.unavailable).toBeGreaterThan(0);
 
     await service.waitReady();
-    await expectExactlyOnce(service, users[0], groupCid, acks.filter((a) => a.conversationId === groupCid));
+    await expectExactlyOnce(
+      service,
+      users[0],
+      groupCid,
+      acks.filter((a) => a.conversationId === groupCid),
+    );
     for (let i = 0; i < SENDERS; i += 2) {
-      const pairAcks = acks.filter((a) => a.conversationId !== groupCid && (a.sender === users[i] || a.sender === users[i + 1]));
+      const pairAcks = acks.filter(
+        (a) => a.conversationId !== groupCid && (a.sender === users[i] || a.sender === users[i + 1]),
+      );
       expect(pairAcks).toHaveLength(2 * MESSAGES_PER_CONVERSATION);
       await expectExactlyOnce(service, users[i], friendConversationId(users[i + 1]), pairAcks);
     }
@@ -83,9 +120,18 @@ describe('kill -9 of the service during concurrent sends', () => {
     // A retry after the acknowledgement answers the stored message, never a second one.
     for (const ack of acks.filter((_, index) => index % 8 === 0)) {
       const again = await sendUntilAcked(service, ack.sender, ack.conversationId, ack.clientMessageId, ack.text);
-      expect({ cmid: ack.clientMessageId, mid: again.mid, seq: again.seq }).toEqual({ cmid: ack.clientMessageId, mid: ack.mid, seq: ack.seq });
+      expect({ cmid: ack.clientMessageId, mid: again.mid, seq: again.seq }).toEqual({
+        cmid: ack.clientMessageId,
+        mid: ack.mid,
+        seq: ack.seq,
+      });
     }
-    await expectExactlyOnce(service, users[0], groupCid, acks.filter((a) => a.conversationId === groupCid));
+    await expectExactlyOnce(
+      service,
+      users[0],
+      groupCid,
+      acks.filter((a) => a.conversationId === groupCid),
+    );
   });
 
   it('on SIGTERM answers the requests in flight, refuses readiness and exits 0', async () => {
@@ -99,7 +145,12 @@ describe('kill -9 of the service during concurrent sends', () => {
         service
           .request('POST', '/app/sdk/messages/send', {
             token: u.token,
-            body: { conversation_id: groupCid, client_message_id: `t-${i}-${randomSuffix()}`, type: 'text', content: { text: `in flight ${i}` } },
+            body: {
+              conversation_id: groupCid,
+              client_message_id: `t-${i}-${randomSuffix()}`,
+              type: 'text',
+              content: { text: `in flight ${i}` },
+            },
             timeoutMs: 20_000,
           })
           .then((r) => ({ status: r.status, code: r.body.code, ms: r.ms }))
@@ -113,13 +164,18 @@ describe('kill -9 of the service during concurrent sends', () => {
         .then((r) => ({ status: r.status, code: r.body.code }))
         .catch((error: NodeJS.ErrnoException) => ({ status: 0, code: error.code ?? error.message }));
       // Shutting down: readiness fails at once (503), or the listener is already closed.
-      expect([{ status: 503, code: 1500 }, { status: 0, code: 'ECONNREFUSED' }]).toContainEqual(ready);
+      expect([
+        { status: 503, code: 1500 },
+        { status: 0, code: 'ECONNREFUSED' },
+      ]).toContainEqual(ready);
       expect(service.running).toBe(true);
     } finally {
       db.thaw();
     }
     const answers = await Promise.all(inFlight);
-    expect(answers.map((a) => ({ status: a.status, code: a.code, error: a.error }))).toEqual(users.map(() => ({ status: 200, code: 0, error: undefined })));
+    expect(answers.map((a) => ({ status: a.status, code: a.code, error: a.error }))).toEqual(
+      users.map(() => ({ status: 200, code: 0, error: undefined })),
+    );
     // They were still in flight when the signal came (held by the frozen database).
     expect(Math.min(...answers.map((a) => a.ms))).toBeGreaterThanOrEqual(600);
     await service.exited(10_000);
@@ -129,9 +185,14 @@ describe('kill -9 of the service during concurrent sends', () => {
     const group = await sendUntilAcked(service, users[0], groupCid, `t-after-${randomSuffix()}`, 'after restart');
     expect(group.seq).toBe(before.seq + users.length + 1);
     const window = ok<{ messages: { content: { text?: string } | null }[] }>(
-      await service.request('GET', '/app/sdk/messages', { token: users[0].token, query: { conversation_id: groupCid, after_seq: String(before.seq) } }),
+      await service.request('GET', '/app/sdk/messages', {
+        token: users[0].token,
+        query: { conversation_id: groupCid, after_seq: String(before.seq) },
+      }),
       'messages after SIGTERM',
     );
-    expect(window.messages.map((m) => m.content?.text).sort()).toEqual([...users.map((_, i) => `in flight ${i}`), 'after restart'].sort());
+    expect(window.messages.map((m) => m.content?.text).sort()).toEqual(
+      [...users.map((_, i) => `in flight ${i}`), 'after restart'].sort(),
+    );
   });
 });

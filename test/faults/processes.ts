@@ -30,7 +30,12 @@ export async function freePort(): Promise<number> {
 export class GaveUp extends Error {}
 
 /** Polls `check` until it returns a value other than undefined, or fails naming `what`; other errors of `check` are retried. */
-export async function waitFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<T | undefined>,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -41,7 +46,10 @@ export async function waitFor<T>(what: string, timeoutMs: number, check: () => P
       if (error instanceof GaveUp) throw error;
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+      );
     await sleep(intervalMs);
   }
 }
@@ -95,7 +103,10 @@ export class Child {
   exitCode: number | null = null;
   exitSignal: NodeJS.Signals | null = null;
 
-  constructor(private readonly name: string, readonly logFile: string) {
+  constructor(
+    private readonly name: string,
+    readonly logFile: string,
+  ) {
     this.logStream = createWriteStream(logFile, { flags: 'a' });
   }
 

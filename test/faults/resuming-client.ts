@@ -82,14 +82,23 @@ export class ResumingClient {
     const passedPosition = this.position !== null;
     const auth: Record<string, unknown> = { token: this.token };
     if (this.position !== null) auth.position = this.position;
-    const socket = io(url, { auth, transports: this.options.transports ?? ['websocket'], reconnection: false, forceNew: true, timeout: timeoutMs });
+    const socket = io(url, {
+      auth,
+      transports: this.options.transports ?? ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      timeout: timeoutMs,
+    });
     this.socket = socket;
     const onThis = new Set<string>();
     let before = 0;
     let ready = false;
     let failed = false;
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`${this.name}: no connection.ready from ${url} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => fail(new Error(`${this.name}: no connection.ready from ${url} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const fail = (error: Error): void => {
         if (failed) return;
         failed = true;
@@ -101,37 +110,67 @@ export class ResumingClient {
         this.connectErrors.push(error.message);
         reject(error);
       };
-      socket.once('connect_error', (error: Error & { data?: unknown }) => fail(new Error(`${this.name}: connect_error from ${url}: ${error.message} ${JSON.stringify(error.data ?? null)}`)));
-      socket.onAny((name: string, payload: { event_id?: string; type?: string; position?: string | null; data?: Record<string, unknown> } & Record<string, unknown>) => {
-        if (name === 'connection.ready') {
-          ready = true;
-          clearTimeout(timer);
-          this.readies.push({ connection, url, passedPosition, resumed: payload.resumed === true, replayed: Number(payload.replayed), before });
-          this.position = String(payload.position);
-          resolve();
-          return;
-        }
-        if (payload?.position === null || payload?.position === undefined || !payload.event_id) return;
-        if (!ready) before += 1;
-        const eventId = payload.event_id;
-        if (onThis.has(eventId)) {
-          this.socketDuplicates.push({ eventId, connection });
-          return;
-        }
-        onThis.add(eventId);
-        const first = this.firstSeenOn.get(eventId);
-        if (first !== undefined) {
-          this.resumeDuplicates.push({ eventId, connection, first });
-          return;
-        }
-        this.firstSeenOn.set(eventId, connection);
-        this.processed.push({ eventId, type: String(payload.type), position: payload.position, data: payload.data ?? {}, connection, live: ready, at: Date.now() });
-        this.position = payload.position;
-      });
+      socket.once('connect_error', (error: Error & { data?: unknown }) =>
+        fail(
+          new Error(`${this.name}: connect_error from ${url}: ${error.message} ${JSON.stringify(error.data ?? null)}`),
+        ),
+      );
+      socket.onAny(
+        (
+          name: string,
+          payload: {
+            event_id?: string;
+            type?: string;
+            position?: string | null;
+            data?: Record<string, unknown>;
+          } & Record<string, unknown>,
+        ) => {
+          if (name === 'connection.ready') {
+            ready = true;
+            clearTimeout(timer);
+            this.readies.push({
+              connection,
+              url,
+              passedPosition,
+              resumed: payload.resumed === true,
+              replayed: Number(payload.replayed),
+              before,
+            });
+            this.position = String(payload.position);
+            resolve();
+            return;
+          }
+          if (payload?.position === null || payload?.position === undefined || !payload.event_id) return;
+          if (!ready) before += 1;
+          const eventId = payload.event_id;
+          if (onThis.has(eventId)) {
+            this.socketDuplicates.push({ eventId, connection });
+            return;
+          }
+          onThis.add(eventId);
+          const first = this.firstSeenOn.get(eventId);
+          if (first !== undefined) {
+            this.resumeDuplicates.push({ eventId, connection, first });
+            return;
+          }
+          this.firstSeenOn.set(eventId, connection);
+          this.processed.push({
+            eventId,
+            type: String(payload.type),
+            position: payload.position,
+            data: payload.data ?? {},
+            connection,
+            live: ready,
+            at: Date.now(),
+          });
+          this.position = payload.position;
+        },
+      );
       socket.on('disconnect', (reason: string) => {
         if (this.socket === socket) this.socket = null;
         socket.offAny();
-        if (!ready) return fail(new Error(`${this.name}: disconnected (${reason}) from ${url} before connection.ready`));
+        if (!ready)
+          return fail(new Error(`${this.name}: disconnected (${reason}) from ${url} before connection.ready`));
         if (this.closing || reason === 'io client disconnect') return;
         this.drops.push({ connection, reason, at: Date.now() });
         void this.reconnectAfterDrop();

@@ -24,7 +24,14 @@ export class MariaDb {
     const db = new MariaDb(await freePort());
     const install = spawnSync(
       'mariadb-install-db',
-      ['--no-defaults', `--datadir=${db.dataDir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'],
+      [
+        '--no-defaults',
+        `--datadir=${db.dataDir}`,
+        '--user=root',
+        '--auth-root-authentication-method=normal',
+        '--skip-test-db',
+        '--skip-name-resolve',
+      ],
       { encoding: 'utf8', timeout: 60_000 },
     );
     if (install.status !== 0) {
@@ -97,7 +104,13 @@ export class MariaDb {
 
   /** One statement on a fresh connection (so a frozen or killed server leaves nothing behind). */
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], database?: string): Promise<T[]> {
-    const connection = await createConnection({ host: '127.0.0.1', port: this.port, user: 'root', database, connectTimeout: 2000 });
+    const connection = await createConnection({
+      host: '127.0.0.1',
+      port: this.port,
+      user: 'root',
+      database,
+      connectTimeout: 2000,
+    });
     try {
       const [rows] = await connection.query(sql, params);
       return rows as T[];
@@ -151,7 +164,20 @@ export class RedisServer {
   async start(): Promise<void> {
     this.child.spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir, '--daemonize', 'no'],
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        this.dir,
+        '--daemonize',
+        'no',
+      ],
       { ...process.env },
       this.dir,
     );
@@ -180,7 +206,16 @@ export class RedisServer {
 
   /** One command on a short-lived connection that never retries. */
   private async command<T>(run: (redis: Redis) => Promise<T>): Promise<T> {
-    const redis = new Redis({ host: '127.0.0.1', port: this.port, lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const redis = new Redis({
+      host: '127.0.0.1',
+      port: this.port,
+      lazyConnect: true,
+      connectTimeout: 1000,
+      commandTimeout: 1000,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => undefined);
     try {
       await redis.connect();

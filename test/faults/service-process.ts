@@ -40,7 +40,10 @@ export class ServiceProcess {
   readonly dir: string;
   private readonly child: Child;
 
-  private constructor(readonly port: number, private readonly env: Record<string, string>) {
+  private constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {
     this.dir = tempDir('im-faults-service-');
     this.child = new Child(`service:${port}`, join(this.dir, 'service.log'));
   }
@@ -50,7 +53,8 @@ export class ServiceProcess {
    * configuration: valid secrets, generous rate limits, JSON logs.
    */
   static async create(env: Record<string, string>): Promise<ServiceProcess> {
-    if (!existsSync(SERVICE_ENTRY)) throw new Error(`${SERVICE_ENTRY} is missing: run \`npx nest build\` first (test/run-tests.js does)`);
+    if (!existsSync(SERVICE_ENTRY))
+      throw new Error(`${SERVICE_ENTRY} is missing: run \`npx nest build\` first (test/run-tests.js does)`);
     const port = await freePort();
     return new ServiceProcess(port, env);
   }
@@ -104,13 +108,15 @@ export class ServiceProcess {
       PUBLIC_BASE_URL: `http://127.0.0.1:${this.port}`,
       MEDIA_DIR: join(this.dir, 'media'),
       DEV_SECRETS_FILE: join(this.dir, 'dev-secrets.json'),
-      RATE_LIMITS: 'send=100000/1s,friend_request=100000/60s,report=100000/60s,client_error=100000/60s,media_upload=100000/60s',
+      RATE_LIMITS:
+        'send=100000/1s,friend_request=100000/60s,report=100000/60s,client_error=100000/60s,media_upload=100000/60s',
       ...FAULT_SECRETS,
       ...this.env,
     };
     this.child.spawn(process.execPath, [SERVICE_ENTRY], env, ROOT);
     await waitFor(`the service on port ${this.port} to listen`, listenTimeoutMs, async () => {
-      if (!this.child.running) throw new GaveUp(`the service exited (${this.child.exitCode ?? this.child.exitSignal}): ${this.child.tail()}`);
+      if (!this.child.running)
+        throw new GaveUp(`the service exited (${this.child.exitCode ?? this.child.exitSignal}): ${this.child.tail()}`);
       await this.request('GET', '/health', { timeoutMs: 1000 });
       return true;
     });
@@ -118,11 +124,19 @@ export class ServiceProcess {
 
   /** Waits until GET /health/ready answers 200. */
   async waitReady(timeoutMs = 60_000): Promise<HttpReply> {
-    return waitFor(`the service on port ${this.port} to be ready`, timeoutMs, async () => {
-      if (!this.child.running) throw new GaveUp(`the service exited (${this.child.exitCode ?? this.child.exitSignal}): ${this.child.tail()}`);
-      const reply = await this.request('GET', '/health/ready', { timeoutMs: 5000 });
-      return reply.status === 200 ? reply : undefined;
-    }, 150);
+    return waitFor(
+      `the service on port ${this.port} to be ready`,
+      timeoutMs,
+      async () => {
+        if (!this.child.running)
+          throw new GaveUp(
+            `the service exited (${this.child.exitCode ?? this.child.exitSignal}): ${this.child.tail()}`,
+          );
+        const reply = await this.request('GET', '/health/ready', { timeoutMs: 5000 });
+        return reply.status === 200 ? reply : undefined;
+      },
+      150,
+    );
   }
 
   async startReady(timeoutMs = 60_000): Promise<void> {
@@ -156,26 +170,32 @@ export class ServiceProcess {
     const timeoutMs = options.timeoutMs ?? 15_000;
     const started = Date.now();
     return new Promise<HttpReply>((done, fail) => {
-      const req = httpRequest({ host: '127.0.0.1', port: this.port, method, path: `${path}${query}`, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', (error) => {
-          clearTimeout(timer);
-          fail(error);
-        });
-        res.on('end', () => {
-          clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: HttpReply['body'] = {};
-          try {
-            body = JSON.parse(text) as HttpReply['body'];
-          } catch {
-            body = {};
-          }
-          done({ status: res.statusCode ?? 0, body, text, headers: res.headers, ms: Date.now() - started });
-        });
-      });
-      const timer = setTimeout(() => req.destroy(new Error(`${method} ${path}: no reply within ${timeoutMs} ms`)), timeoutMs);
+      const req = httpRequest(
+        { host: '127.0.0.1', port: this.port, method, path: `${path}${query}`, headers, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', (error) => {
+            clearTimeout(timer);
+            fail(error);
+          });
+          res.on('end', () => {
+            clearTimeout(timer);
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: HttpReply['body'] = {};
+            try {
+              body = JSON.parse(text) as HttpReply['body'];
+            } catch {
+              body = {};
+            }
+            done({ status: res.statusCode ?? 0, body, text, headers: res.headers, ms: Date.now() - started });
+          });
+        },
+      );
+      const timer = setTimeout(
+        () => req.destroy(new Error(`${method} ${path}: no reply within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       req.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         fail(this.explain(error));
@@ -187,7 +207,9 @@ export class ServiceProcess {
   /** A network error, with the process's state when it is not running (the code is kept). */
   private explain(error: NodeJS.ErrnoException): NodeJS.ErrnoException {
     if (this.child.running) return error;
-    const explained: NodeJS.ErrnoException = new Error(`${error.message} (the service is not running: exit ${this.child.exitCode ?? this.child.exitSignal}; log tail: ${this.child.tail(1500)})`);
+    const explained: NodeJS.ErrnoException = new Error(
+      `${error.message} (the service is not running: exit ${this.child.exitCode ?? this.child.exitSignal}; log tail: ${this.child.tail(1500)})`,
+    );
     explained.code = error.code;
     return explained;
   }

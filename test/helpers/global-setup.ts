@@ -13,7 +13,12 @@ export default async function globalSetup(): Promise<void> {
   if (!url || url.startsWith('sqlite')) return;
   const database = parseDatabaseUrl(url);
   if (database.type !== 'mysql') return;
-  const admin = await createConnection({ host: database.host, port: database.port, user: database.username, password: database.password });
+  const admin = await createConnection({
+    host: database.host,
+    port: database.port,
+    user: database.username,
+    password: database.password,
+  });
   await admin.query(`CREATE DATABASE IF NOT EXISTS \`${database.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
   await admin.end();
   const dataSource = new DataSource(buildDataSourceOptions(database));

@@ -4,7 +4,12 @@ import { DeliverableEvent, OutboxRepository } from '../../src/outbox/outbox.repo
 import type { TestApp } from './test-app';
 
 /** A user's delivered events after `after`, once every committed event has its position. */
-export async function listDelivered(t: TestApp, userId: string, after: string, limit: number): Promise<DeliverableEvent[]> {
+export async function listDelivered(
+  t: TestApp,
+  userId: string,
+  after: string,
+  limit: number,
+): Promise<DeliverableEvent[]> {
   await t.app.get(OutboxSequencer).flush();
   return t.app.get(OutboxRepository).listForUser(userId, after, limit);
 }
@@ -15,7 +20,11 @@ export async function listDelivered(t: TestApp, userId: string, after: string, l
  */
 export async function isDeliveredTo(t: TestApp, rowId: string | number, userId: string): Promise<boolean> {
   await t.app.get(OutboxSequencer).flush();
-  const [row] = (await t.app.get(DataSource).query('SELECT position FROM outbox_events WHERE id = ?', [String(rowId)])) as Array<{ position: string | number | null }>;
+  const [row] = (await t.app
+    .get(DataSource)
+    .query('SELECT position FROM outbox_events WHERE id = ?', [String(rowId)])) as Array<{
+    position: string | number | null;
+  }>;
   if (!row || row.position === null) return false;
   const [first] = await t.app.get(OutboxRepository).listForUser(userId, String(BigInt(row.position) - 1n), 1);
   return first?.position === String(row.position);

@@ -58,7 +58,8 @@ export class RtClient {
       const found = check();
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; received: ${JSON.stringify(this.events.map((e) => e.name))}`);
+      if (left <= 0)
+        throw new Error(`timed out waiting for ${what}; received: ${JSON.stringify(this.events.map((e) => e.name))}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 100));
         this.waiters.push(() => {
@@ -95,7 +96,13 @@ export interface ConnectOptions {
 
 /** Connects and waits for connection.ready; rejects with the connect_error's data on refusal. */
 export async function connect(url: string, options: ConnectOptions): Promise<RtClient> {
-  const socket = io(url, { auth: options.auth, query: options.query, transports: options.transports ?? ['websocket'], reconnection: false, forceNew: true });
+  const socket = io(url, {
+    auth: options.auth,
+    query: options.query,
+    transports: options.transports ?? ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
   const client = new RtClient(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect_error', (error: Error & { data?: unknown }) => {
@@ -145,7 +152,10 @@ export function duplicateEventIds(client: RtClient): string[] {
 }
 
 /** The keys of a received envelope, for an exact-shape check. */
-export const envelopeKeys = (e: Received): string[] => Object.keys(e).filter((k) => k !== 'name').sort();
+export const envelopeKeys = (e: Received): string[] =>
+  Object.keys(e)
+    .filter((k) => k !== 'name')
+    .sort();
 
 /**
  * A barrier for "must NOT receive" checks: `user` changes their own profile, whose

@@ -33,7 +33,13 @@ export interface FakeS3 {
 /** A fake S3 on 127.0.0.1 (random port), one bucket, objects kept in a temporary directory. */
 export async function startFakeS3(bucket = 'im-media'): Promise<FakeS3> {
   const directory = mkdtempSync(join(tmpdir(), 'im-s3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   let running = true;

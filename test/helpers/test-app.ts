@@ -59,7 +59,10 @@ function databaseUrl(): { url: string; sqliteFile: string | null } {
 }
 
 /** Boots the real application (same factory as production) on a real database. */
-export async function startTestApp(env: Record<string, string> = {}, options: { logLines?: string[]; callTimers?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { logLines?: string[]; callTimers?: boolean } = {},
+): Promise<TestApp> {
   const { url, sqliteFile } = databaseUrl();
   const mediaDir = join(tmpdir(), `im-e2e-media-${randomBytes(6).toString('hex')}`);
   const config = loadConfig({
@@ -68,7 +71,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     MIGRATIONS_RUN: sqliteFile ? 'true' : 'false',
     PUBLIC_BASE_URL: 'http://im.test',
     // Generous limits so functional tests never meet 1005; rate-limit tests pass their own.
-    RATE_LIMITS: 'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s,media_upload=100000/1s',
+    RATE_LIMITS:
+      'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s,media_upload=100000/1s',
     REALTIME_CONNECTS_PER_MINUTE: '100000',
     REALTIME_MAX_SOCKETS_PER_USER: '10000',
     MEDIA_DIR: mediaDir,
@@ -77,7 +81,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   });
   const clock = new TestClock();
   const lines = options.logLines;
-  const root = lines ? createRootLogger(config.operations.log, { write: (line: string) => void lines.push(line) }) : undefined;
+  const root = lines
+    ? createRootLogger(config.operations.log, { write: (line: string) => void lines.push(line) })
+    : undefined;
   const app = await createApp(config, { clock }, root);
   await app.init();
   // On MySQL every spec file shares one database, and a call timer pass ends every due call in
@@ -134,10 +140,14 @@ export const bearer = (token: string): [string, string] => ['Authorization', `Be
 
 /** The `data` of a successful envelope (HTTP 200, code 0), failing the test with the code and msg otherwise. */
 export function okData<T>(response: { status: number; body?: { code?: number; msg?: string; data?: unknown } }): T {
-  expect({ status: response.status, code: response.body?.code, msg: response.body?.msg }).toEqual({ status: 200, code: 0, msg: 'ok' });
+  expect({ status: response.status, code: response.body?.code, msg: response.body?.msg }).toEqual({
+    status: 200,
+    code: 0,
+    msg: 'ok',
+  });
   return response.body?.data as T;
 }
 
 /** The one-to-one conversation ID with `peer`, as the other member sees it. */
-export const friendConversationId = (peer: { userId: string }): string => `friend_${Buffer.from(peer.userId).toString('base64url')}`;
-
+export const friendConversationId = (peer: { userId: string }): string =>
+  `friend_${Buffer.from(peer.userId).toString('base64url')}`;

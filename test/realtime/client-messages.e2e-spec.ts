@@ -42,16 +42,20 @@ describe('real-time client messages (contract)', () => {
     open.push(...out);
     return out;
   }
-  const typing = (c: RtClient, conversationId: string): Promise<Ack> => c.request('conversation.typing', { conversation_id: conversationId });
+  const typing = (c: RtClient, conversationId: string): Promise<Ack> =>
+    c.request('conversation.typing', { conversation_id: conversationId });
   async function group(owner: IssuedUser, members: IssuedUser[]): Promise<{ groupId: string; cid: string }> {
     const groupId = `rt.${randomBytes(6).toString('hex')}`;
-    const r = await t.http.post('/app/sdk/groups/create').set(...bearer(owner.token)).send({ group_id: groupId, name: 'g', member_ids: members.map((m) => m.userId) });
+    const r = await t.http
+      .post('/app/sdk/groups/create')
+      .set(...bearer(owner.token))
+      .send({ group_id: groupId, name: 'g', member_ids: members.map((m) => m.userId) });
     expect(r.body.code).toBe(0);
     return { groupId, cid: `group_${groupId}` };
   }
 
   describe('typing', () => {
-    it('one-to-one: acks {code: 0}; the peer\'s devices get it under their own conversation_id; the typer and others do not', async () => {
+    it("one-to-one: acks {code: 0}; the peer's devices get it under their own conversation_id; the typer and others do not", async () => {
       const [alice, bob, carol] = await users(3);
       await seed.friends(alice.id, bob.id);
       await seed.friends(alice.id, carol.id);
@@ -62,7 +66,12 @@ describe('real-time client messages (contract)', () => {
       for (const b of bobs) {
         const relay = await b.waitFor(() => relays(b)[0], 3000, 'conversation.typing');
         expect(envelopeKeys(relay)).toEqual(['created_at', 'data', 'event_id', 'position', 'type']);
-        expect(relay).toMatchObject({ type: 'conversation.typing', position: null, event_id: expect.any(String), created_at: expect.any(Number) });
+        expect(relay).toMatchObject({
+          type: 'conversation.typing',
+          position: null,
+          event_id: expect.any(String),
+          created_at: expect.any(Number),
+        });
         expect(relay.data).toEqual({ conversation_id: friendConversationId(alice), user_id: alice.userId });
       }
       await sleep(SETTLE_MS);
@@ -73,21 +82,32 @@ describe('real-time client messages (contract)', () => {
       const [owner, typer, member, removed, outsider] = await users(5);
       await seed.friends(typer.id, outsider.id);
       const { groupId, cid } = await group(owner, [typer, member, removed]);
-      expect((await t.http.post('/app/sdk/groups/members/remove').set(...bearer(owner.token)).send({ group_id: groupId, user_ids: [removed.userId] })).body.code).toBe(0);
+      expect(
+        (
+          await t.http
+            .post('/app/sdk/groups/members/remove')
+            .set(...bearer(owner.token))
+            .send({ group_id: groupId, user_ids: [removed.userId] })
+        ).body.code,
+      ).toBe(0);
       const [o1] = await sockets(owner);
       const [t1] = await sockets(typer);
       const [m1] = await sockets(member);
       const [r1] = await sockets(removed);
       const [x1] = await sockets(outsider);
       expect((await typing(t1, cid)).code).toBe(0);
-      for (const c of [o1, m1]) expect((await c.waitFor(() => relays(c)[0], 3000, 'conversation.typing')).data).toEqual({ conversation_id: cid, user_id: typer.userId });
+      for (const c of [o1, m1])
+        expect((await c.waitFor(() => relays(c)[0], 3000, 'conversation.typing')).data).toEqual({
+          conversation_id: cid,
+          user_id: typer.userId,
+        });
       await sleep(SETTLE_MS);
       for (const c of [t1, r1, x1]) expect(relays(c)).toEqual([]);
       // The removed member may not type there any more.
       expect(await typing(r1, cid)).toEqual(expect.objectContaining({ code: 1201 }));
     });
 
-    it('relays at most once per typer and conversation per second, across the typer\'s devices', async () => {
+    it("relays at most once per typer and conversation per second, across the typer's devices", async () => {
       const [alice, bob, carol] = await users(3);
       await seed.friends(alice.id, bob.id);
       await seed.friends(alice.id, carol.id);
@@ -95,18 +115,27 @@ describe('real-time client messages (contract)', () => {
       const [b1] = await sockets(bob);
       const [c1] = await sockets(carol);
       const started = Date.now();
-      const acks = await Promise.all([typing(a1, friendConversationId(bob)), typing(a1, friendConversationId(bob)), typing(a2, friendConversationId(bob)), typing(a1, friendConversationId(carol))]);
+      const acks = await Promise.all([
+        typing(a1, friendConversationId(bob)),
+        typing(a1, friendConversationId(bob)),
+        typing(a2, friendConversationId(bob)),
+        typing(a1, friendConversationId(carol)),
+      ]);
       expect(acks.map((a) => a.code)).toEqual([0, 0, 0, 0]);
       expect((await typing(a2, friendConversationId(bob))).code).toBe(0);
       await b1.waitFor(() => relays(b1)[0], 3000, 'conversation.typing');
-      await c1.waitFor(() => relays(c1)[0], 3000, 'conversation.typing (another conversation is not throttled with the first)');
+      await c1.waitFor(
+        () => relays(c1)[0],
+        3000,
+        'conversation.typing (another conversation is not throttled with the first)',
+      );
       await sleep(Math.max(0, 800 - (Date.now() - started)));
       expect(relays(b1)).toHaveLength(1);
       expect(relays(c1)).toHaveLength(1);
       // A second later, typing is relayed again.
       await sleep(Math.max(0, 1100 - (Date.now() - started)));
       expect((await typing(a1, friendConversationId(bob))).code).toBe(0);
-      await b1.waitFor(() => relays(b1)[1], 3000, 'the next second\'s conversation.typing');
+      await b1.waitFor(() => relays(b1)[1], 3000, "the next second's conversation.typing");
     });
 
     it('answers 1201 where the user is not a member, and relays nothing', async () => {
@@ -116,8 +145,16 @@ describe('real-time client messages (contract)', () => {
       const [s1] = await sockets(stranger);
       const [a1] = await sockets(alice);
       const [b1] = await sockets(bob);
-      for (const conversationId of [cid, friendConversationId(alice), 'group_no-such-group', `friend_${Buffer.from('nobody-here').toString('base64url')}`]) {
-        expect({ conversationId, ack: await typing(s1, conversationId) }).toEqual({ conversationId, ack: expect.objectContaining({ code: 1201, msg: expect.any(String) }) });
+      for (const conversationId of [
+        cid,
+        friendConversationId(alice),
+        'group_no-such-group',
+        `friend_${Buffer.from('nobody-here').toString('base64url')}`,
+      ]) {
+        expect({ conversationId, ack: await typing(s1, conversationId) }).toEqual({
+          conversationId,
+          ack: expect.objectContaining({ code: 1201, msg: expect.any(String) }),
+        });
       }
       await sleep(SETTLE_MS);
       expect(relays(a1)).toEqual([]);
@@ -147,7 +184,10 @@ describe('real-time client messages (contract)', () => {
       const [a1] = await sockets(alice);
       const state = watch(a1);
       for (const name of ['no.such.event', 'message.new', 'connection.ready', 'typing', 'constructor', '__proto__']) {
-        expect({ name, ack: await a1.request(name, { conversation_id: friendConversationId(bob) }) }).toEqual({ name, ack: expect.objectContaining({ code: 1004, msg: expect.any(String) }) });
+        expect({ name, ack: await a1.request(name, { conversation_id: friendConversationId(bob) }) }).toEqual({
+          name,
+          ack: expect.objectContaining({ code: 1004, msg: expect.any(String) }),
+        });
       }
       a1.socket.emit('no.such.event.without.ack', { x: 1 });
       expect((await typing(a1, friendConversationId(bob))).code).toBe(0);
@@ -195,7 +235,9 @@ describe('real-time client messages (contract)', () => {
       const state = watch(a1);
       const big = 'a'.repeat(17 * 1024);
       expect(await typing(a1, big)).toEqual(expect.objectContaining({ code: 1004 }));
-      expect(await a1.request('conversation.typing', { conversation_id: friendConversationId(bob), padding: big })).toEqual(expect.objectContaining({ code: 1004 }));
+      expect(
+        await a1.request('conversation.typing', { conversation_id: friendConversationId(bob), padding: big }),
+      ).toEqual(expect.objectContaining({ code: 1004 }));
       expect(await a1.request('auth.renew', { token: big })).toEqual(expect.objectContaining({ code: 1004 }));
       expect(await a1.request('no.such.event', { blob: big })).toEqual(expect.objectContaining({ code: 1004 }));
       await sleep(SETTLE_MS);
@@ -224,7 +266,11 @@ describe('real-time client message rate limit (REALTIME_CLIENT_MESSAGES_PER_10S=
     const flooded = await connect(url, { auth: { token: alice.token } });
     const b1 = await connect(url, { auth: { token: bob.token } });
     const state = watch(flooded);
-    const codes = (await Promise.all(Array.from({ length: 12 }, () => flooded.request('conversation.typing', { conversation_id: cid })))).map((a) => a.code);
+    const codes = (
+      await Promise.all(
+        Array.from({ length: 12 }, () => flooded.request('conversation.typing', { conversation_id: cid })),
+      )
+    ).map((a) => a.code);
     expect(codes.every((c) => c === 0 || c === 1005)).toBe(true);
     const accepted = codes.filter((c) => c === 0).length;
     // Exactly 5 unless the burst straddles a window boundary.

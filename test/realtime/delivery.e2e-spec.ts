@@ -14,7 +14,11 @@ const gid = (): string => `rt.${randomBytes(6).toString('hex')}`;
 const cmid = (): string => `c-${randomBytes(6).toString('hex')}`;
 
 function ok(response: Response): Body {
-  expect({ status: response.status, code: response.body?.code, msg: response.body?.msg }).toEqual({ status: 200, code: 0, msg: 'ok' });
+  expect({ status: response.status, code: response.body?.code, msg: response.body?.msg }).toEqual({
+    status: 200,
+    code: 0,
+    msg: 'ok',
+  });
   return response.body.data as Body;
 }
 
@@ -36,9 +40,20 @@ describe('real-time delivery (contract)', () => {
   });
   afterAll(() => t.close());
 
-  const post = async (u: IssuedUser, path: string, body: Body): Promise<Body> => ok(await t.http.post(`/app/sdk${path}`).set(...bearer(u.token)).send(body));
+  const post = async (u: IssuedUser, path: string, body: Body): Promise<Body> =>
+    ok(
+      await t.http
+        .post(`/app/sdk${path}`)
+        .set(...bearer(u.token))
+        .send(body),
+    );
   const send = (u: IssuedUser, conversationId: string, text = 'hi'): Promise<Body> =>
-    post(u, '/messages/send', { conversation_id: conversationId, client_message_id: cmid(), type: 'text', content: { text } });
+    post(u, '/messages/send', {
+      conversation_id: conversationId,
+      client_message_id: cmid(),
+      type: 'text',
+      content: { text },
+    });
   async function sockets(u: IssuedUser, n = 1): Promise<RtClient[]> {
     const out: RtClient[] = [];
     for (let i = 0; i < n; i += 1) out.push(await connect(url, { auth: { token: u.token } }));
@@ -51,14 +66,30 @@ describe('real-time delivery (contract)', () => {
   async function delivered(eventId: string, type: string, clients: RtClient[]): Promise<Received[]> {
     expect(typeof eventId).toBe('string');
     const got = await Promise.all(clients.map((c) => c.waitForEvent(eventId)));
-    for (const e of got) expect(e).toMatchObject({ name: type, type, event_id: eventId, position: expect.any(String), created_at: expect.any(Number), data: expect.any(Object) });
+    for (const e of got)
+      expect(e).toMatchObject({
+        name: type,
+        type,
+        event_id: eventId,
+        position: expect.any(String),
+        created_at: expect.any(Number),
+        data: expect.any(Object),
+      });
     return got;
   }
   /** None of `eventIds` (nor, with `types`, any event of those types) reached the users' clients. */
-  async function notDelivered(eventIds: string[], who: Array<[IssuedUser, RtClient[]]>, types: string[] = []): Promise<void> {
+  async function notDelivered(
+    eventIds: string[],
+    who: Array<[IssuedUser, RtClient[]]>,
+    types: string[] = [],
+  ): Promise<void> {
     for (const [user, clients] of who) await fence(t, user, clients);
     for (const [user, clients] of who)
-      for (const c of clients) expect({ user: user.userId, got: c.events.filter((e) => eventIds.includes(e.event_id) || types.includes(e.name)).map((e) => e.name) }).toEqual({ user: user.userId, got: [] });
+      for (const c of clients)
+        expect({
+          user: user.userId,
+          got: c.events.filter((e) => eventIds.includes(e.event_id) || types.includes(e.name)).map((e) => e.name),
+        }).toEqual({ user: user.userId, got: [] });
   }
 
   describe('messages', () => {
@@ -75,23 +106,47 @@ describe('real-time delivery (contract)', () => {
       const first = await send(alice, toBob, 'one');
       const second = await send(alice, toBob, 'two');
       const [forBob] = await delivered(first.event_id, 'message.new', [b1]);
-      expect(forBob.data).toMatchObject({ conversation_id: toAlice, unread: 1, message: { mid: first.message.mid, content: { text: 'one' } } });
-      expect((await delivered(second.event_id, 'message.new', [b1]))[0].data).toMatchObject({ conversation_id: toAlice, unread: 2 });
-      for (const e of await delivered(second.event_id, 'message.new', [a1, a2])) expect(e.data).toMatchObject({ conversation_id: toBob, unread: 0, message: { mid: second.message.mid } });
+      expect(forBob.data).toMatchObject({
+        conversation_id: toAlice,
+        unread: 1,
+        message: { mid: first.message.mid, content: { text: 'one' } },
+      });
+      expect((await delivered(second.event_id, 'message.new', [b1]))[0].data).toMatchObject({
+        conversation_id: toAlice,
+        unread: 2,
+      });
+      for (const e of await delivered(second.event_id, 'message.new', [a1, a2]))
+        expect(e.data).toMatchObject({ conversation_id: toBob, unread: 0, message: { mid: second.message.mid } });
 
       const recalled = await post(alice, '/messages/recall', { conversation_id: toBob, mid: second.message.mid });
-      expect((await delivered(recalled.event_id, 'message.recalled', [b1]))[0].data).toMatchObject({ conversation_id: toAlice, unread: 1, message: { mid: second.message.mid, status: 'recalled' } });
-      for (const e of await delivered(recalled.event_id, 'message.recalled', [a1, a2])) expect(e.data).toMatchObject({ conversation_id: toBob, unread: 0 });
+      expect((await delivered(recalled.event_id, 'message.recalled', [b1]))[0].data).toMatchObject({
+        conversation_id: toAlice,
+        unread: 1,
+        message: { mid: second.message.mid, status: 'recalled' },
+      });
+      for (const e of await delivered(recalled.event_id, 'message.recalled', [a1, a2]))
+        expect(e.data).toMatchObject({ conversation_id: toBob, unread: 0 });
 
       const deleted = await post(alice, '/messages/delete', { conversation_id: toBob, mid: first.message.mid });
-      expect((await delivered(deleted.event_id, 'message.deleted', [b1]))[0].data).toMatchObject({ conversation_id: toAlice, unread: 0, message: { mid: first.message.mid, status: 'deleted' } });
-      for (const e of await delivered(deleted.event_id, 'message.deleted', [a1, a2])) expect(e.data).toMatchObject({ conversation_id: toBob, unread: 0 });
+      expect((await delivered(deleted.event_id, 'message.deleted', [b1]))[0].data).toMatchObject({
+        conversation_id: toAlice,
+        unread: 0,
+        message: { mid: first.message.mid, status: 'deleted' },
+      });
+      for (const e of await delivered(deleted.event_id, 'message.deleted', [a1, a2]))
+        expect(e.data).toMatchObject({ conversation_id: toBob, unread: 0 });
 
       // Bob's reply reaches Alice with Alice's own conversation ID and unread.
       const reply = await send(bob, toAlice, 'back');
-      expect((await delivered(reply.event_id, 'message.new', [a1]))[0].data).toMatchObject({ conversation_id: toBob, unread: 1 });
+      expect((await delivered(reply.event_id, 'message.new', [a1]))[0].data).toMatchObject({
+        conversation_id: toBob,
+        unread: 1,
+      });
       // Carol, Alice's friend, hears nothing of the Alice–Bob conversation.
-      await notDelivered([first.event_id, second.event_id, recalled.event_id, deleted.event_id, reply.event_id], [[carol, [c1]]]);
+      await notDelivered(
+        [first.event_id, second.event_id, recalled.event_id, deleted.event_id, reply.event_id],
+        [[carol, [c1]]],
+      );
     });
 
     it('group: every member (and device) gets new/recalled/deleted with the group conversation and unread: null; outsiders do not', async () => {
@@ -113,9 +168,11 @@ describe('real-time delivery (contract)', () => {
         expect('unread' in e.data && e.data.unread).toBeNull();
       }
       const recalled = await post(owner, '/messages/recall', { conversation_id: cid, mid: a.message.mid });
-      for (const e of await delivered(recalled.event_id, 'message.recalled', all)) expect(e.data).toMatchObject({ conversation_id: cid, unread: null, message: { mid: a.message.mid } });
+      for (const e of await delivered(recalled.event_id, 'message.recalled', all))
+        expect(e.data).toMatchObject({ conversation_id: cid, unread: null, message: { mid: a.message.mid } });
       const deleted = await post(m2, '/messages/delete', { conversation_id: cid, mid: b.message.mid });
-      for (const e of await delivered(deleted.event_id, 'message.deleted', all)) expect(e.data).toMatchObject({ conversation_id: cid, unread: null, message: { mid: b.message.mid } });
+      for (const e of await delivered(deleted.event_id, 'message.deleted', all))
+        expect(e.data).toMatchObject({ conversation_id: cid, unread: null, message: { mid: b.message.mid } });
       await notDelivered([a.event_id, b.event_id, recalled.event_id, deleted.event_id], [[outsider, [x1]]]);
     });
 
@@ -123,7 +180,11 @@ describe('real-time delivery (contract)', () => {
       const [owner, stay, removed, leaver] = await users(4);
       const groupId = gid();
       const cid = `group_${groupId}`;
-      await post(owner, '/groups/create', { group_id: groupId, name: 'g', member_ids: [stay.userId, removed.userId, leaver.userId] });
+      await post(owner, '/groups/create', {
+        group_id: groupId,
+        name: 'g',
+        member_ids: [stay.userId, removed.userId, leaver.userId],
+      });
       const [o1] = await sockets(owner);
       const [s1] = await sockets(stay);
       const [r1] = await sockets(removed);
@@ -159,7 +220,10 @@ describe('real-time delivery (contract)', () => {
       const added = await post(owner, '/groups/members/add', { group_id: groupId, user_ids: [newcomer.userId] });
       await delivered(added.event_id, 'group.members_added', [n1, o1]);
       const after = await send(member, cid, 'after joining');
-      expect((await delivered(after.event_id, 'message.new', [n1]))[0].data).toMatchObject({ conversation_id: cid, unread: null });
+      expect((await delivered(after.event_id, 'message.new', [n1]))[0].data).toMatchObject({
+        conversation_id: cid,
+        unread: null,
+      });
       expect(n1.events.map((e) => e.event_id)).not.toContain(before.event_id);
       n1.close();
 
@@ -183,16 +247,25 @@ describe('real-time delivery (contract)', () => {
       await delivered(two.event_id, 'message.new', [phone, web, a1]);
 
       const read = await post(bob, '/messages/read', { conversation_id: friendConversationId(alice), read_seq: '2' });
-      for (const e of await delivered(read.event_id, 'conversation.read', [phone, web])) expect(e.data).toEqual({ conversation_id: friendConversationId(alice), read_seq: '2', unread: 0 });
+      for (const e of await delivered(read.event_id, 'conversation.read', [phone, web]))
+        expect(e.data).toEqual({ conversation_id: friendConversationId(alice), read_seq: '2', unread: 0 });
       const receipt = await a1.waitFor(() => a1.of('conversation.peer_read')[0], 5000, 'conversation.peer_read');
-      expect(receipt).toMatchObject({ type: 'conversation.peer_read', position: expect.any(String), event_id: expect.any(String) });
+      expect(receipt).toMatchObject({
+        type: 'conversation.peer_read',
+        position: expect.any(String),
+        event_id: expect.any(String),
+      });
       expect(receipt.data).toEqual({ conversation_id: friendConversationId(bob), read_seq: '2' });
       await notDelivered([read.event_id], [[alice, [a1]]]);
-      await notDelivered([read.event_id, receipt.event_id], [[carol, [c1]]], ['conversation.read', 'conversation.peer_read']);
+      await notDelivered(
+        [read.event_id, receipt.event_id],
+        [[carol, [c1]]],
+        ['conversation.read', 'conversation.peer_read'],
+      );
       expect(phone.of('conversation.peer_read').concat(web.of('conversation.peer_read'))).toEqual([]);
     });
 
-    it('group: conversation.read reaches the reader\'s devices and no one else is told', async () => {
+    it("group: conversation.read reaches the reader's devices and no one else is told", async () => {
       const [owner, reader, other] = await users(3);
       const groupId = gid();
       const cid = `group_${groupId}`;
@@ -202,19 +275,34 @@ describe('real-time delivery (contract)', () => {
       const [x1] = await sockets(other);
       const sent = await send(owner, cid, 'read me');
       await delivered(sent.event_id, 'message.new', [...readerSockets, x1]);
-      const read = await post(reader, '/messages/read', { conversation_id: cid, read_seq: sent.message.conversation_seq });
-      for (const e of await delivered(read.event_id, 'conversation.read', readerSockets)) expect(e.data).toMatchObject({ conversation_id: cid, read_seq: sent.message.conversation_seq, unread: 0 });
-      await notDelivered([read.event_id], [[owner, [o1]], [other, [x1]]], ['conversation.read', 'conversation.peer_read']);
+      const read = await post(reader, '/messages/read', {
+        conversation_id: cid,
+        read_seq: sent.message.conversation_seq,
+      });
+      for (const e of await delivered(read.event_id, 'conversation.read', readerSockets))
+        expect(e.data).toMatchObject({ conversation_id: cid, read_seq: sent.message.conversation_seq, unread: 0 });
+      await notDelivered(
+        [read.event_id],
+        [
+          [owner, [o1]],
+          [other, [x1]],
+        ],
+        ['conversation.read', 'conversation.peer_read'],
+      );
       for (const c of readerSockets) expect(c.of('conversation.peer_read')).toEqual([]);
     });
 
-    it('conversation.updated (pin) reaches only the user\'s own devices', async () => {
+    it("conversation.updated (pin) reaches only the user's own devices", async () => {
       const [alice, bob] = await users(2);
       await seed.friends(alice.id, bob.id);
       const [a1] = await sockets(alice);
       const bobs = await sockets(bob, 2);
-      const pinned = await post(bob, '/conversations/pin', { conversation_id: friendConversationId(alice), pinned: true });
-      for (const e of await delivered(pinned.event_id, 'conversation.updated', bobs)) expect(e.data).toMatchObject({ conversation_id: friendConversationId(alice), pinned: true });
+      const pinned = await post(bob, '/conversations/pin', {
+        conversation_id: friendConversationId(alice),
+        pinned: true,
+      });
+      for (const e of await delivered(pinned.event_id, 'conversation.updated', bobs))
+        expect(e.data).toMatchObject({ conversation_id: friendConversationId(alice), pinned: true });
       await notDelivered([pinned.event_id], [[alice, [a1]]]);
     });
   });
@@ -228,37 +316,63 @@ describe('real-time delivery (contract)', () => {
       const rid = (): string => `r-${randomBytes(6).toString('hex')}`;
 
       const asked = await post(alice, '/friends/requests', { user_id: bob.userId, request_id: rid() });
-      for (const e of await delivered(asked.event_id, 'friend.request_created', [...alices, b1])) expect(e.data.request).toMatchObject({ id: asked.request.id });
+      for (const e of await delivered(asked.event_id, 'friend.request_created', [...alices, b1]))
+        expect(e.data.request).toMatchObject({ id: asked.request.id });
       const rejected = await post(bob, '/friends/requests/reject', { id: asked.request.id });
       await delivered(rejected.event_id, 'friend.request_rejected', [...alices, b1]);
 
       const again = await post(alice, '/friends/requests', { user_id: bob.userId, request_id: rid() });
       await delivered(again.event_id, 'friend.request_created', [...alices, b1]);
       const accepted = await post(bob, '/friends/requests/accept', { id: again.request.id });
-      for (const e of await delivered(accepted.event_id, 'friend.added', alices)) expect(e.data.friend).toMatchObject({ user: { user_id: bob.userId }, conversation_id: friendConversationId(bob) });
-      expect((await delivered(accepted.event_id, 'friend.added', [b1]))[0].data.friend).toMatchObject({ user: { user_id: alice.userId }, conversation_id: friendConversationId(alice) });
+      for (const e of await delivered(accepted.event_id, 'friend.added', alices))
+        expect(e.data.friend).toMatchObject({
+          user: { user_id: bob.userId },
+          conversation_id: friendConversationId(bob),
+        });
+      expect((await delivered(accepted.event_id, 'friend.added', [b1]))[0].data.friend).toMatchObject({
+        user: { user_id: alice.userId },
+        conversation_id: friendConversationId(alice),
+      });
 
       const removed = await post(alice, '/friends/delete', { user_id: bob.userId });
-      for (const e of await delivered(removed.event_id, 'friend.deleted', alices)) expect(e.data).toMatchObject({ user_id: bob.userId, conversation_id: friendConversationId(bob) });
-      expect((await delivered(removed.event_id, 'friend.deleted', [b1]))[0].data).toMatchObject({ user_id: alice.userId, conversation_id: friendConversationId(alice) });
+      for (const e of await delivered(removed.event_id, 'friend.deleted', alices))
+        expect(e.data).toMatchObject({ user_id: bob.userId, conversation_id: friendConversationId(bob) });
+      expect((await delivered(removed.event_id, 'friend.deleted', [b1]))[0].data).toMatchObject({
+        user_id: alice.userId,
+        conversation_id: friendConversationId(alice),
+      });
 
       // A block is the blocker's own business: the blocked user is not told.
       const blocked = await post(alice, '/friends/block', { user_id: bob.userId });
       await delivered(blocked.event_id, 'friend.blocked', alices);
       const unblocked = await post(alice, '/friends/unblock', { user_id: bob.userId });
-      expect((await delivered(unblocked.event_id, 'friend.unblocked', alices))[0].data).toMatchObject({ user_id: bob.userId });
+      expect((await delivered(unblocked.event_id, 'friend.unblocked', alices))[0].data).toMatchObject({
+        user_id: bob.userId,
+      });
       await notDelivered([blocked.event_id, unblocked.event_id], [[bob, [b1]]]);
-      await notDelivered([asked.event_id, rejected.event_id, again.event_id, accepted.event_id, removed.event_id, blocked.event_id, unblocked.event_id], [[carol, [c1]]]);
+      await notDelivered(
+        [
+          asked.event_id,
+          rejected.event_id,
+          again.event_id,
+          accepted.event_id,
+          removed.event_id,
+          blocked.event_id,
+          unblocked.event_id,
+        ],
+        [[carol, [c1]]],
+      );
     });
 
-    it('user.profile_updated reaches the user\'s devices and friends, not strangers', async () => {
+    it("user.profile_updated reaches the user's devices and friends, not strangers", async () => {
       const [alice, bob, stranger] = await users(3);
       await seed.friends(alice.id, bob.id);
       const alices = await sockets(alice, 2);
       const [b1] = await sockets(bob);
       const [s1] = await sockets(stranger);
       const updated = await post(alice, '/users/me/update', { nickname: 'Alice Renamed' });
-      for (const e of await delivered(updated.event_id, 'user.profile_updated', [...alices, b1])) expect(e.data.user).toMatchObject({ user_id: alice.userId, nickname: 'Alice Renamed' });
+      for (const e of await delivered(updated.event_id, 'user.profile_updated', [...alices, b1]))
+        expect(e.data.user).toMatchObject({ user_id: alice.userId, nickname: 'Alice Renamed' });
       await notDelivered([updated.event_id], [[stranger, [s1]]]);
     });
   });
@@ -271,7 +385,8 @@ describe('real-time delivery (contract)', () => {
       const to = (...us: IssuedUser[]): RtClient[] => us.map((u) => s.get(u)!);
       const groupId = gid();
       const check = async (data: Body, type: string, recipients: IssuedUser[]): Promise<void> => {
-        for (const e of await delivered(data.event_id, type, to(...recipients))) expect(e.data).toMatchObject({ group_id: groupId, conversation_id: `group_${groupId}` });
+        for (const e of await delivered(data.event_id, type, to(...recipients)))
+          expect(e.data).toMatchObject({ group_id: groupId, conversation_id: `group_${groupId}` });
       };
       const ids: string[] = [];
       const step = async (data: Body, type: string, recipients: IssuedUser[]): Promise<void> => {
@@ -279,22 +394,79 @@ describe('real-time delivery (contract)', () => {
         await check(data, type, recipients);
       };
 
-      await step(await post(owner, '/groups/create', { group_id: groupId, name: 'g', member_ids: [admin.userId, member.userId, target.userId] }), 'group.created', [owner, admin, member, target]);
-      await step(await post(owner, '/groups/update', { group_id: groupId, name: 'renamed' }), 'group.updated', [owner, admin, member, target]);
-      await step(await post(owner, '/groups/admins/set', { group_id: groupId, user_id: admin.userId, admin: true }), 'group.admin_changed', [owner, admin, member, target]);
-      await step(await post(admin, '/groups/members/mute', { group_id: groupId, user_id: target.userId, duration_seconds: 600 }), 'group.member_muted', [owner, admin, member, target]);
+      await step(
+        await post(owner, '/groups/create', {
+          group_id: groupId,
+          name: 'g',
+          member_ids: [admin.userId, member.userId, target.userId],
+        }),
+        'group.created',
+        [owner, admin, member, target],
+      );
+      await step(await post(owner, '/groups/update', { group_id: groupId, name: 'renamed' }), 'group.updated', [
+        owner,
+        admin,
+        member,
+        target,
+      ]);
+      await step(
+        await post(owner, '/groups/admins/set', { group_id: groupId, user_id: admin.userId, admin: true }),
+        'group.admin_changed',
+        [owner, admin, member, target],
+      );
+      await step(
+        await post(admin, '/groups/members/mute', { group_id: groupId, user_id: target.userId, duration_seconds: 600 }),
+        'group.member_muted',
+        [owner, admin, member, target],
+      );
       const invitation = await post(admin, '/groups/invitations/create', { group_id: groupId });
       await step(invitation, 'group.invitation_created', [admin]);
-      await step(await post(joiner, '/groups/join', { code: invitation.code }), 'group.member_joined', [owner, admin, member, target, joiner]);
-      await step(await post(admin, '/groups/members/remove', { group_id: groupId, user_ids: [target.userId] }), 'group.members_removed', [owner, admin, member, joiner, target]);
-      await step(await post(member, '/groups/leave', { group_id: groupId }), 'group.member_left', [owner, admin, joiner, member]);
-      await step(await post(owner, '/groups/members/add', { group_id: groupId, user_ids: [target.userId] }), 'group.members_added', [owner, admin, joiner, target]);
-      await step(await post(owner, '/groups/transfer', { group_id: groupId, user_id: admin.userId }), 'group.owner_transferred', [owner, admin, joiner, target]);
-      await step(await post(admin, '/groups/dismiss', { group_id: groupId }), 'group.dismissed', [owner, admin, joiner, target]);
+      await step(await post(joiner, '/groups/join', { code: invitation.code }), 'group.member_joined', [
+        owner,
+        admin,
+        member,
+        target,
+        joiner,
+      ]);
+      await step(
+        await post(admin, '/groups/members/remove', { group_id: groupId, user_ids: [target.userId] }),
+        'group.members_removed',
+        [owner, admin, member, joiner, target],
+      );
+      await step(await post(member, '/groups/leave', { group_id: groupId }), 'group.member_left', [
+        owner,
+        admin,
+        joiner,
+        member,
+      ]);
+      await step(
+        await post(owner, '/groups/members/add', { group_id: groupId, user_ids: [target.userId] }),
+        'group.members_added',
+        [owner, admin, joiner, target],
+      );
+      await step(
+        await post(owner, '/groups/transfer', { group_id: groupId, user_id: admin.userId }),
+        'group.owner_transferred',
+        [owner, admin, joiner, target],
+      );
+      await step(await post(admin, '/groups/dismiss', { group_id: groupId }), 'group.dismissed', [
+        owner,
+        admin,
+        joiner,
+        target,
+      ]);
 
       // Not told: the outsider anything; the invitation only to its creator; the departed after they went.
       await notDelivered(ids, [[outsider, to(outsider)]]);
-      await notDelivered([ids[4]], [[owner, to(owner)], [member, to(member)], [target, to(target)], [joiner, to(joiner)]]);
+      await notDelivered(
+        [ids[4]],
+        [
+          [owner, to(owner)],
+          [member, to(member)],
+          [target, to(target)],
+          [joiner, to(joiner)],
+        ],
+      );
       await notDelivered(ids.slice(0, 5), [[joiner, to(joiner)]]);
       await notDelivered(ids.slice(8), [[member, to(member)]]);
       await notDelivered(ids.slice(7, 8), [[target, to(target)]]);

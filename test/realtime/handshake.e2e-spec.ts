@@ -16,7 +16,8 @@ function expectRefusal(data: { code: number; msg: string } | undefined, code: nu
   expect(data!.msg.length).toBeGreaterThan(0);
 }
 
-const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+const claimsOf = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
 
 describe('real-time handshake (contract)', () => {
   let t: TestApp;
@@ -36,7 +37,8 @@ describe('real-time handshake (contract)', () => {
     });
 
     it('refuses a token that is not a string with 1102', async () => {
-      for (const token of [123, true, {}, ['x'], ' ']) expect({ token, code: (await refusal(url, { auth: { token } })).code }).toEqual({ token, code: 1102 });
+      for (const token of [123, true, {}, ['x'], ' '])
+        expect({ token, code: (await refusal(url, { auth: { token } })).code }).toEqual({ token, code: 1102 });
     });
 
     it('refuses garbage, a tampered token and one signed with another secret with 1102', async () => {
@@ -58,7 +60,10 @@ describe('real-time handshake (contract)', () => {
     it('refuses a token whose version was revoked with 1102; a token issued afterwards works', async () => {
       const u = await issueUser(t);
       (await connect(url, { auth: { token: u.token } })).close();
-      const revoked = await t.http.post('/app/sdk/users/revoke-tokens').set(...hostAuth()).send({ user_id: u.userId });
+      const revoked = await t.http
+        .post('/app/sdk/users/revoke-tokens')
+        .set(...hostAuth())
+        .send({ user_id: u.userId });
       expect(revoked.body.code).toBe(0);
       await sleep(t.config.authCacheMs + 200);
       expectRefusal(await refusal(url, { auth: { token: u.token } }), 1102);
@@ -76,12 +81,22 @@ describe('real-time handshake (contract)', () => {
 
     it('refuses a disabled user with 1003, and accepts again once re-enabled', async () => {
       const u = await issueUser(t);
-      const disabled = await t.http.post('/app/sdk/users/status').set(...hostAuth()).send({ user_id: u.userId, disabled: true });
+      const disabled = await t.http
+        .post('/app/sdk/users/status')
+        .set(...hostAuth())
+        .send({ user_id: u.userId, disabled: true });
       expect(disabled.body.code).toBe(0);
       await sleep(t.config.authCacheMs + 200);
       expectRefusal(await refusal(url, { auth: { token: u.token } }), 1003);
       expectRefusal(await refusal(url, { auth: { token: u.token }, transports: ['polling'] }), 1003);
-      expect((await t.http.post('/app/sdk/users/status').set(...hostAuth()).send({ user_id: u.userId, disabled: false })).body.code).toBe(0);
+      expect(
+        (
+          await t.http
+            .post('/app/sdk/users/status')
+            .set(...hostAuth())
+            .send({ user_id: u.userId, disabled: false })
+        ).body.code,
+      ).toBe(0);
       await sleep(t.config.authCacheMs + 200);
       (await connect(url, { auth: { token: u.token } })).close();
     });
@@ -91,7 +106,10 @@ describe('real-time handshake (contract)', () => {
       expectRefusal(await refusal(url, { query: { token: u.token } }), 1004);
       expectRefusal(await refusal(url, { auth: { token: u.token }, query: { token: u.token } }), 1004);
       expectRefusal(await refusal(url, { auth: { token: u.token }, query: { token: 'anything' } }), 1004);
-      expectRefusal(await refusal(url, { auth: { token: u.token }, query: { token: u.token }, transports: ['polling'] }), 1004);
+      expectRefusal(
+        await refusal(url, { auth: { token: u.token }, query: { token: u.token }, transports: ['polling'] }),
+        1004,
+      );
       // Other query parameters are not the token and do not refuse the handshake.
       (await connect(url, { auth: { token: u.token }, query: { client: 'web' } })).close();
     });
@@ -110,11 +128,18 @@ describe('real-time handshake (contract)', () => {
     });
 
     it('refuses before connecting: no connect event, no ready, no server event', async () => {
-      const socket = io(url, { auth: { token: 'garbage' }, transports: ['websocket'], reconnection: false, forceNew: true });
+      const socket = io(url, {
+        auth: { token: 'garbage' },
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+      });
       const seen: string[] = [];
       socket.on('connect', () => seen.push('connect'));
       socket.onAny((name: string) => seen.push(name));
-      const data = await new Promise<unknown>((resolve) => socket.once('connect_error', (error: Error & { data?: unknown }) => resolve(error.data)));
+      const data = await new Promise<unknown>((resolve) =>
+        socket.once('connect_error', (error: Error & { data?: unknown }) => resolve(error.data)),
+      );
       await sleep(200);
       expect(data).toMatchObject({ code: 1102 });
       expect(socket.connected).toBe(false);
@@ -129,7 +154,13 @@ describe('real-time handshake (contract)', () => {
       const first = await connect(url, { auth: { token: u.token } });
       const ready = await first.waitForReady();
       expect(Object.keys(ready).sort()).toEqual(['event_id', 'position', 'replayed', 'resumed', 'server_time']);
-      expect(ready).toEqual({ event_id: expect.any(String), position: expect.any(String), server_time: expect.any(Number), resumed: false, replayed: 0 });
+      expect(ready).toEqual({
+        event_id: expect.any(String),
+        position: expect.any(String),
+        server_time: expect.any(Number),
+        resumed: false,
+        replayed: 0,
+      });
       expect(ready.event_id.length).toBeGreaterThan(0);
       expect(ready.position.length).toBeGreaterThan(0);
       expect(Number.isInteger(ready.server_time)).toBe(true);
@@ -159,11 +190,21 @@ describe('real-time handshake (contract)', () => {
       const sent = await t.http
         .post('/app/sdk/messages/send')
         .set(...bearer(alice.token))
-        .send({ conversation_id: friendConversationId(bob), client_message_id: 'hs-1', type: 'text', content: { text: 'hi' } });
+        .send({
+          conversation_id: friendConversationId(bob),
+          client_message_id: 'hs-1',
+          type: 'text',
+          content: { text: 'hi' },
+        });
       expect(sent.body.code).toBe(0);
       const event = await b.waitForEvent(sent.body.data.event_id as string);
       expect(envelopeKeys(event)).toEqual(['created_at', 'data', 'event_id', 'position', 'type']);
-      expect(event).toMatchObject({ name: 'message.new', type: 'message.new', position: expect.any(String), created_at: expect.any(Number) });
+      expect(event).toMatchObject({
+        name: 'message.new',
+        type: 'message.new',
+        position: expect.any(String),
+        created_at: expect.any(Number),
+      });
       b.close();
     });
   });
@@ -179,7 +220,12 @@ describe('real-time handshake (contract)', () => {
       const sent = await t.http
         .post('/app/sdk/messages/send')
         .set(...bearer(alice.token))
-        .send({ conversation_id: friendConversationId(bob), client_message_id: 'poll-1', type: 'text', content: { text: 'over polling' } });
+        .send({
+          conversation_id: friendConversationId(bob),
+          client_message_id: 'poll-1',
+          type: 'text',
+          content: { text: 'over polling' },
+        });
       const event = await b.waitForEvent(sent.body.data.event_id as string);
       expect(event.data.conversation_id).toBe(friendConversationId(alice));
       expectRefusal(await refusal(url, { auth: {}, transports: ['polling'] }), 1101);

@@ -2,7 +2,8 @@ import { connect, listen, RtClient } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
 import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
 
-const presenceOf = (client: RtClient, userId: string) => client.of('presence.changed').filter((e) => e.data.user_id === userId);
+const presenceOf = (client: RtClient, userId: string) =>
+  client.of('presence.changed').filter((e) => e.data.user_id === userId);
 
 describe('presence: online across devices, offline when the last connection closes', () => {
   let t: TestApp;
@@ -20,7 +21,11 @@ describe('presence: online across devices, offline when the last connection clos
     const outsider = await connect(url, { auth: { token: stranger.token } });
     const phone = await connect(url, { auth: { token: alice.token } });
     const online = await watcher.waitFor(() => presenceOf(watcher, alice.userId)[0], 5000, 'online');
-    expect(online).toMatchObject({ type: 'presence.changed', position: null, data: { user_id: alice.userId, online: true, last_seen_at: null } });
+    expect(online).toMatchObject({
+      type: 'presence.changed',
+      position: null,
+      data: { user_id: alice.userId, online: true, last_seen_at: null },
+    });
 
     const web = await connect(url, { auth: { token: alice.token } });
     phone.close();

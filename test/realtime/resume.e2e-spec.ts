@@ -19,7 +19,12 @@ function kit(t: TestApp, url: string) {
     const r = await t.http
       .post('/app/sdk/messages/send')
       .set(...bearer(from.token))
-      .send({ conversation_id: friendConversationId(to), client_message_id: `c-${randomBytes(6).toString('hex')}`, type: 'text', content: { text } });
+      .send({
+        conversation_id: friendConversationId(to),
+        client_message_id: `c-${randomBytes(6).toString('hex')}`,
+        type: 'text',
+        content: { text },
+      });
     expect(r.body.code).toBe(0);
     return r.body.data.event_id as string;
   };
@@ -61,7 +66,10 @@ describe('real-time resume (contract)', () => {
     b.close();
 
     const missed = [await k.send(alice, bob, 'm1'), await k.send(bob, alice, 'm2 from bob himself')];
-    const read = await t.http.post('/app/sdk/messages/read').set(...bearer(bob.token)).send({ conversation_id: friendConversationId(alice), read_seq: '2' });
+    const read = await t.http
+      .post('/app/sdk/messages/read')
+      .set(...bearer(bob.token))
+      .send({ conversation_id: friendConversationId(alice), read_seq: '2' });
     missed.push(read.body.data.event_id as string, await k.send(alice, bob, 'm3'));
 
     const { client, ready } = await k.resume(bob, seen.position);
@@ -80,7 +88,7 @@ describe('real-time resume (contract)', () => {
     client.close();
   });
 
-  it('ready\'s own position is a valid resume point, with or without events since', async () => {
+  it("ready's own position is a valid resume point, with or without events since", async () => {
     const { alice, bob } = await k.pair();
     const first = await connect(url, { auth: { token: bob.token } });
     const start = (await first.waitForReady()).position;
@@ -105,7 +113,7 @@ describe('real-time resume (contract)', () => {
     third.client.close();
   });
 
-  it('gives resumed: false and no replay for garbage, another user\'s position, or a non-string', async () => {
+  it("gives resumed: false and no replay for garbage, another user's position, or a non-string", async () => {
     const { alice, bob } = await k.pair();
     const carol = await issueUser(t);
     await new Seed(t).friends(alice.id, carol.id);
@@ -127,8 +135,8 @@ describe('real-time resume (contract)', () => {
       ['tampered', tampered],
       ['digits', '1'],
       ['huge', '9'.repeat(40)],
-      ['another user\'s position', carolPosition],
-      ['another user\'s ready position', carolEarly],
+      ["another user's position", carolPosition],
+      ["another user's ready position", carolEarly],
       ['a number', Number.isFinite(Number(bobPosition)) ? Number(bobPosition) : 1],
       ['an object', { position: bobPosition }],
       ['an array', [bobPosition]],
@@ -138,7 +146,12 @@ describe('real-time resume (contract)', () => {
     for (const [label, position] of wrong) {
       if (label === 'tampered' && tampered === bobPosition) continue;
       const { client, ready } = await k.resume(bob, position);
-      expect({ label, resumed: ready.resumed, replayed: ready.replayed, events: replayed(client).length }).toEqual({ label, resumed: false, replayed: 0, events: 0 });
+      expect({ label, resumed: ready.resumed, replayed: ready.replayed, events: replayed(client).length }).toEqual({
+        label,
+        resumed: false,
+        replayed: 0,
+        events: 0,
+      });
       client.close();
     }
     // The genuine position still resumes.
@@ -165,11 +178,20 @@ describe('real-time resume (contract)', () => {
     const groupId = `rt.${randomBytes(6).toString('hex')}`;
     const cid = `group_${groupId}`;
     const post = async (path: string, body: Record<string, unknown>): Promise<string> => {
-      const r = await t.http.post(`/app/sdk${path}`).set(...bearer(owner.token)).send(body);
+      const r = await t.http
+        .post(`/app/sdk${path}`)
+        .set(...bearer(owner.token))
+        .send(body);
       expect(r.body.code).toBe(0);
       return r.body.data.event_id as string;
     };
-    const say = (text: string): Promise<string> => post('/messages/send', { conversation_id: cid, client_message_id: `g-${randomBytes(6).toString('hex')}`, type: 'text', content: { text } });
+    const say = (text: string): Promise<string> =>
+      post('/messages/send', {
+        conversation_id: cid,
+        client_message_id: `g-${randomBytes(6).toString('hex')}`,
+        type: 'text',
+        content: { text },
+      });
     const m = await connect(url, { auth: { token: member.token } });
     await post('/groups/create', { group_id: groupId, name: 'g', member_ids: [member.userId] });
     // The last position the member processed: group.created, received live.
@@ -185,19 +207,27 @@ describe('real-time resume (contract)', () => {
     client.close();
   });
 
-  it('positions only grow within one user\'s stream, and each resumes exactly the suffix after it', async () => {
+  it("positions only grow within one user's stream, and each resumes exactly the suffix after it", async () => {
     const { alice, bob } = await k.pair();
     const owner = await issueUser(t);
     const groupId = `rt.${randomBytes(6).toString('hex')}`;
     const b = await connect(url, { auth: { token: bob.token } });
-    const created = await t.http.post('/app/sdk/groups/create').set(...bearer(owner.token)).send({ group_id: groupId, name: 'g', member_ids: [bob.userId] });
+    const created = await t.http
+      .post('/app/sdk/groups/create')
+      .set(...bearer(owner.token))
+      .send({ group_id: groupId, name: 'g', member_ids: [bob.userId] });
     const ids = [created.body.data.event_id as string];
     for (let i = 0; i < 4; i += 1) {
       ids.push(await k.send(alice, bob, `direct ${i}`));
       const g = await t.http
         .post('/app/sdk/messages/send')
         .set(...bearer(owner.token))
-        .send({ conversation_id: `group_${groupId}`, client_message_id: `g-${i}-${randomBytes(4).toString('hex')}`, type: 'text', content: { text: `group ${i}` } });
+        .send({
+          conversation_id: `group_${groupId}`,
+          client_message_id: `g-${i}-${randomBytes(4).toString('hex')}`,
+          type: 'text',
+          content: { text: `group ${i}` },
+        });
       ids.push(g.body.data.event_id as string);
     }
     await b.waitForEvent(ids[ids.length - 1]);
@@ -206,7 +236,13 @@ describe('real-time resume (contract)', () => {
     const positions = events.map((e) => e.position!);
     expect(new Set(positions).size).toBe(positions.length);
     // Opaque strings, but "only grow": decimal ones numerically, any other form as strings.
-    const grows = positions.every((p, i) => i === 0 || (/^\d+$/.test(p) && /^\d+$/.test(positions[i - 1]) ? BigInt(p) > BigInt(positions[i - 1]) : p > positions[i - 1]));
+    const grows = positions.every(
+      (p, i) =>
+        i === 0 ||
+        (/^\d+$/.test(p) && /^\d+$/.test(positions[i - 1])
+          ? BigInt(p) > BigInt(positions[i - 1])
+          : p > positions[i - 1]),
+    );
     expect({ positions, grows }).toEqual({ positions, grows: true });
     b.close();
     for (const i of [0, 3, 7, ids.length - 1]) {
@@ -283,7 +319,7 @@ describe('real-time resume limits (REALTIME_BACKLOG_SECONDS=60, REALTIME_BACKLOG
     refused.client.close();
   });
 
-  it('a refused resume sends no event before ready, even while the user\'s events keep committing', async () => {
+  it("a refused resume sends no event before ready, even while the user's events keep committing", async () => {
     const pair = await k.pair();
     const stale = await seenPosition(pair);
     for (let i = 0; i < 6; i += 1) await k.send(pair.alice, pair.bob, `m${i}`);
@@ -295,7 +331,8 @@ describe('real-time resume limits (REALTIME_BACKLOG_SECONDS=60, REALTIME_BACKLOG
     for (let attempt = 0; attempt < 10; attempt += 1) {
       const { client, ready } = await k.resume(pair.bob, stale);
       expect(ready.resumed).toBe(false);
-      if (replayed(client).length > 0) early.push({ attempt, before: replayed(client).length, replayed: ready.replayed });
+      if (replayed(client).length > 0)
+        early.push({ attempt, before: replayed(client).length, replayed: ready.replayed });
       client.close();
     }
     sending = false;

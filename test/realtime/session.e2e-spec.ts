@@ -10,7 +10,15 @@
 import { randomBytes } from 'node:crypto';
 import { Seed } from '../helpers/seed';
 import { connect, envelopeKeys, fence, listen, refusal, RtClient, sleep, waitForDisconnect } from '../helpers/realtime';
-import { bearer, friendConversationId, hostAuth, IssuedUser, issueUser, startTestApp, TestApp } from '../helpers/test-app';
+import {
+  bearer,
+  friendConversationId,
+  hostAuth,
+  IssuedUser,
+  issueUser,
+  startTestApp,
+  TestApp,
+} from '../helpers/test-app';
 
 const TTL_SECONDS = 60;
 
@@ -27,7 +35,12 @@ describe('real-time session: renewal, expiry, revocation (contract)', () => {
     const r = await t.http
       .post('/app/sdk/messages/send')
       .set(...bearer(from.token))
-      .send({ conversation_id: friendConversationId(to), client_message_id: `c-${randomBytes(6).toString('hex')}`, type: 'text', content: { text: 'hi' } });
+      .send({
+        conversation_id: friendConversationId(to),
+        client_message_id: `c-${randomBytes(6).toString('hex')}`,
+        type: 'text',
+        content: { text: 'hi' },
+      });
     expect(r.body.code).toBe(0);
     return r.body.data.event_id as string;
   };
@@ -71,7 +84,7 @@ describe('real-time session: renewal, expiry, revocation (contract)', () => {
       b.close();
     }, 20_000);
 
-    it('another user\'s token: 1102, and the connection keeps the old identity', async () => {
+    it("another user's token: 1102, and the connection keeps the old identity", async () => {
       const { alice, bob } = await friends();
       const { alice: dave, bob: carol } = await friends();
       const b = await connect(url, { auth: { token: bob.token } });
@@ -92,31 +105,48 @@ describe('real-time session: renewal, expiry, revocation (contract)', () => {
     it('an invalid token answers 1102 and an expired one 1103; nothing changes', async () => {
       const { alice, bob } = await friends();
       const b = await connect(url, { auth: { token: bob.token } });
-      expect(await b.request('auth.renew', { token: 'garbage' })).toEqual(expect.objectContaining({ code: 1102, msg: expect.any(String) }));
+      expect(await b.request('auth.renew', { token: 'garbage' })).toEqual(
+        expect.objectContaining({ code: 1102, msg: expect.any(String) }),
+      );
       const [head, body] = bob.token.split('.');
-      expect(await b.request('auth.renew', { token: `${head}.${body}.AAAA` })).toEqual(expect.objectContaining({ code: 1102 }));
+      expect(await b.request('auth.renew', { token: `${head}.${body}.AAAA` })).toEqual(
+        expect.objectContaining({ code: 1102 }),
+      );
       const expired = await expiringIn(bob, -5);
-      expect(await b.request('auth.renew', { token: expired.token })).toEqual(expect.objectContaining({ code: 1103, msg: expect.any(String) }));
+      expect(await b.request('auth.renew', { token: expired.token })).toEqual(
+        expect.objectContaining({ code: 1103, msg: expect.any(String) }),
+      );
       expect(b.socket.connected).toBe(true);
       await b.waitForEvent(await send(alice, bob));
       // And a valid renewal still works afterwards.
-      expect(await b.request('auth.renew', { token: (await reissue(bob)).token })).toEqual(expect.objectContaining(ackOk));
+      expect(await b.request('auth.renew', { token: (await reissue(bob)).token })).toEqual(
+        expect.objectContaining(ackOk),
+      );
       await b.waitForEvent(await send(alice, bob));
       b.close();
     });
   });
 
   describe('expiry', () => {
-    it('emits session.expired {code: 1103} (position null) at the token\'s expiry, then disconnects', async () => {
+    it("emits session.expired {code: 1103} (position null) at the token's expiry, then disconnects", async () => {
       const { alice, bob } = await friends();
       const short = await expiringIn(bob, 3);
-      const devices = [await connect(url, { auth: { token: short.token } }), await connect(url, { auth: { token: short.token } })];
+      const devices = [
+        await connect(url, { auth: { token: short.token } }),
+        await connect(url, { auth: { token: short.token } }),
+      ];
       const other = await connect(url, { auth: { token: alice.token } });
       const started = Date.now();
       for (const d of devices) {
         const expired = await d.waitFor(() => d.of('session.expired')[0], 9000, 'session.expired');
         expect(envelopeKeys(expired)).toEqual(['created_at', 'data', 'event_id', 'position', 'type']);
-        expect(expired).toMatchObject({ type: 'session.expired', position: null, event_id: expect.any(String), created_at: expect.any(Number), data: { code: 1103 } });
+        expect(expired).toMatchObject({
+          type: 'session.expired',
+          position: null,
+          event_id: expect.any(String),
+          created_at: expect.any(Number),
+          data: { code: 1103 },
+        });
         await waitForDisconnect(d, 3000);
       }
       // "Within a few seconds" of the expiry (3 s from issue, second resolution).
@@ -130,13 +160,32 @@ describe('real-time session: renewal, expiry, revocation (contract)', () => {
   describe('revocation', () => {
     it('disabling a user sends session.revoked {code: 1003} to every device and disconnects them within AUTH_CACHE_MS', async () => {
       const { alice, bob } = await friends();
-      const devices: RtClient[] = [await connect(url, { auth: { token: bob.token } }), await connect(url, { auth: { token: bob.token }, transports: ['polling'] })];
+      const devices: RtClient[] = [
+        await connect(url, { auth: { token: bob.token } }),
+        await connect(url, { auth: { token: bob.token }, transports: ['polling'] }),
+      ];
       const bystander = await connect(url, { auth: { token: alice.token } });
       const started = Date.now();
-      expect((await t.http.post('/app/sdk/users/status').set(...hostAuth()).send({ user_id: bob.userId, disabled: true })).body.code).toBe(0);
+      expect(
+        (
+          await t.http
+            .post('/app/sdk/users/status')
+            .set(...hostAuth())
+            .send({ user_id: bob.userId, disabled: true })
+        ).body.code,
+      ).toBe(0);
       for (const d of devices) {
-        const revoked = await d.waitFor(() => d.of('session.revoked')[0], t.config.authCacheMs + 3000, 'session.revoked');
-        expect(revoked).toMatchObject({ type: 'session.revoked', position: null, event_id: expect.any(String), data: { code: 1003 } });
+        const revoked = await d.waitFor(
+          () => d.of('session.revoked')[0],
+          t.config.authCacheMs + 3000,
+          'session.revoked',
+        );
+        expect(revoked).toMatchObject({
+          type: 'session.revoked',
+          position: null,
+          event_id: expect.any(String),
+          data: { code: 1003 },
+        });
         await waitForDisconnect(d, 2000);
       }
       const elapsed = Date.now() - started;
@@ -147,12 +196,19 @@ describe('real-time session: renewal, expiry, revocation (contract)', () => {
       bystander.close();
     });
 
-    it('revoking a user\'s tokens sends session.revoked {code: 1102} and disconnects; a new token connects', async () => {
+    it("revoking a user's tokens sends session.revoked {code: 1102} and disconnects; a new token connects", async () => {
       const { alice, bob } = await friends();
       const b = await connect(url, { auth: { token: bob.token } });
       const a = await connect(url, { auth: { token: alice.token } });
       const started = Date.now();
-      expect((await t.http.post('/app/sdk/users/revoke-tokens').set(...hostAuth()).send({ user_id: bob.userId })).body.code).toBe(0);
+      expect(
+        (
+          await t.http
+            .post('/app/sdk/users/revoke-tokens')
+            .set(...hostAuth())
+            .send({ user_id: bob.userId })
+        ).body.code,
+      ).toBe(0);
       const revoked = await b.waitFor(() => b.of('session.revoked')[0], t.config.authCacheMs + 3000, 'session.revoked');
       expect(revoked).toMatchObject({ type: 'session.revoked', position: null, data: { code: 1102 } });
       await waitForDisconnect(b, 2000);
@@ -169,8 +225,17 @@ describe('real-time session: renewal, expiry, revocation (contract)', () => {
     it('a connection renewed to a token that is then revoked is revoked too', async () => {
       const { bob } = await friends();
       const b = await connect(url, { auth: { token: bob.token } });
-      expect(await b.request('auth.renew', { token: (await reissue(bob)).token })).toEqual(expect.objectContaining(ackOk));
-      expect((await t.http.post('/app/sdk/users/revoke-tokens').set(...hostAuth()).send({ user_id: bob.userId })).body.code).toBe(0);
+      expect(await b.request('auth.renew', { token: (await reissue(bob)).token })).toEqual(
+        expect.objectContaining(ackOk),
+      );
+      expect(
+        (
+          await t.http
+            .post('/app/sdk/users/revoke-tokens')
+            .set(...hostAuth())
+            .send({ user_id: bob.userId })
+        ).body.code,
+      ).toBe(0);
       const revoked = await b.waitFor(() => b.of('session.revoked')[0], t.config.authCacheMs + 3000, 'session.revoked');
       expect(revoked.data).toEqual({ code: 1102 });
       await waitForDisconnect(b, 2000);

@@ -19,11 +19,27 @@ describe('realtime smoke', () => {
     const b = await connect(url, { auth: { token: bob.token } });
     const ready = await b.waitForReady();
     expect(ready.resumed).toBe(false);
-    const sent = await t.http.post('/app/sdk/messages/send').set(...bearer(alice.token)).send({ conversation_id: friendConversationId(bob), client_message_id: 'x1', type: 'text', content: { text: 'hi' } });
+    const sent = await t.http
+      .post('/app/sdk/messages/send')
+      .set(...bearer(alice.token))
+      .send({
+        conversation_id: friendConversationId(bob),
+        client_message_id: 'x1',
+        type: 'text',
+        content: { text: 'hi' },
+      });
     const live = await b.waitForEvent(sent.body.data.event_id as string);
     expect(live.data.conversation_id).toBe(friendConversationId(alice));
     b.close();
-    const sent2 = await t.http.post('/app/sdk/messages/send').set(...bearer(alice.token)).send({ conversation_id: friendConversationId(bob), client_message_id: 'x2', type: 'text', content: { text: 'again' } });
+    const sent2 = await t.http
+      .post('/app/sdk/messages/send')
+      .set(...bearer(alice.token))
+      .send({
+        conversation_id: friendConversationId(bob),
+        client_message_id: 'x2',
+        type: 'text',
+        content: { text: 'again' },
+      });
     const b2 = await connect(url, { auth: { token: bob.token, position: live.position } });
     const r2 = await b2.waitForReady();
     expect(r2).toMatchObject({ resumed: true, replayed: 1 });
@@ -62,11 +78,20 @@ describe('realtime smoke', () => {
     try {
       const limitedUrl = await listen(limited);
       const [busy, eager] = [await issueUser(limited), await issueUser(limited)];
-      const open = [await connect(limitedUrl, { auth: { token: busy.token } }), await connect(limitedUrl, { auth: { token: busy.token } })];
-      expect(await refusal(limitedUrl, { auth: { token: busy.token } })).toMatchObject({ code: 1005, msg: expect.stringContaining('at most 2 per user') });
+      const open = [
+        await connect(limitedUrl, { auth: { token: busy.token } }),
+        await connect(limitedUrl, { auth: { token: busy.token } }),
+      ];
+      expect(await refusal(limitedUrl, { auth: { token: busy.token } })).toMatchObject({
+        code: 1005,
+        msg: expect.stringContaining('at most 2 per user'),
+      });
       for (const client of open) client.close();
       for (let i = 0; i < 3; i++) (await connect(limitedUrl, { auth: { token: eager.token } })).close();
-      expect(await refusal(limitedUrl, { auth: { token: eager.token } })).toMatchObject({ code: 1005, msg: expect.stringContaining('per minute') });
+      expect(await refusal(limitedUrl, { auth: { token: eager.token } })).toMatchObject({
+        code: 1005,
+        msg: expect.stringContaining('per minute'),
+      });
       limited.clock.advance(61_000);
       (await connect(limitedUrl, { auth: { token: eager.token } })).close();
     } finally {

@@ -13,7 +13,10 @@ export class UserRefDto {
 }
 
 export class SetUserDisabledDto extends UserRefDto {
-  @ApiProperty({ description: 'true disables the user: every token of theirs fails with 1003 and no new token is issued; false enables them again.' })
+  @ApiProperty({
+    description:
+      'true disables the user: every token of theirs fails with 1003 and no new token is issued; false enables them again.',
+  })
   @Required()
   @IsBoolean({ message: 'disabled must be a JSON boolean (true or false)' })
   disabled: boolean;

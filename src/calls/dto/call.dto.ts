@@ -6,8 +6,16 @@ import { AreUserIds } from '../../groups/dto/user-ids.decorator';
 import { CONVERSATION_ID_RULES } from '../../messages/dto/message-fields';
 import { CALL_MEDIA, CallMedia } from '../call.entity';
 
-const KEY_RULES: TextRules = { min: 1, max: 64, pattern: { regex: /^[A-Za-z0-9._:-]+$/, description: 'letters, digits, ".", "_", ":" or "-"' } };
-const CALL_ID_RULES: TextRules = { min: 1, max: 36, pattern: { regex: /^[0-9a-f-]+$/, description: 'a call ID as returned (UUID)' } };
+const KEY_RULES: TextRules = {
+  min: 1,
+  max: 64,
+  pattern: { regex: /^[A-Za-z0-9._:-]+$/, description: 'letters, digits, ".", "_", ":" or "-"' },
+};
+const CALL_ID_RULES: TextRules = {
+  min: 1,
+  max: 36,
+  pattern: { regex: /^[0-9a-f-]+$/, description: 'a call ID as returned (UUID)' },
+};
 /** Largest group call (participants, caller included); the operator's CALL_MAX_PARTICIPANTS may be lower. */
 export const MAX_CALL_INVITEES = 300;
 
@@ -23,17 +31,26 @@ export class StartCallDto {
   @IsIn(CALL_MEDIA, { message: 'media must be audio or video' })
   media: CallMedia;
 
-  @ApiProperty({ description: 'The caller\'s idempotency key: a retry with the same key answers the same call.', example: 'c-1700000000-1' })
+  @ApiProperty({
+    description: "The caller's idempotency key: a retry with the same key answers the same call.",
+    example: 'c-1700000000-1',
+  })
   @Required()
   @IsText(KEY_RULES)
   client_call_id: string;
 
-  @ApiProperty({ description: 'The calling device (any stable ID the SDK keeps per installation).', example: 'web-7f3a' })
+  @ApiProperty({
+    description: 'The calling device (any stable ID the SDK keeps per installation).',
+    example: 'web-7f3a',
+  })
   @Required()
   @IsText(KEY_RULES)
   device_id: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'Group calls: the members to ring (default: every other current member). Refused in one-to-one calls.' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Group calls: the members to ring (default: every other current member). Refused in one-to-one calls.',
+  })
   @Optional()
   @AreUserIds(1, MAX_CALL_INVITEES)
   user_ids?: string[];
@@ -49,7 +66,10 @@ export class CallRefDto {
 
 /** POST /app/sdk/calls/accept */
 export class AcceptCallDto extends CallRefDto {
-  @ApiProperty({ description: 'The accepting device: another device of the same user that accepts later gets 1217.', example: 'ios-1c9e' })
+  @ApiProperty({
+    description: 'The accepting device: another device of the same user that accepts later gets 1217.',
+    example: 'ios-1c9e',
+  })
   @Required()
   @IsText(KEY_RULES)
   device_id: string;

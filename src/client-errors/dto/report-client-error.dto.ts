@@ -16,19 +16,26 @@ export class ReportClientErrorDto {
   @IsText({ min: 36, max: 36, pattern: UUID })
   event_id: string;
 
-  @ApiProperty({ description: '1–64 characters; must equal the token\'s user.' })
+  @ApiProperty({ description: "1–64 characters; must equal the token's user." })
   @Required()
   @IsText({ min: 1, max: 64 })
   user_id: string;
 
-  @ApiProperty({ nullable: true, description: 'At most 64 characters; stored scrubbed.' })
+  @ApiProperty({ type: String, nullable: true, description: 'At most 64 characters; stored scrubbed.' })
   @RequiredNullable()
   @IsText({ min: 0, max: 64 })
   username: string | null;
 
-  @ApiProperty({ description: '1–128 characters of letters, digits, ".", "_", ":", "-"; stable per installation. One holding a JWT or a service secret is refused (1004).' })
+  @ApiProperty({
+    description:
+      '1–128 characters of letters, digits, ".", "_", ":", "-"; stable per installation. One holding a JWT or a service secret is refused (1004).',
+  })
   @Required()
-  @IsText({ min: 1, max: 128, pattern: { regex: /^[A-Za-z0-9._:-]+$/, description: 'letters, digits, ".", "_", ":" or "-"' } })
+  @IsText({
+    min: 1,
+    max: 128,
+    pattern: { regex: /^[A-Za-z0-9._:-]+$/, description: 'letters, digits, ".", "_", ":" or "-"' },
+  })
   device_id: string;
 
   @ApiProperty({ enum: CLIENT_ERROR_PLATFORMS })
@@ -41,9 +48,20 @@ export class ReportClientErrorDto {
   @IsIn(SEVERITIES, { message: 'severity must be one of normal, serious, fatal' })
   severity: string;
 
-  @ApiProperty({ description: 'At most 128 characters: lowercase letters and digits, segments separated by single ".", "_" or "-". One holding a service secret is refused (1004).', example: 'net.timeout' })
+  @ApiProperty({
+    description:
+      'At most 128 characters: lowercase letters and digits, segments separated by single ".", "_" or "-". One holding a service secret is refused (1004).',
+    example: 'net.timeout',
+  })
   @Required()
-  @IsText({ min: 1, max: 128, pattern: { regex: /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/, description: 'lowercase letters and digits in segments separated by single ".", "_" or "-"' } })
+  @IsText({
+    min: 1,
+    max: 128,
+    pattern: {
+      regex: /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/,
+      description: 'lowercase letters and digits in segments separated by single ".", "_" or "-"',
+    },
+  })
   error_code: string;
 
   @ApiProperty({ description: '1–4096 characters. Stored scrubbed of tokens, secrets and credential pairs.' })
@@ -51,7 +69,7 @@ export class ReportClientErrorDto {
   @IsText({ min: 1, max: 4096 })
   message: string;
 
-  @ApiProperty({ nullable: true, description: 'At most 32768 characters; stored scrubbed.' })
+  @ApiProperty({ type: String, nullable: true, description: 'At most 32768 characters; stored scrubbed.' })
   @RequiredNullable()
   @IsText({ min: 0, max: 32768 })
   stack_trace: string | null;
@@ -61,22 +79,22 @@ export class ReportClientErrorDto {
   @IsText({ min: 1, max: 128 })
   operation: string;
 
-  @ApiProperty({ nullable: true, description: 'At most 128 characters; stored scrubbed.' })
+  @ApiProperty({ type: String, nullable: true, description: 'At most 128 characters; stored scrubbed.' })
   @RequiredNullable()
   @IsText({ min: 0, max: 128 })
   build_id: string | null;
 
-  @ApiProperty({ nullable: true, description: 'At most 512 characters; stored scrubbed.' })
+  @ApiProperty({ type: String, nullable: true, description: 'At most 512 characters; stored scrubbed.' })
   @RequiredNullable()
   @IsText({ min: 0, max: 512 })
   conversation_id: string | null;
 
-  @ApiProperty({ nullable: true, description: 'At most 128 characters; stored scrubbed.' })
+  @ApiProperty({ type: String, nullable: true, description: 'At most 128 characters; stored scrubbed.' })
   @RequiredNullable()
   @IsText({ min: 0, max: 128 })
   message_id: string | null;
 
-  @ApiProperty({ nullable: true, description: 'Lowercase UUID v4.' })
+  @ApiProperty({ type: String, nullable: true, description: 'Lowercase UUID v4.' })
   @RequiredNullable()
   @IsText({ min: 36, max: 36, pattern: UUID })
   trace_id: string | null;
@@ -86,7 +104,12 @@ export class ReportClientErrorDto {
   @IsBoolean({ message: 'recovered must be a JSON boolean (true or false)' })
   recovered: boolean;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'JSON object with at least one key (not an array), at most 65536 bytes as JSON; stored scrubbed (authorization/cookie keys and credential values removed).' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'JSON object with at least one key (not an array), at most 65536 bytes as JSON; stored scrubbed (authorization/cookie keys and credential values removed).',
+  })
   @Required()
   @IsJsonObject(1)
   context: Record<string, unknown>;

@@ -39,7 +39,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (!(exception instanceof AppError) && isDatabaseUnavailable(exception)) {
       this.metrics.databaseUnavailable.inc();
-      this.log.warn({ trace_id: (request as TraceableRequest).id, context: 'Exceptions' }, `${request.method} ${request.path}: database unavailable (${(exception as Error | null)?.message ?? String(exception)})`);
+      this.log.warn(
+        { trace_id: (request as TraceableRequest).id, context: 'Exceptions' },
+        `${request.method} ${request.path}: database unavailable (${(exception as Error | null)?.message ?? String(exception)})`,
+      );
       // The provider retries a callback that was not answered 200; it needs no Retry-After.
       if (!callback) response.setHeader('Retry-After', '1');
       exception = AppError.unavailable('the database did not answer in time');
@@ -54,7 +57,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status === HttpStatus.NOT_FOUND) {
         setReplyCode(response, ErrorCode.INVALID_PARAMETER);
-        response.status(HttpStatus.NOT_FOUND).json(failure(ErrorCode.INVALID_PARAMETER, `no such endpoint: ${request.method} ${request.path}`));
+        response
+          .status(HttpStatus.NOT_FOUND)
+          .json(failure(ErrorCode.INVALID_PARAMETER, `no such endpoint: ${request.method} ${request.path}`));
         return;
       }
       if (status < 500) {
@@ -65,8 +70,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     // Read the error by shape: one from another realm (a VM context) fails instanceof Error.
     const { message, stack } = (exception ?? {}) as { message?: unknown; stack?: unknown };
-    const err = { message: typeof message === 'string' ? message : String(exception), stack: typeof stack === 'string' ? stack : undefined };
-    this.log.error({ trace_id: (request as TraceableRequest).id, context: 'Exceptions', err }, `${request.method} ${request.path} failed`);
+    const err = {
+      message: typeof message === 'string' ? message : String(exception),
+      stack: typeof stack === 'string' ? stack : undefined,
+    };
+    this.log.error(
+      { trace_id: (request as TraceableRequest).id, context: 'Exceptions', err },
+      `${request.method} ${request.path} failed`,
+    );
     setReplyCode(response, ErrorCode.INTERNAL);
     if (callback) {
       response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: ErrorCode.INTERNAL });

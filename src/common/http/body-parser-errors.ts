@@ -24,7 +24,10 @@ function problemOf(error: unknown): string | null {
   if (!error || typeof error !== 'object') return null;
   const { type, limit, status } = error as BodyParserError;
   // e.g. a corrupt gzip stream: a 4xx from the parser without a known type.
-  if (!type || !(type in PROBLEMS)) return status !== undefined && status >= 400 && status < 500 ? 'body: unreadable (corrupt or unsupported encoding)' : null;
+  if (!type || !(type in PROBLEMS))
+    return status !== undefined && status >= 400 && status < 500
+      ? 'body: unreadable (corrupt or unsupported encoding)'
+      : null;
   return type === 'entity.too.large' && limit ? `body: larger than the limit of ${limit} bytes` : PROBLEMS[type];
 }
 

@@ -9,7 +9,10 @@ import { ROOM_CALLBACK_PATH } from './paths';
 export const HEADER_LIMIT_BYTES = 16 * 1024;
 
 const PROBLEMS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, `request headers: larger than ${HEADER_LIMIT_BYTES / 1024} KiB together (request line, token and query string included)`],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    `request headers: larger than ${HEADER_LIMIT_BYTES / 1024} KiB together (request line, token and query string included)`,
+  ],
   HPE_URI_TOO_LONG: [414, 'request line: URL too long'],
 };
 
@@ -17,7 +20,9 @@ const PROBLEMS: Record<string, [number, string]> = {
 const CALLBACK_REQUEST_LINE = new RegExp(`^[A-Z]+ ${ROOM_CALLBACK_PATH.replace(/\//g, '\\/')}(?:/|\\?|\\s|$)`, 'i');
 
 function isCallbackRequest(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
-  return error.rawPacket !== undefined && CALLBACK_REQUEST_LINE.test(error.rawPacket.subarray(0, 256).toString('latin1'));
+  return (
+    error.rawPacket !== undefined && CALLBACK_REQUEST_LINE.test(error.rawPacket.subarray(0, 256).toString('latin1'))
+  );
 }
 
 /**

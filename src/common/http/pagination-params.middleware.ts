@@ -5,7 +5,8 @@ import { isRoomCallback } from './paths';
 /** Spec 4: "page, offset and limit are not supported". */
 const REFUSED = ['page', 'offset', 'limit'] as const;
 
-const HINT = 'is not supported: lists page by cursor (pass next_cursor unchanged as cursor), message history by sequence (before_seq / after_seq)';
+const HINT =
+  'is not supported: lists page by cursor (pass next_cursor unchanged as cursor), message history by sequence (before_seq / after_seq)';
 
 /** `limit`, `limit[]` and `limit[x]` all name `limit`, whichever query parser produced the key. */
 function refusedName(key: string): string | null {

@@ -17,7 +17,10 @@ export class StandbyServer {
   private constructor() {
     this.server = createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0].replace(/\/+$/, '').toLowerCase();
-      const [status, body] = path === '/health' ? [200, success({ status: 'ok' })] : [503, failure(ErrorCode.INTERNAL, `not ready: ${this.reason}`)];
+      const [status, body] =
+        path === '/health'
+          ? [200, success({ status: 'ok' })]
+          : [503, failure(ErrorCode.INTERNAL, `not ready: ${this.reason}`)];
       const text = JSON.stringify(body);
       response.writeHead(status, {
         'Content-Type': 'application/json; charset=utf-8',

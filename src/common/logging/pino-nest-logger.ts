@@ -42,7 +42,8 @@ export class PinoNestLogger implements LoggerService {
     const stack = typeof rest[0] === 'string' && STACK.test(rest[0]) ? rest[0] : undefined;
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     if (message instanceof Error) this.root[level]({ ...fields, err: message }, message.message);
-    else if (stack !== undefined) this.root[level]({ ...fields, err: { message: String(message), stack } }, String(message));
+    else if (stack !== undefined)
+      this.root[level]({ ...fields, err: { message: String(message), stack } }, String(message));
     else if (typeof message === 'object' && message !== null) this.root[level]({ ...fields, ...message });
     else this.root[level](fields, String(message));
   }

@@ -16,7 +16,12 @@ const JWT_SHAPED = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 export function traceIdOf(header: string | string[] | undefined, secrets: readonly string[]): string {
   const value = typeof header === 'string' ? header : undefined;
   if (value === undefined || !WELL_FORMED.test(value) || JWT_SHAPED.test(value)) return randomUUID();
-  if (secrets.some((secret) => secret !== '' && (value.includes(secret) || (value.length >= 16 && secret.includes(value))))) return randomUUID();
+  if (
+    secrets.some(
+      (secret) => secret !== '' && (value.includes(secret) || (value.length >= 16 && secret.includes(value))),
+    )
+  )
+    return randomUUID();
   return value;
 }
 
@@ -54,14 +59,33 @@ export function requestContext(
       const seconds = Number(process.hrtime.bigint() - began) / 1e9;
       const status = response.writableFinished ? response.statusCode : null;
       const code = replyCode(response);
-      const labels = { method: request.method, route: routeOf(request), status: status === null ? 'aborted' : String(status), code: String(code ?? '') };
+      const labels = {
+        method: request.method,
+        route: routeOf(request),
+        status: status === null ? 'aborted' : String(status),
+        code: String(code ?? ''),
+      };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
       // 503 is a dependency outage the reply already explains; a 500 is a fault, logged with its
       // stack by the exception filter under the same trace ID.
       const level = status === null || status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
-      const msg = status === null ? 'request aborted by the client' : status >= 500 ? `request failed with HTTP ${status}` : 'request completed';
-      root[level]({ trace_id: id, req: { method: request.method, path: pathOf(request) }, res: { statusCode: status }, responseTime: Math.round(seconds * 1000), code }, msg);
+      const msg =
+        status === null
+          ? 'request aborted by the client'
+          : status >= 500
+            ? `request failed with HTTP ${status}`
+            : 'request completed';
+      root[level](
+        {
+          trace_id: id,
+          req: { method: request.method, path: pathOf(request) },
+          res: { statusCode: status },
+          responseTime: Math.round(seconds * 1000),
+          code,
+        },
+        msg,
+      );
     };
     response.once('finish', count).once('close', count);
     next();

@@ -6,8 +6,8 @@ import type { OperationsConfig } from '../../config/operations-config';
  * The process's one pino logger: JSON lines in production, one readable line per entry in
  * development. Request logs never carry headers, query strings or bodies (tokens travel there);
  * the redaction below is a second net for code that logs an object carrying one anyway.
+ * `destination` (tests) receives JSON lines whatever the format.
  */
-/** `destination` (tests) receives JSON lines whatever the format. */
 export function createRootLogger(log: OperationsConfig['log'], destination?: pino.DestinationStream): PinoRoot {
   const options: pino.LoggerOptions = {
     level: log.level,
@@ -40,5 +40,14 @@ export function createRootLogger(log: OperationsConfig['log'], destination?: pin
     );
   }
   // Synchronous, in-process formatting: no worker thread per application (tests boot many).
-  return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, singleLine: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' }));
+  return pino(
+    options,
+    pretty({
+      sync: true,
+      colorize: process.stdout.isTTY === true,
+      singleLine: true,
+      ignore: 'pid,hostname',
+      translateTime: 'SYS:HH:MM:ss.l',
+    }),
+  );
 }

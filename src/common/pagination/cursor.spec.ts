@@ -14,7 +14,16 @@ describe('CursorCodec', () => {
     ['another endpoint', () => codec.decode(cursor, '7', 'groups.list', { status: 'pending' })],
     ['changed filters', () => codec.decode(cursor, '7', 'friends.list', { status: 'accepted' })],
     ['another key', () => new CursorCodec('z'.repeat(32)).decode(cursor, '7', 'friends.list', { status: 'pending' })],
-    ['a tampered body', () => codec.decode(`${Buffer.from('{"u":"7","e":"friends.list","k":{"id":"1"}}').toString('base64url')}.${cursor.split('.')[1]}`, '7', 'friends.list', { status: 'pending' })],
+    [
+      'a tampered body',
+      () =>
+        codec.decode(
+          `${Buffer.from('{"u":"7","e":"friends.list","k":{"id":"1"}}').toString('base64url')}.${cursor.split('.')[1]}`,
+          '7',
+          'friends.list',
+          { status: 'pending' },
+        ),
+    ],
     ['garbage', () => codec.decode('abc', '7', 'friends.list', { status: 'pending' })],
     ['an extra segment', () => codec.decode(`${cursor}.x`, '7', 'friends.list', { status: 'pending' })],
   ])('refuses %s with 1004 naming the cursor', (_name, decode) => {
@@ -22,11 +31,14 @@ describe('CursorCodec', () => {
     expect(decode).toThrow(/^cursor: /);
   });
 
-  it.each([null, undefined, 42, ['a.b'], { a: 1 }])('refuses a non-string cursor (%p) with 1004 naming the cursor', (value) => {
-    const decode = () => codec.decode(value as unknown as string, '7', 'friends.list', { status: 'pending' });
-    expect(decode).toThrow(AppError);
-    expect(decode).toThrow(/^cursor: /);
-  });
+  it.each([null, undefined, 42, ['a.b'], { a: 1 }])(
+    'refuses a non-string cursor (%p) with 1004 naming the cursor',
+    (value) => {
+      const decode = () => codec.decode(value as unknown as string, '7', 'friends.list', { status: 'pending' });
+      expect(decode).toThrow(AppError);
+      expect(decode).toThrow(/^cursor: /);
+    },
+  );
 
   it('treats filter order and absent values consistently', () => {
     const c = codec.encode('7', 'e', { a: 1, b: undefined }, 1);

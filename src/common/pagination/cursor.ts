@@ -1,5 +1,6 @@
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../app-error';
+import type { CursorPageReply } from './cursor-page.reply';
 
 /**
  * Opaque, tamper-proof list cursors (spec 4: "the cursor embeds account and filters and cannot
@@ -15,13 +16,18 @@ export class CursorCodec {
   }
 
   encode<K>(account: string, endpoint: string, filters: Record<string, unknown>, position: K): string {
-    const body = Buffer.from(JSON.stringify({ u: account, e: endpoint, f: filterDigest(filters), k: position })).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({ u: account, e: endpoint, f: filterDigest(filters), k: position }),
+    ).toString('base64url');
     return `${body}.${this.sign(body)}`;
   }
 
   /** The keyset position, or a 1004 naming `cursor` when the cursor is not valid here. */
   decode<K>(cursor: string, account: string, endpoint: string, filters: Record<string, unknown>): K {
-    const invalid = AppError.invalid('cursor', 'is not valid for this account, endpoint and filters; pass next_cursor unchanged');
+    const invalid = AppError.invalid(
+      'cursor',
+      'is not valid for this account, endpoint and filters; pass next_cursor unchanged',
+    );
     // Validation should have refused anything but a string; a caller that let one through
     // still gets a 1004, not a TypeError.
     if (typeof cursor !== 'string') throw invalid;
@@ -36,7 +42,13 @@ export class CursorCodec {
     } catch {
       throw invalid;
     }
-    if (payload.u !== account || payload.e !== endpoint || payload.f !== filterDigest(filters) || payload.k === undefined) throw invalid;
+    if (
+      payload.u !== account ||
+      payload.e !== endpoint ||
+      payload.f !== filterDigest(filters) ||
+      payload.k === undefined
+    )
+      throw invalid;
     return payload.k as K;
   }
 
@@ -46,13 +58,13 @@ export class CursorCodec {
 }
 
 function filterDigest(filters: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
+  const canonical = JSON.stringify(
+    Object.keys(filters)
+      .sort()
+      .map((key) => [key, filters[key] ?? null]),
+  );
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 
 /** Every directory list answers this shape. */
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-  has_more: boolean;
-}
+export type Page<T> = CursorPageReply & { items: T[] };

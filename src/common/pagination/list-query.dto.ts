@@ -7,7 +7,10 @@ import { IsText } from '../validation/text-field.decorator';
  * every route by the pagination-params middleware (src/common/http), not per DTO.
  */
 export class ListQueryDto {
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page, unchanged. Bound to the account, endpoint and filters. page, offset and limit are refused (1004).' })
+  @ApiPropertyOptional({
+    description:
+      'next_cursor of the previous page, unchanged. Bound to the account, endpoint and filters. page, offset and limit are refused (1004).',
+  })
   @Optional()
   @IsText({ min: 1, max: 1024 })
   cursor?: string;

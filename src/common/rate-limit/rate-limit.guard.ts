@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RateLimitName } from '../../config/messaging-config';
-import { AuthenticatedRequest } from '../../im-token/auth-user';
+import { AuthenticatedRequest } from '../auth-user';
 import { MetricsService } from '../../metrics/metrics.service';
 import { AppError } from '../app-error';
 import { ErrorCode } from '../error-code';
@@ -23,11 +23,14 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const name = this.reflector.getAllAndOverride<RateLimitName | undefined>(RATE_LIMIT, [context.getHandler(), context.getClass()]);
+    const name = this.reflector.getAllAndOverride<RateLimitName | undefined>(RATE_LIMIT, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!name) return true;
     const user = context.switchToHttp().getRequest<AuthenticatedRequest>().authUser;
     if (!user) throw new Error('RateLimitGuard must run after ImTokenGuard');
-    if (!(await this.limiter.hit(`${name}:${user.id}`, this.config.messaging.rateLimits[name]))) {
+    if (!(await this.limiter.hit(`${name}:${user.internalId}`, this.config.messaging.rateLimits[name]))) {
       this.metrics.rateLimitRefusals.inc({ limit: name });
       throw new AppError(ErrorCode.TOO_FAST, `too many ${name.replace('_', ' ')} requests; retry later with backoff`);
     }

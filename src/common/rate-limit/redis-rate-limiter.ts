@@ -111,7 +111,10 @@ export class RedisRateLimiter extends RateLimiter {
     const first = this.up === null;
     this.up = up;
     this.hooks.onState(up);
-    if (!up) this.logger.warn(`Redis (REDIS_URL) does not answer within ${this.timeoutMs} ms: rate limits are counted per instance in memory until it is back`);
+    if (!up)
+      this.logger.warn(
+        `Redis (REDIS_URL) does not answer within ${this.timeoutMs} ms: rate limits are counted per instance in memory until it is back`,
+      );
     else if (!first) this.logger.log('Redis (REDIS_URL) answers again: rate limits are shared again');
   }
 }

@@ -18,7 +18,9 @@ const token = `${header}.${payload}.${signature}`;
 const headerless = `${payload}.${signature}`;
 
 /** Every 8 characters of what would let a reader rebuild a token or know a secret (the header is public). */
-const FRAGMENTS = [payload, signature, ...SECRETS].flatMap((value) => Array.from({ length: value.length - 7 }, (_, i) => value.slice(i, i + 8)));
+const FRAGMENTS = [payload, signature, ...SECRETS].flatMap((value) =>
+  Array.from({ length: value.length - 7 }, (_, i) => value.slice(i, i + 8)),
+);
 
 /** Fails when a fragment of a credential stands in `out`, as it is, undisguised, or inside Base64. */
 function expectClean(out: string): void {
@@ -28,15 +30,20 @@ function expectClean(out: string): void {
       for (let shift = 0; shift < 4; shift++) views.push(Buffer.from(blob.slice(shift), 'base64').toString('latin1'));
     }
   }
-  for (const view of views) for (const fragment of FRAGMENTS) if (view.includes(fragment)) throw new Error(`"${fragment}" survives in ${JSON.stringify(out)}`);
+  for (const view of views)
+    for (const fragment of FRAGMENTS)
+      if (view.includes(fragment)) throw new Error(`"${fragment}" survives in ${JSON.stringify(out)}`);
 }
 
 const ZERO_WIDTH = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u{e0020}'];
 /** `value` with one of the invisible characters after every `step` characters. */
-const sprinkle = (value: string, step: number): string => [...value].map((char, i) => (i % step === step - 1 ? char + ZERO_WIDTH[i % ZERO_WIDTH.length] : char)).join('');
-const percentAll = (value: string): string => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+const sprinkle = (value: string, step: number): string =>
+  [...value].map((char, i) => (i % step === step - 1 ? char + ZERO_WIDTH[i % ZERO_WIDTH.length] : char)).join('');
+const percentAll = (value: string): string =>
+  [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
 /** Every character percent-encoded, then the result URL-encoded again `times - 1` times (`%` becomes `%25`). */
-const percentTimes = (value: string, times: number): string => (times === 1 ? percentAll(value) : encodeURIComponent(percentTimes(value, times - 1)));
+const percentTimes = (value: string, times: number): string =>
+  times === 1 ? percentAll(value) : encodeURIComponent(percentTimes(value, times - 1));
 const dots = (value: string, dot: string): string => value.replace(/\./g, dot);
 
 describe('CredentialFinder: a JWT without its header', () => {
@@ -73,8 +80,14 @@ describe('CredentialFinder: a JWT without its header', () => {
   it.each([
     ['a package name', 'at com.example.app.MainActivity.onCreate(MainActivity.java:42)'],
     ['versions', 'sdk v1.2.3 on 10.0.19045.3803, build 2024.06.01-rc.1'],
-    ['a long Java frame', 'at org.springframework.beans.factory.support.AbstractAutowireCapableBeanFactoryImplementation.createBeanInstanceWithConstructorArguments(X.java:1)'],
-    ['a word holding "eyJ" before a 43-character segment', 'at monkeyJumpHandlerFactoryBean.someExtremelyLongMethodNameThatGoesOnAndOnForever(App.kt:9)'],
+    [
+      'a long Java frame',
+      'at org.springframework.beans.factory.support.AbstractAutowireCapableBeanFactoryImplementation.createBeanInstanceWithConstructorArguments(X.java:1)',
+    ],
+    [
+      'a word holding "eyJ" before a 43-character segment',
+      'at monkeyJumpHandlerFactoryBean.someExtremelyLongMethodNameThatGoesOnAndOnForever(App.kt:9)',
+    ],
     ['a name and a Base64URL digest', 'bundle.min.js.47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU loaded'],
     ['an eyJ-looking segment that is no JSON', 'eyJzzzzzzzzzzzzzzzzz.47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU'],
     ['a file name ending in a digest', 'chunk-vendors.2f1a9c0b7e3d4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3.js'],
@@ -100,7 +113,10 @@ describe('CredentialFinder: disguised dots, invisible characters and deep percen
     ['zero-width and other format characters every 5 characters', (value) => sprinkle(value, 5)],
     ['a zero-width space at each dot', (value) => dots(value, '.\u200b')],
     ['a percent-encoded zero-width space at each dot', (value) => dots(value, '.%E2%80%8B')],
-    ['a soft hyphen written &shy; every 7 characters', (value) => sprinkle(value, 7).replace(/[\u200b-\u200d\u2060\ufeff\u00ad]|\u{e0020}/gu, '&shy;')],
+    [
+      'a soft hyphen written &shy; every 7 characters',
+      (value) => sprinkle(value, 7).replace(/[\u200b-\u200d\u2060\ufeff\u00ad]|\u{e0020}/gu, '&shy;'),
+    ],
     ['every character percent-encoded three times', (value) => percentTimes(value, 3)],
     ['every character percent-encoded six times', (value) => percentTimes(value, 6)],
   ];
@@ -132,7 +148,8 @@ describe('CredentialFinder: disguised dots, invisible characters and deep percen
 
   it('finds a secret that itself holds an escape, written as it is or encoded', () => {
     const finder = new CredentialFinder(['odd%41secret\\u0042value']);
-    for (const text of ['odd%41secret\\u0042value', 'oddAsecretBvalue', 'odd%2541secret%5Cu0042value']) expect(finder.has(`x ${text} y`)).toBe(true);
+    for (const text of ['odd%41secret\\u0042value', 'oddAsecretBvalue', 'odd%2541secret%5Cu0042value'])
+      expect(finder.has(`x ${text} y`)).toBe(true);
   });
 
   it.each([
@@ -140,15 +157,56 @@ describe('CredentialFinder: disguised dots, invisible characters and deep percen
     ['HTML with entities', '<p>Tom &amp; Jerry&#46; 100&#37; &period;</p>'],
     ['a URL with percent-escapes', 'https://cdn.example.com/a%20b/c%2Ed%25252E.js?q=%E2%80%8B'],
     ['text with zero-width joiners in emoji', 'family 👨\u200d👩\u200d👧 and a soft\u00adhyphen'],
-    ['references named like object properties', '&constructor; &toString; &__proto__; &hasOwnProperty; &#x110000; &#0; \\u{110000} %F4%90%80%80 %C0%AE'],
+    [
+      'references named like object properties',
+      '&constructor; &toString; &__proto__; &hasOwnProperty; &#x110000; &#0; \\u{110000} %F4%90%80%80 %C0%AE',
+    ],
   ])('leaves %s as it is', (_name, input) => {
     expect(scrub.text(input)).toBe(input);
   });
 
   it('never throws on a mix of escape fragments, and finds a token whose dots are disguised among them', () => {
-    const fragment = fc.constantFrom('%', '25', '2E', 'E2', '%80', '\\', 'u', '002e', '{2e}', 'D83D', '\\uDE00', 'x', '&', '#', 'x2e', '46', ';', 'amp;', 'period;', 'eyJ', '.', '\u200b', '\u00ad', '\u{e0020}', 'A', ' ', '\n');
+    const fragment = fc.constantFrom(
+      '%',
+      '25',
+      '2E',
+      'E2',
+      '%80',
+      '\\',
+      'u',
+      '002e',
+      '{2e}',
+      'D83D',
+      '\\uDE00',
+      'x',
+      '&',
+      '#',
+      'x2e',
+      '46',
+      ';',
+      'amp;',
+      'period;',
+      'eyJ',
+      '.',
+      '\u200b',
+      '\u00ad',
+      '\u{e0020}',
+      'A',
+      ' ',
+      '\n',
+    );
     const noise = fc.array(fragment, { maxLength: 40 }).map((parts) => parts.join(''));
-    const dot = fc.constantFrom('.', '%2E', '%25252E', '\\u002e', '&#46;', '&#x2e;', '&amp;#46;', '.\u200b', '%E2%80%8B.');
+    const dot = fc.constantFrom(
+      '.',
+      '%2E',
+      '%25252E',
+      '\\u002e',
+      '&#46;',
+      '&#x2e;',
+      '&amp;#46;',
+      '.\u200b',
+      '%E2%80%8B.',
+    );
     fc.assert(
       fc.property(noise, noise, dot, (before, after, disguise) => {
         const out = scrub.text(`${before} ${headerless.replace('.', disguise)} ${after}`);
@@ -168,9 +226,29 @@ describe('CredentialFinder: disguised dots, invisible characters and deep percen
   it('stays linear on hostile 32 KB input', () => {
     const at32k = (unit: string) => unit.repeat(Math.ceil(32768 / unit.length)).slice(0, 32768);
     const hostile = [
-      'eyJ', 'eyJa.', `eyJ1c2VyX2lkIjoi.${'B1'.repeat(22)} `, `eyJ1c2VyX2lkIjoi.${'B1'.repeat(22)}.`, `IiwiZXhwIjoxfQ.${'B1'.repeat(22)}.`, `${header}.`, 'eyJ\u200d',
-      '%25', `%${'25'.repeat(16383)}`, '%25252E', '%E2%2525', '\\u002e', '\\\\\\\\u', '\\uD800', '&#46;', '&amp;', '&amp;#37;25', '&#x', '&abcdefghijklmnopqrstuvwxyz',
-      '\u200b', '\u{e0041}', '%5Cu002e', 'eyJ%25\\u002e&#46;\u200b.',
+      'eyJ',
+      'eyJa.',
+      `eyJ1c2VyX2lkIjoi.${'B1'.repeat(22)} `,
+      `eyJ1c2VyX2lkIjoi.${'B1'.repeat(22)}.`,
+      `IiwiZXhwIjoxfQ.${'B1'.repeat(22)}.`,
+      `${header}.`,
+      'eyJ\u200d',
+      '%25',
+      `%${'25'.repeat(16383)}`,
+      '%25252E',
+      '%E2%2525',
+      '\\u002e',
+      '\\\\\\\\u',
+      '\\uD800',
+      '&#46;',
+      '&amp;',
+      '&amp;#37;25',
+      '&#x',
+      '&abcdefghijklmnopqrstuvwxyz',
+      '\u200b',
+      '\u{e0041}',
+      '%5Cu002e',
+      'eyJ%25\\u002e&#46;\u200b.',
     ];
     for (const unit of hostile) {
       const input = unit.length > 1000 ? unit : at32k(unit);

@@ -19,7 +19,8 @@ const MAX_DECODED_RUN = 65536;
 const MIN_SECRET = 8;
 
 function findAll(text: string, needle: string, spans: Finding[]): void {
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) spans.push({ start: at, end: at + needle.length, wholeStart: true, wholeEnd: true });
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length))
+    spans.push({ start: at, end: at + needle.length, wholeStart: true, wholeEnd: true });
 }
 
 /**
@@ -42,7 +43,15 @@ function encodedForms(secret: string, minLength = MIN_SECRET): string[] {
 }
 
 function isBase64Char(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 43 || code === 47 || code === 95 || code === 45;
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 43 ||
+    code === 47 ||
+    code === 95 ||
+    code === 45
+  );
 }
 
 /**
@@ -97,7 +106,11 @@ export class CredentialFinder {
       this.scan(view.text, found, true);
       for (const span of found) {
         if (span.end <= span.start) continue;
-        const clipped = clipToWhole({ start: view.starts[span.start], end: view.ends[span.end - 1] }, wholeStarts, wholeEnds);
+        const clipped = clipToWhole(
+          { start: view.starts[span.start], end: view.ends[span.end - 1] },
+          wholeStarts,
+          wholeEnds,
+        );
         if (clipped.end > clipped.start) spans.push(clipped);
       }
     }

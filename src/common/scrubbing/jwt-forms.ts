@@ -12,7 +12,16 @@ import type { Finding } from './spans';
 const JWT_RUN = /[A-Za-z0-9_.-]{10,}/g;
 
 /** Signature lengths (Base64URL characters) of the fixed-size JWS algorithms. */
-const SIGNATURE_CHARS: Record<string, number> = { HS256: 43, HS384: 64, HS512: 86, ES256: 86, ES384: 128, ES512: 176, EdDSA: 86, none: 0 };
+const SIGNATURE_CHARS: Record<string, number> = {
+  HS256: 43,
+  HS384: 64,
+  HS512: 86,
+  ES256: 86,
+  ES384: 128,
+  ES512: 176,
+  EdDSA: 86,
+  none: 0,
+};
 /** The shortest signature there is (HS256), and the length of the service's own. */
 const HS256_CHARS = SIGNATURE_CHARS.HS256;
 /** Characters after `eyJ` that make a headerless payload worth a look. */
@@ -46,7 +55,8 @@ function isJsonText(bytes: Buffer): boolean {
  * object (`{"` and text), which words that merely contain "eyJ" (monkeyJump) do not.
  */
 function payloadStart(segment: string): number {
-  for (let at = segment.indexOf('eyJ'); at >= 0; at = segment.indexOf('eyJ', at + 3)) if (isPayloadAt(segment, at)) return at;
+  for (let at = segment.indexOf('eyJ'); at >= 0; at = segment.indexOf('eyJ', at + 3))
+    if (isPayloadAt(segment, at)) return at;
   return -1;
 }
 
@@ -95,11 +105,22 @@ export function findJwts(text: string, found: Finding[], inView: boolean): void 
     let wholeUntil = -1;
     for (let i = 0; i + 1 < segments.length; i++) {
       const at = hasStart ? segments[i].indexOf('eyJ') : -1;
-      if (i > wholeUntil && at >= 0 && i + 2 < segments.length && segments[i].length - at >= 5 && segments[i + 1].length >= 2) {
+      if (
+        i > wholeUntil &&
+        at >= 0 &&
+        i + 2 < segments.length &&
+        segments[i].length - at >= 5 &&
+        segments[i + 1].length >= 2
+      ) {
         const signature = segments[i + 2].length;
         const expected = expectedSignature(segments[i].slice(at));
         const chars = expected === undefined ? signature : Math.min(expected, signature);
-        found.push({ start: offsets[i] + at, end: offsets[i + 2] + chars, wholeStart: true, wholeEnd: signature >= (expected ?? HS256_CHARS) });
+        found.push({
+          start: offsets[i] + at,
+          end: offsets[i + 2] + chars,
+          wholeStart: true,
+          wholeEnd: signature >= (expected ?? HS256_CHARS),
+        });
         wholeUntil = i + 2;
       }
       const signature = segments[i + 1].length;
@@ -119,7 +140,13 @@ export function findJwts(text: string, found: Finding[], inView: boolean): void 
       } else if (segments[i].length >= MIN_TAIL && isPayloadTail(segments[i])) {
         start = offsets[i];
       }
-      if (start >= 0) found.push({ start, end: offsets[i + 1] + (inView ? Math.min(signature, HS256_CHARS) : signature), wholeStart, wholeEnd: true });
+      if (start >= 0)
+        found.push({
+          start,
+          end: offsets[i + 1] + (inView ? Math.min(signature, HS256_CHARS) : signature),
+          wholeStart,
+          wholeEnd: true,
+        });
     }
   }
 }

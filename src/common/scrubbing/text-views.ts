@@ -30,13 +30,43 @@ const INVISIBLE = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 const invisibleBmp = new Uint8Array(0x10000);
 
 /** Named references that stand for a character a credential can hold, or for nothing visible. */
-const NAMED = new Map<string, number>(Object.entries({
-  amp: 0x26, period: 0x2e, sol: 0x2f, bsol: 0x5c, plus: 0x2b, equals: 0x3d, lowbar: 0x5f, UnderBar: 0x5f, percnt: 0x25, num: 0x23,
-  colon: 0x3a, semi: 0x3b, quot: 0x22, apos: 0x27, nbsp: 0xa0, NonBreakingSpace: 0xa0, shy: 0xad, zwj: 0x200d, zwnj: 0x200c, lrm: 0x200e,
-  rlm: 0x200f, ZeroWidthSpace: 0x200b, NegativeVeryThinSpace: 0x200b, NegativeThinSpace: 0x200b, NegativeMediumSpace: 0x200b,
-  NegativeThickSpace: 0x200b, NoBreak: 0x2060, af: 0x2061, ApplyFunction: 0x2061, it: 0x2062, InvisibleTimes: 0x2062, ic: 0x2063,
-  InvisibleComma: 0x2063,
-}));
+const NAMED = new Map<string, number>(
+  Object.entries({
+    amp: 0x26,
+    period: 0x2e,
+    sol: 0x2f,
+    bsol: 0x5c,
+    plus: 0x2b,
+    equals: 0x3d,
+    lowbar: 0x5f,
+    UnderBar: 0x5f,
+    percnt: 0x25,
+    num: 0x23,
+    colon: 0x3a,
+    semi: 0x3b,
+    quot: 0x22,
+    apos: 0x27,
+    nbsp: 0xa0,
+    NonBreakingSpace: 0xa0,
+    shy: 0xad,
+    zwj: 0x200d,
+    zwnj: 0x200c,
+    lrm: 0x200e,
+    rlm: 0x200f,
+    ZeroWidthSpace: 0x200b,
+    NegativeVeryThinSpace: 0x200b,
+    NegativeThinSpace: 0x200b,
+    NegativeMediumSpace: 0x200b,
+    NegativeThickSpace: 0x200b,
+    NoBreak: 0x2060,
+    af: 0x2061,
+    ApplyFunction: 0x2061,
+    it: 0x2062,
+    InvisibleTimes: 0x2062,
+    ic: 0x2063,
+    InvisibleComma: 0x2063,
+  }),
+);
 const MAX_NAME = 24;
 
 /** A decoded character (-1: nothing, as for an escaped newline) and where its source ends. */
@@ -96,7 +126,8 @@ function percentChar(text: string, at: number): Decoded | null {
   if (!first) return null;
   const lead = first.byte;
   if (lead < 0x80) return { codePoint: lead, end: first.end };
-  const extra = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
+  const extra =
+    lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
   if (extra === 0) return null;
   let codePoint = lead & (0x3f >> extra);
   let end = first.end;
@@ -206,7 +237,7 @@ class ViewBuilder {
 /** One pass over `text`; `source` maps `text` to the original when `text` is itself a view. */
 function normalise(text: string, source?: View): View | null {
   const view = new ViewBuilder(text, source);
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const code = text.charCodeAt(i);
     let decoded: Decoded | null = null;
     if (code === 37) decoded = percentChar(text, i);

@@ -9,7 +9,10 @@ export const AVATAR_RULES: TextRules = {
   min: 0,
   max: 1024,
   noControl: true,
-  pattern: { regex: /^https?:\/\/[^\s]+$/i, description: 'an http(s) URL without spaces, or empty for the default avatar' },
+  pattern: {
+    regex: /^https?:\/\/[^\s]+$/i,
+    description: 'an http(s) URL without spaces, or empty for the default avatar',
+  },
 };
 export const SIGNATURE_RULES: TextRules = { min: 0, max: 255, noControl: true };
 export const GROUP_ID_RULES: TextRules = {

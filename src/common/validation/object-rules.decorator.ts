@@ -8,9 +8,12 @@ export function IsJsonObject(minKeys = 0): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       validator: {
-        validate: (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length >= minKeys,
+        validate: (value: unknown) =>
+          value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length >= minKeys,
         defaultMessage: (args: ValidationArguments) =>
-          Array.isArray(args.value) ? `${args.property} must be a JSON object, not an array` : `${args.property} must be a JSON object with at least ${minKeys} key${minKeys === 1 ? '' : 's'}`,
+          Array.isArray(args.value)
+            ? `${args.property} must be a JSON object, not an array`
+            : `${args.property} must be a JSON object with at least ${minKeys} key${minKeys === 1 ? '' : 's'}`,
       },
     });
   };

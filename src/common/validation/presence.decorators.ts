@@ -44,7 +44,8 @@ export function SentTogether(group: readonly string[], options?: ValidationOptio
           const anySent = group.some((field) => object[field] !== undefined && object[field] !== null);
           return !anySent || (value !== undefined && value !== null);
         },
-        defaultMessage: (args: ValidationArguments) => `${args.property} is required when any of ${group.join(', ')} is sent (they go together)`,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property} is required when any of ${group.join(', ')} is sent (they go together)`,
       },
     });
   };

@@ -11,7 +11,11 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
     const path = parent ? `${parent}.${error.property}` : error.property;
     if (error.constraints) {
       const constraints = error.constraints;
-      const message = constraints.isDefined ?? constraints.sentTogether ?? constraints.whitelistValidation ?? Object.values(constraints)[0];
+      const message =
+        constraints.isDefined ??
+        constraints.sentTogether ??
+        constraints.whitelistValidation ??
+        Object.values(constraints)[0];
       // class-validator messages start with the property name; show the full path instead.
       if (message.startsWith(`${error.property} `)) return `${path}: ${message.slice(error.property.length + 1)}`;
       // An array rule names its item, e.g. "member_ids[0] must be a string".
@@ -41,7 +45,8 @@ export class StrictValidationPipe extends ValidationPipe {
       transformOptions: { enableImplicitConversion: false },
       forbidUnknownValues: true,
       validationError: { target: false, value: false },
-      exceptionFactory: (errors: ValidationError[]) => new AppError(ErrorCode.INVALID_PARAMETER, describeValidationErrors(errors)),
+      exceptionFactory: (errors: ValidationError[]) =>
+        new AppError(ErrorCode.INVALID_PARAMETER, describeValidationErrors(errors)),
     });
   }
 
@@ -53,7 +58,10 @@ export class StrictValidationPipe extends ValidationPipe {
         throw new AppError(ErrorCode.INVALID_PARAMETER, 'body: send a JSON object with Content-Type: application/json');
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw new AppError(ErrorCode.INVALID_PARAMETER, `${metadata.type === 'body' ? 'body' : 'query'}: must be a JSON object`);
+        throw new AppError(
+          ErrorCode.INVALID_PARAMETER,
+          `${metadata.type === 'body' ? 'body' : 'query'}: must be a JSON object`,
+        );
       }
       const problem = findJsonProblem(value);
       if (problem) throw new AppError(ErrorCode.INVALID_PARAMETER, problem);

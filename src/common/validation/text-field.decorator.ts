@@ -24,7 +24,8 @@ export function textProblem(value: unknown, rules: TextRules): string | null {
   }
   if (rules.noControl && hasControlChars(value)) return 'must not contain control characters';
   if (rules.noEdgeWhitespace && hasEdgeWhitespace(value)) return 'must not start or end with whitespace';
-  if (rules.pattern && value.length > 0 && !rules.pattern.regex.test(value)) return `must be ${rules.pattern.description}`;
+  if (rules.pattern && value.length > 0 && !rules.pattern.regex.test(value))
+    return `must be ${rules.pattern.description}`;
   return null;
 }
 
@@ -38,7 +39,8 @@ export function IsText(rules: TextRules, options?: ValidationOptions): PropertyD
       options,
       validator: {
         validate: (value: unknown) => textProblem(value, rules) === null,
-        defaultMessage: (args: ValidationArguments) => `${args.property} ${textProblem(args.value, rules) ?? 'is invalid'}`,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property} ${textProblem(args.value, rules) ?? 'is invalid'}`,
       },
     });
   };

@@ -14,7 +14,8 @@ describe('text rules', () => {
     expect(textProblem(5, nickname)).toBe('must be a string');
     expect(textProblem(['a'], nickname)).toBe('must be a string');
     expect(textProblem('', nickname)).toBe('must be 1–80 characters');
-    for (const control of ['\u0000', '\n', '\t', '\u007f', '\u0085']) expect(textProblem(`a${control}b`, nickname)).toBe('must not contain control characters');
+    for (const control of ['\u0000', '\n', '\t', '\u007f', '\u0085'])
+      expect(textProblem(`a${control}b`, nickname)).toBe('must not contain control characters');
     expect(textProblem(' a', nickname)).toBe('must not start or end with whitespace');
     expect(textProblem('a\u3000', nickname)).toBe('must not start or end with whitespace');
     expect(textProblem('a b', nickname)).toBeNull();

@@ -10,17 +10,49 @@ export class InitialSchema1732200000000 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.driver.options.type === 'mysql';
-    const id = (): TableColumnOptions => ({ name: 'id', type: mysql ? 'bigint' : 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' });
-    const bigint = (name: string, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({ name, type: 'bigint', ...options });
-    const int = (name: string, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({ name, type: 'int', ...options });
-    const bool = (name: string, def?: boolean): TableColumnOptions => ({ name, type: 'boolean', ...(def === undefined ? {} : { default: def ? 1 : 0 }) });
-    const varchar = (name: string, length: number, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({ name, type: 'varchar', length: String(length), ...options });
+    const id = (): TableColumnOptions => ({
+      name: 'id',
+      type: mysql ? 'bigint' : 'integer',
+      isPrimary: true,
+      isGenerated: true,
+      generationStrategy: 'increment',
+    });
+    const bigint = (name: string, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({
+      name,
+      type: 'bigint',
+      ...options,
+    });
+    const int = (name: string, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({
+      name,
+      type: 'int',
+      ...options,
+    });
+    const bool = (name: string, def?: boolean): TableColumnOptions => ({
+      name,
+      type: 'boolean',
+      ...(def === undefined ? {} : { default: def ? 1 : 0 }),
+    });
+    const varchar = (name: string, length: number, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: String(length),
+      ...options,
+    });
     // MySQL TEXT holds 65,535 bytes: too little for 32,768 four-byte characters.
-    const text = (name: string, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({ name, type: mysql ? 'mediumtext' : 'text', ...options });
+    const text = (name: string, options: Partial<TableColumnOptions> = {}): TableColumnOptions => ({
+      name,
+      type: mysql ? 'mediumtext' : 'text',
+      ...options,
+    });
 
-    const create = async (name: string, columns: TableColumnOptions[], indices: TableIndexOptions[] = []): Promise<void> => {
+    const create = async (
+      name: string,
+      columns: TableColumnOptions[],
+      indices: TableIndexOptions[] = [],
+    ): Promise<void> => {
       await queryRunner.createTable(new Table({ name, columns, indices, ...(mysql ? { engine: 'InnoDB' } : {}) }));
-      if (mysql) await queryRunner.query(`ALTER TABLE \`${name}\` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+      if (mysql)
+        await queryRunner.query(`ALTER TABLE \`${name}\` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
     };
 
     await create(
@@ -63,7 +95,16 @@ export class InitialSchema1732200000000 implements MigrationInterface {
 
     await create(
       'group_members',
-      [id(), bigint('group_id'), bigint('user_id'), varchar('role', 16), varchar('status', 16), bigint('muted_until', { default: 0 }), bigint('joined_at'), bigint('left_at', { isNullable: true })],
+      [
+        id(),
+        bigint('group_id'),
+        bigint('user_id'),
+        varchar('role', 16),
+        varchar('status', 16),
+        bigint('muted_until', { default: 0 }),
+        bigint('joined_at'),
+        bigint('left_at', { isNullable: true }),
+      ],
       [
         { name: 'UQ_group_members_group_user', columnNames: ['group_id', 'user_id'], isUnique: true },
         { name: 'IDX_group_members_user_status', columnNames: ['user_id', 'status'] },
@@ -213,7 +254,18 @@ export class InitialSchema1732200000000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['rtc_room_events', 'reports', 'client_error_submissions', 'client_errors', 'messages', 'conversation_members', 'conversations', 'group_members', 'groups', 'users']) {
+    for (const table of [
+      'rtc_room_events',
+      'reports',
+      'client_error_submissions',
+      'client_errors',
+      'messages',
+      'conversation_members',
+      'conversations',
+      'group_members',
+      'groups',
+      'users',
+    ]) {
       await queryRunner.dropTable(table);
     }
   }

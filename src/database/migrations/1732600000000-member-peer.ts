@@ -10,7 +10,10 @@ export class MemberPeer1732600000000 implements MigrationInterface {
   name = 'MemberPeer1732600000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('conversation_members', new TableColumn({ name: 'peer_id', type: 'bigint', isNullable: true }));
+    await queryRunner.addColumn(
+      'conversation_members',
+      new TableColumn({ name: 'peer_id', type: 'bigint', isNullable: true }),
+    );
     // MySQL refuses a subquery on the table being updated (error 1093); SQLite has no multi-table UPDATE.
     if (queryRunner.connection.options.type === 'mysql') {
       await queryRunner.query(

@@ -3,12 +3,28 @@ import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex 
 const bigint = (name: string): TableColumnOptions => ({ name, type: 'bigint' });
 
 /** A links table of the given columns and unique key (all numbers, so no character set to set). */
-async function createLinks(queryRunner: QueryRunner, name: string, columns: string[], unique: { name: string; columnNames: string[] }): Promise<void> {
+async function createLinks(
+  queryRunner: QueryRunner,
+  name: string,
+  columns: string[],
+  unique: { name: string; columnNames: string[] },
+): Promise<void> {
   const mysql = queryRunner.connection.options.type === 'mysql';
   // SQLite's auto-increment key must be INTEGER PRIMARY KEY.
-  const id: TableColumnOptions = { name: 'id', type: mysql ? 'bigint' : 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
+  const id: TableColumnOptions = {
+    name: 'id',
+    type: mysql ? 'bigint' : 'integer',
+    isPrimary: true,
+    isGenerated: true,
+    generationStrategy: 'increment',
+  };
   await queryRunner.createTable(
-    new Table({ name, columns: [id, ...columns.map(bigint)], indices: [new TableIndex({ ...unique, isUnique: true })], ...(mysql ? { engine: 'InnoDB' } : {}) }),
+    new Table({
+      name,
+      columns: [id, ...columns.map(bigint)],
+      indices: [new TableIndex({ ...unique, isUnique: true })],
+      ...(mysql ? { engine: 'InnoDB' } : {}),
+    }),
   );
 }
 
@@ -28,7 +44,10 @@ export class MediaMessageLinks1732700000000 implements MigrationInterface {
       name: 'UQ_media_links_media_message',
       columnNames: ['media_id', 'conversation_id', 'seq'],
     });
-    const pattern = queryRunner.connection.options.type === 'mysql' ? `CONCAT('%"media_id":"', l.media_id, '"%')` : `'%"media_id":"' || l.media_id || '"%'`;
+    const pattern =
+      queryRunner.connection.options.type === 'mysql'
+        ? `CONCAT('%"media_id":"', l.media_id, '"%')`
+        : `'%"media_id":"' || l.media_id || '"%'`;
     await queryRunner.query(
       'INSERT INTO media_links_by_message (media_id, conversation_id, seq, created_at) ' +
         'SELECT l.media_id, l.conversation_id, msg.seq, msg.created_at FROM media_links l JOIN messages msg ON msg.conversation_id = l.conversation_id ' +

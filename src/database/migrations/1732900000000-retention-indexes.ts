@@ -17,7 +17,8 @@ export class RetentionIndexes1732900000000 implements MigrationInterface {
   name = 'RetentionIndexes1732900000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    for (const [table, name, columnNames] of INDEXES) await queryRunner.createIndex(table, new TableIndex({ name, columnNames }));
+    for (const [table, name, columnNames] of INDEXES)
+      await queryRunner.createIndex(table, new TableIndex({ name, columnNames }));
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

@@ -22,18 +22,39 @@ export class OutboxDeliveryPositions1733000000000 implements MigrationInterface 
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type !== 'better-sqlite3';
-    await queryRunner.addColumn('outbox_events', new TableColumn({ name: 'position', type: 'bigint', isNullable: true }));
+    await queryRunner.addColumn(
+      'outbox_events',
+      new TableColumn({ name: 'position', type: 'bigint', isNullable: true }),
+    );
     await queryRunner.query('UPDATE outbox_events SET position = id');
-    await queryRunner.createIndex('outbox_events', new TableIndex({ name: 'UQ_outbox_events_position', columnNames: ['position'], isUnique: true }));
-    await queryRunner.createIndex('outbox_events', new TableIndex({ name: 'IDX_outbox_events_conversation_position', columnNames: ['conversation_id', 'position'] }));
-    await queryRunner.createIndex('outbox_events', new TableIndex({ name: 'IDX_outbox_events_created_at', columnNames: ['created_at'] }));
+    await queryRunner.createIndex(
+      'outbox_events',
+      new TableIndex({ name: 'UQ_outbox_events_position', columnNames: ['position'], isUnique: true }),
+    );
+    await queryRunner.createIndex(
+      'outbox_events',
+      new TableIndex({ name: 'IDX_outbox_events_conversation_position', columnNames: ['conversation_id', 'position'] }),
+    );
+    await queryRunner.createIndex(
+      'outbox_events',
+      new TableIndex({ name: 'IDX_outbox_events_created_at', columnNames: ['created_at'] }),
+    );
 
     await queryRunner.dropIndex('outbox_recipients', 'IDX_outbox_recipients_user_position');
     await queryRunner.renameColumn('outbox_recipients', 'position', 'event_row_id');
-    await queryRunner.addColumn('outbox_recipients', new TableColumn({ name: 'position', type: 'bigint', isNullable: true }));
+    await queryRunner.addColumn(
+      'outbox_recipients',
+      new TableColumn({ name: 'position', type: 'bigint', isNullable: true }),
+    );
     await queryRunner.query('UPDATE outbox_recipients SET position = event_row_id');
-    await queryRunner.createIndex('outbox_recipients', new TableIndex({ name: 'IDX_outbox_recipients_user_position', columnNames: ['user_id', 'position'] }));
-    await queryRunner.createIndex('outbox_recipients', new TableIndex({ name: 'IDX_outbox_recipients_event_row', columnNames: ['event_row_id'] }));
+    await queryRunner.createIndex(
+      'outbox_recipients',
+      new TableIndex({ name: 'IDX_outbox_recipients_user_position', columnNames: ['user_id', 'position'] }),
+    );
+    await queryRunner.createIndex(
+      'outbox_recipients',
+      new TableIndex({ name: 'IDX_outbox_recipients_event_row', columnNames: ['event_row_id'] }),
+    );
 
     await queryRunner.createTable(
       new Table({
@@ -44,7 +65,9 @@ export class OutboxDeliveryPositions1733000000000 implements MigrationInterface 
         ],
       }),
     );
-    const [row] = (await queryRunner.query('SELECT MAX(id) AS last FROM outbox_events')) as Array<{ last: string | number | null }>;
+    const [row] = (await queryRunner.query('SELECT MAX(id) AS last FROM outbox_events')) as Array<{
+      last: string | number | null;
+    }>;
     await queryRunner.query('INSERT INTO outbox_sequence (id, last_position) VALUES (1, ?)', [String(row?.last ?? 0)]);
   }
 
@@ -54,7 +77,10 @@ export class OutboxDeliveryPositions1733000000000 implements MigrationInterface 
     await queryRunner.dropIndex('outbox_recipients', 'IDX_outbox_recipients_user_position');
     await queryRunner.dropColumn('outbox_recipients', 'position');
     await queryRunner.renameColumn('outbox_recipients', 'event_row_id', 'position');
-    await queryRunner.createIndex('outbox_recipients', new TableIndex({ name: 'IDX_outbox_recipients_user_position', columnNames: ['user_id', 'position'] }));
+    await queryRunner.createIndex(
+      'outbox_recipients',
+      new TableIndex({ name: 'IDX_outbox_recipients_user_position', columnNames: ['user_id', 'position'] }),
+    );
     await queryRunner.dropIndex('outbox_events', 'IDX_outbox_events_created_at');
     await queryRunner.dropIndex('outbox_events', 'IDX_outbox_events_conversation_position');
     await queryRunner.dropIndex('outbox_events', 'UQ_outbox_events_position');

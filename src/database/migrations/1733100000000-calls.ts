@@ -10,13 +10,29 @@ export class Calls1733100000000 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.driver.options.type === 'mysql';
-    const id = (): TableColumnOptions => ({ name: 'id', type: mysql ? 'bigint' : 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' });
-    const bigint = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable });
-    const varchar = (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable });
+    const id = (): TableColumnOptions => ({
+      name: 'id',
+      type: mysql ? 'bigint' : 'integer',
+      isPrimary: true,
+      isGenerated: true,
+      generationStrategy: 'increment',
+    });
+    const bigint = (name: string, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'bigint',
+      isNullable: nullable,
+    });
+    const varchar = (name: string, length: number, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: String(length),
+      isNullable: nullable,
+    });
     const bool = (name: string): TableColumnOptions => ({ name, type: 'boolean', default: 0 });
     const create = async (name: string, columns: TableColumnOptions[], indices: TableIndexOptions[]): Promise<void> => {
       await queryRunner.createTable(new Table({ name, columns, indices, ...(mysql ? { engine: 'InnoDB' } : {}) }));
-      if (mysql) await queryRunner.query(`ALTER TABLE \`${name}\` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+      if (mysql)
+        await queryRunner.query(`ALTER TABLE \`${name}\` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
     };
     await create(
       'calls',

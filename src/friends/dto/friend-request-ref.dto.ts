@@ -12,7 +12,8 @@ export function IsDecimalIdString(): PropertyDecorator {
       propertyName: propertyName as string,
       validator: {
         validate: (value: unknown) => typeof value === 'string' && isDecimalId(value),
-        defaultMessage: (args: ValidationArguments) => `${args.property} must be a positive decimal string of at most 19 digits`,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property} must be a positive decimal string of at most 19 digits`,
       },
     });
   };
@@ -20,7 +21,10 @@ export function IsDecimalIdString(): PropertyDecorator {
 
 /** POST /app/sdk/friends/requests/accept and /reject */
 export class FriendRequestRefDto {
-  @ApiProperty({ description: 'The request\'s `id` (decimal string) from the incoming list or an event.', example: '42' })
+  @ApiProperty({
+    description: "The request's `id` (decimal string) from the incoming list or an event.",
+    example: '42',
+  })
   @Required()
   @IsDecimalIdString()
   id: string;

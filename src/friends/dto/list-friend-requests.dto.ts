@@ -13,7 +13,10 @@ export class ListFriendRequestsQueryDto extends ListQueryDto {
   @IsIn(REQUEST_DIRECTIONS, { message: 'direction must be one of incoming, outgoing' })
   direction: (typeof REQUEST_DIRECTIONS)[number];
 
-  @ApiPropertyOptional({ enum: REQUEST_STATUSES, description: 'Only requests in this status; all statuses when absent.' })
+  @ApiPropertyOptional({
+    enum: REQUEST_STATUSES,
+    description: 'Only requests in this status; all statuses when absent.',
+  })
   @Optional()
   @IsIn(REQUEST_STATUSES, { message: 'status must be one of pending, accepted, rejected' })
   status?: (typeof REQUEST_STATUSES)[number];

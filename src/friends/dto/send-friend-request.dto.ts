@@ -11,12 +11,20 @@ export class SendFriendRequestDto {
   @IsText(USER_ID_RULES)
   user_id: string;
 
-  @ApiProperty({ description: 'Idempotency key of the sender: 1–64 characters of letters, digits, ".", "_", ":", "-". A retry repeats user_id and message.', example: 'fr-2f1c' })
+  @ApiProperty({
+    description:
+      'Idempotency key of the sender: 1–64 characters of letters, digits, ".", "_", ":", "-". A retry repeats user_id and message.',
+    example: 'fr-2f1c',
+  })
   @Required()
   @IsText({ min: 1, max: 64, pattern: { regex: REQUEST_ID, description: 'letters, digits, ".", "_", ":" or "-"' } })
   request_id: string;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Greeting shown to the receiver: at most 255 characters, no control characters; absent or null is "".' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Greeting shown to the receiver: at most 255 characters, no control characters; absent or null is "".',
+  })
   @Optional()
   @IsText({ min: 0, max: 255, noControl: true })
   message?: string | null;

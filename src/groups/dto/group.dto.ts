@@ -11,15 +11,25 @@ export const GROUP_INTRODUCTION_RULES: TextRules = {
   min: 0,
   max: 1000,
   // Line breaks and tabs are allowed in an introduction; other control characters are not.
-  pattern: { regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u, description: 'text without control characters other than tab and line breaks' },
+  pattern: {
+    regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u,
+    description: 'text without control characters other than tab and line breaks',
+  },
 };
 export const MAX_CREATE_MEMBERS = 200;
 export const MAX_MEMBERS_PER_CHANGE = 100;
 export const MAX_MUTE_SECONDS = 30 * 24 * 3600;
 /** Invitation codes are unpadded Base64URL. */
-export const INVITATION_CODE_RULES: TextRules = { min: 1, max: 64, pattern: { regex: /^[A-Za-z0-9_-]+$/, description: 'an invitation code (letters, digits, "_" or "-")' } };
+export const INVITATION_CODE_RULES: TextRules = {
+  min: 1,
+  max: 64,
+  pattern: { regex: /^[A-Za-z0-9_-]+$/, description: 'an invitation code (letters, digits, "_" or "-")' },
+};
 
-const GROUP_ID_DOC = { description: 'Public group ID: 1–32 characters of letters, digits, ".", "_", "-".', example: 'team-1' };
+const GROUP_ID_DOC = {
+  description: 'Public group ID: 1–32 characters of letters, digits, ".", "_", "-".',
+  example: 'team-1',
+};
 
 /** Names one group; every group operation starts from it. */
 export class GroupRefDto {
@@ -45,12 +55,18 @@ export class MyGroupsQueryDto extends ListQueryDto {}
 
 /** POST /app/sdk/groups/create */
 export class CreateGroupDto {
-  @ApiPropertyOptional({ ...GROUP_ID_DOC, description: `${GROUP_ID_DOC.description} Generated when absent; one already taken is refused with 1004.` })
+  @ApiPropertyOptional({
+    ...GROUP_ID_DOC,
+    description: `${GROUP_ID_DOC.description} Generated when absent; one already taken is refused with 1004.`,
+  })
   @Optional()
   @IsText(GROUP_ID_RULES)
   group_id?: string;
 
-  @ApiProperty({ description: '1–80 characters, no control characters, no leading/trailing whitespace.', example: 'Weekend hikers' })
+  @ApiProperty({
+    description: '1–80 characters, no control characters, no leading/trailing whitespace.',
+    example: 'Weekend hikers',
+  })
   @Required()
   @IsText(GROUP_NAME_RULES)
   name: string;
@@ -65,7 +81,10 @@ export class CreateGroupDto {
   @IsText(GROUP_INTRODUCTION_RULES)
   introduction?: string;
 
-  @ApiPropertyOptional({ type: [String], description: `Initial members besides the caller (who becomes owner): at most ${MAX_CREATE_MEMBERS} distinct external user IDs of existing users (1204 otherwise).` })
+  @ApiPropertyOptional({
+    type: [String],
+    description: `Initial members besides the caller (who becomes owner): at most ${MAX_CREATE_MEMBERS} distinct external user IDs of existing users (1204 otherwise).`,
+  })
   @Optional()
   @AreUserIds(0, MAX_CREATE_MEMBERS)
   member_ids?: string[];
@@ -128,7 +147,10 @@ export class MuteGroupMemberDto extends GroupMemberRefDto {
 
 /** POST /app/sdk/groups/invitations/create */
 export class CreateInvitationDto extends GroupRefDto {
-  @ApiPropertyOptional({ description: 'JSON integer from 60 to the configured maximum (INVITATION_TTL_SECONDS, default 7 days), which is also the default.' })
+  @ApiPropertyOptional({
+    description:
+      'JSON integer from 60 to the configured maximum (INVITATION_TTL_SECONDS, default 7 days), which is also the default.',
+  })
   @Optional()
   @IsInt({ message: 'ttl_seconds must be a JSON integer' })
   ttl_seconds?: number;

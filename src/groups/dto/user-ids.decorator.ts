@@ -9,7 +9,8 @@ import { textProblem } from '../../common/validation/text-field.decorator';
 export function AreUserIds(min: number, max: number): PropertyDecorator {
   const problem = (value: unknown): string | null => {
     if (!Array.isArray(value)) return 'must be a JSON array of user IDs';
-    if (value.length < min || value.length > max) return min > 0 ? `must have ${min}–${max} items` : `must have at most ${max} items`;
+    if (value.length < min || value.length > max)
+      return min > 0 ? `must have ${min}–${max} items` : `must have at most ${max} items`;
     const seen = new Set<string>();
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];

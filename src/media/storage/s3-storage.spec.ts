@@ -123,8 +123,12 @@ describe('S3Storage', () => {
     // s3rver checks the key ID, not V4 signatures: an unknown key ID stands for any refused credential.
     it('for credentials the store refuses', async () => {
       const secret = 'not-the-secret-0123456789';
-      const error = await rejectionOf(use(settings(s3, { credentials: { accessKeyId: 'UNKNOWNKEY', secretAccessKey: secret } })).prepare());
-      expect(error.message).toMatch(/is not usable: access denied \(HeadBucket answered 403\): check MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY/);
+      const error = await rejectionOf(
+        use(settings(s3, { credentials: { accessKeyId: 'UNKNOWNKEY', secretAccessKey: secret } })).prepare(),
+      );
+      expect(error.message).toMatch(
+        /is not usable: access denied \(HeadBucket answered 403\): check MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY/,
+      );
       expect(error.message).not.toContain(secret);
     });
 
@@ -132,7 +136,11 @@ describe('S3Storage', () => {
       const down = await startFakeS3();
       await down.close();
       const error = await rejectionOf(use(settings(down)).prepare());
-      expect(error.message).toMatch(new RegExp(`^media storage \\(MEDIA_STORAGE=s3\\): bucket "im-media" at ${down.endpoint} is not usable: the endpoint could not be reached .*ECONNREFUSED.*check MEDIA_S3_ENDPOINT`));
+      expect(error.message).toMatch(
+        new RegExp(
+          `^media storage \\(MEDIA_STORAGE=s3\\): bucket "im-media" at ${down.endpoint} is not usable: the endpoint could not be reached .*ECONNREFUSED.*check MEDIA_S3_ENDPOINT`,
+        ),
+      );
     });
   });
 
@@ -147,7 +155,11 @@ describe('S3Storage', () => {
       for (const attempt of [() => flaky.open(key), () => flaky.put(newStorageKey(), Buffer.from('x'))]) {
         const error = await rejectionOf(attempt());
         expect(error).toBeInstanceOf(AppError);
-        expect(error).toMatchObject({ code: 1500, status: 503, message: 'service temporarily unavailable: the media storage did not answer; retry later' });
+        expect(error).toMatchObject({
+          code: 1500,
+          status: 503,
+          message: 'service temporarily unavailable: the media storage did not answer; retry later',
+        });
       }
     } finally {
       await other.close();

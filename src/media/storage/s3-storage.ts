@@ -1,4 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -14,11 +20,33 @@ const CONNECT_TIMEOUT_MS = 3000;
 const IDLE_TIMEOUT_MS = 30_000;
 /** The first answer of a read or of the boot check, retries included; the body then streams without a deadline. */
 const ANSWER_TIMEOUT_MS = 10_000;
-/** Every download in flight holds one socket until its client has read it all; the SDK's default of 50 is low for that. */
+/**
+ * Every download in flight holds one socket until its client has read it all; the SDK's default of 50 is low for that.
+ */
 const MAX_SOCKETS = 256;
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
-const UNAVAILABLE_NAMES = new Set(['TimeoutError', 'AbortError', 'RequestTimeout', 'RequestTimeoutException', 'SlowDown', 'ServiceUnavailable', 'InternalError', 'NoSuchBucket']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+const UNAVAILABLE_NAMES = new Set([
+  'TimeoutError',
+  'AbortError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'SlowDown',
+  'ServiceUnavailable',
+  'InternalError',
+  'NoSuchBucket',
+]);
 
 interface S3ErrorShape {
   name?: string;
@@ -57,7 +85,9 @@ function describe(error: unknown): string {
   const { name, code } = shapeOf(error);
   const status = statusOf(error);
   const shown = networkCode(error) ?? code;
-  return [name ?? 'Error', shown && shown !== name ? shown : null, status ? `HTTP ${status}` : null].filter(Boolean).join(', ');
+  return [name ?? 'Error', shown && shown !== name ? shown : null, status ? `HTTP ${status}` : null]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export function createS3Client(config: S3StorageConfig): S3Client {
@@ -105,7 +135,9 @@ export class S3Storage extends MediaStorage implements OnModuleDestroy {
   /** HeadBucket, so that a wrong bucket, endpoint or credential stops the boot rather than the first upload. */
   async prepare(): Promise<void> {
     try {
-      await this.withDeadline((abortSignal) => this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }), { abortSignal }));
+      await this.withDeadline((abortSignal) =>
+        this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }), { abortSignal }),
+      );
     } catch (error) {
       // The instance is discarded with the failed boot: its pooled sockets must not keep the process alive.
       this.client.destroy();
@@ -184,24 +216,33 @@ export class S3Storage extends MediaStorage implements OnModuleDestroy {
   /** An outage becomes 503 / 1500 (retry later); anything else stays a fault, logged by the exception filter. */
   private translate(operation: string, key: string, error: unknown): unknown {
     if (!isUnavailable(error)) return error;
-    this.logger.warn(`media storage ${operation} of ${key} failed: ${this.location} did not answer (${describe(error)})`);
+    this.logger.warn(
+      `media storage ${operation} of ${key} failed: ${this.location} did not answer (${describe(error)})`,
+    );
     return mediaStorageUnavailable();
   }
 
   private bootProblem(error: unknown): string {
     const status = statusOf(error);
     const { name } = shapeOf(error);
-    if (name === 'CredentialsProviderError') return 'no credentials: set MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY, or provide them through the default AWS credential chain';
+    if (name === 'CredentialsProviderError')
+      return 'no credentials: set MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY, or provide them through the default AWS credential chain';
     if (status === 404 || name === 'NotFound' || name === 'NoSuchBucket') {
-      const pathStyle = this.config.endpoint && !this.config.forcePathStyle ? '; if the endpoint does not serve bucket names as host names, set MEDIA_S3_FORCE_PATH_STYLE=true' : '';
+      const pathStyle =
+        this.config.endpoint && !this.config.forcePathStyle
+          ? '; if the endpoint does not serve bucket names as host names, set MEDIA_S3_FORCE_PATH_STYLE=true'
+          : '';
       return `the bucket does not exist (HeadBucket answered 404): check MEDIA_S3_BUCKET${pathStyle}`;
     }
     if (status === 401 || status === 403) {
       return `access denied (HeadBucket answered ${status}): check MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY (or the role); they need s3:ListBucket on the bucket and s3:GetObject, s3:PutObject, s3:DeleteObject on its objects`;
     }
-    if (status === 301 || status === 307) return `the bucket is in another region than MEDIA_S3_REGION=${this.config.region} (HeadBucket answered ${status})`;
-    if (status === 400) return 'the request was refused (HeadBucket answered 400): check MEDIA_S3_REGION and MEDIA_S3_ENDPOINT';
-    if (isUnreachable(error)) return `the endpoint could not be reached or did not answer within ${ANSWER_TIMEOUT_MS} ms (${describe(error)}): check MEDIA_S3_ENDPOINT and the network`;
+    if (status === 301 || status === 307)
+      return `the bucket is in another region than MEDIA_S3_REGION=${this.config.region} (HeadBucket answered ${status})`;
+    if (status === 400)
+      return 'the request was refused (HeadBucket answered 400): check MEDIA_S3_REGION and MEDIA_S3_ENDPOINT';
+    if (isUnreachable(error))
+      return `the endpoint could not be reached or did not answer within ${ANSWER_TIMEOUT_MS} ms (${describe(error)}): check MEDIA_S3_ENDPOINT and the network`;
     return `HeadBucket failed (${describe(error)})`;
   }
 }

@@ -21,7 +21,10 @@ export class MarkReadDto {
   @IsText(CONVERSATION_ID_RULES)
   conversation_id: string;
 
-  @ApiProperty({ description: 'The highest continuous sequence the user has seen. Only moves forward; never past last_seq (1004).', example: '42' })
+  @ApiProperty({
+    description: 'The highest continuous sequence the user has seen. Only moves forward; never past last_seq (1004).',
+    example: '42',
+  })
   @Required()
   @IsText(SEQ_RULES)
   read_seq: string;

@@ -14,7 +14,9 @@ export class MessagesQueryDto {
   @IsText(CONVERSATION_ID_RULES)
   conversation_id: string;
 
-  @ApiPropertyOptional({ description: 'Calibration: last_seq of the client\'s latest window (send with the other two).' })
+  @ApiPropertyOptional({
+    description: "Calibration: last_seq of the client's latest window (send with the other two).",
+  })
   @Optional()
   @IsText(SEQ_RULES)
   known_last_seq?: string;

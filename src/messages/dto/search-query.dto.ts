@@ -10,12 +10,17 @@ export class SearchMessagesQueryDto extends ListQueryDto {
   @IsText(CONVERSATION_ID_RULES)
   conversation_id: string;
 
-  @ApiProperty({ description: '1–100 characters, matched case-insensitively in text messages and custom descriptions.', example: 'lunch' })
+  @ApiProperty({
+    description: '1–100 characters, matched case-insensitively in text messages and custom descriptions.',
+    example: 'lunch',
+  })
   @Required()
   @IsText({ min: 1, max: 100, noControl: true })
   keyword: string;
 
-  @ApiPropertyOptional({ description: 'Only messages older than this mid (the next page); or pass next_cursor as cursor.' })
+  @ApiPropertyOptional({
+    description: 'Only messages older than this mid (the next page); or pass next_cursor as cursor.',
+  })
   @Optional()
   @IsText(MID_RULES)
   before_mid?: string;

@@ -7,12 +7,19 @@ import { MESSAGE_TYPES } from '../message-content';
 import { CLIENT_MESSAGE_ID_RULES, CONVERSATION_ID_RULES } from './message-fields';
 
 export class SendMessageDto {
-  @ApiProperty({ description: 'As returned by the server: friend_<base64url peer user_id> or group_<group_id>.', example: 'friend_YWxpY2U' })
+  @ApiProperty({
+    description: 'As returned by the server: friend_<base64url peer user_id> or group_<group_id>.',
+    example: 'friend_YWxpY2U',
+  })
   @Required()
   @IsText(CONVERSATION_ID_RULES)
   conversation_id: string;
 
-  @ApiProperty({ description: 'Idempotency key per sender, 1–64 of [A-Za-z0-9._:-]. A retry with the same content returns the original message; other content is refused (1004).', example: 'c-8f2a' })
+  @ApiProperty({
+    description:
+      'Idempotency key per sender, 1–64 of [A-Za-z0-9._:-]. A retry with the same content returns the original message; other content is refused (1004).',
+    example: 'c-8f2a',
+  })
   @Required()
   @IsText(CLIENT_MESSAGE_ID_RULES)
   client_message_id: string;

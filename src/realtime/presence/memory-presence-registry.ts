@@ -117,7 +117,8 @@ export class MemoryPresenceRegistry extends PresenceRegistry {
       let lastSeenAt = seen && seen.keepUntil > now ? seen.at : null;
       // Expired but not yet swept: the last heartbeat is when the user was last seen.
       const userLatest = (set && latest(set)) ?? this.store.users.get(userId);
-      if (userLatest !== undefined && userLatest !== null) lastSeenAt = Math.max(lastSeenAt ?? -Infinity, Math.min(userLatest - this.ttlMs, now));
+      if (userLatest !== undefined && userLatest !== null)
+        lastSeenAt = Math.max(lastSeenAt ?? -Infinity, Math.min(userLatest - this.ttlMs, now));
       states.set(userId, { online: false, lastSeenAt });
     }
     return Promise.resolve(states);

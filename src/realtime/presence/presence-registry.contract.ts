@@ -74,7 +74,9 @@ export function presenceRegistryContract(makeCluster: (ttlMs: number) => Promise
     const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
     const on = await Promise.all(ids.map((id, i) => (i % 2 ? a : b).connected('7', id, T0 + i)));
     expect(present(on)).toEqual([online('7')]);
-    const off = await Promise.all(shuffled(ids, 3).map((id) => (Number(id.slice(1)) % 2 ? a : b).disconnected('7', id, T0 + 100)));
+    const off = await Promise.all(
+      shuffled(ids, 3).map((id) => (Number(id.slice(1)) % 2 ? a : b).disconnected('7', id, T0 + 100)),
+    );
     expect(present(off)).toEqual([offline('7', T0 + 100)]);
   });
 
@@ -101,7 +103,9 @@ export function presenceRegistryContract(makeCluster: (ttlMs: number) => Promise
     const users = Array.from({ length: 20 }, (_, i) => String(100 + i));
     const pick = (user: string, device: number): PresenceRegistry => ((Number(user) + device) % 2 ? a : b);
     const opened = shuffled(
-      users.flatMap((user) => [0, 1, 2].map((device) => () => pick(user, device).connected(user, `${user}-${device}`, T0))),
+      users.flatMap((user) =>
+        [0, 1, 2].map((device) => () => pick(user, device).connected(user, `${user}-${device}`, T0)),
+      ),
       7,
     );
     const first = present(await Promise.all(opened.map((open) => open())));
@@ -132,7 +136,8 @@ export function presenceRegistryContract(makeCluster: (ttlMs: number) => Promise
     await crashed.connected('1', 'x', T0);
     await crashed.refresh([{ userId: '1', connectionId: 'x' }], T0 + 20_000);
     await live.connected('2', 'y', T0);
-    for (const at of [20_000, 40_000, 60_000, 80_000]) await live.refresh([{ userId: '2', connectionId: 'y' }], T0 + at);
+    for (const at of [20_000, 40_000, 60_000, 80_000])
+      await live.refresh([{ userId: '2', connectionId: 'y' }], T0 + at);
 
     const expiry = T0 + 20_000 + TTL;
     expect(await live.sweep(expiry - 1)).toEqual([]);
@@ -179,7 +184,12 @@ export function presenceRegistryContract(makeCluster: (ttlMs: number) => Promise
     const [crashed, a, b] = [await instance(), await instance(), await instance()];
     const users = Array.from({ length: 60 }, (_, i) => String(1000 + i));
     await Promise.all(users.map((user) => crashed.connected(user, `x${user}`, T0)));
-    const rounds = await Promise.all([a.sweep(T0 + TTL), b.sweep(T0 + TTL), a.sweep(T0 + TTL + 1), b.sweep(T0 + TTL + 1)]);
+    const rounds = await Promise.all([
+      a.sweep(T0 + TTL),
+      b.sweep(T0 + TTL),
+      a.sweep(T0 + TTL + 1),
+      b.sweep(T0 + TTL + 1),
+    ]);
     const reported = rounds.flat();
     expect(reported.map((t) => t.userId).sort()).toEqual(users);
     expect(reported.every((t) => !t.online && t.lastSeenAt === T0)).toBe(true);

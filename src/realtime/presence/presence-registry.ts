@@ -42,7 +42,10 @@ export abstract class PresenceRegistry {
   abstract disconnected(userId: string, connectionId: string, now: number): Promise<PresenceTransition | null>;
   /** Heartbeat for this instance's live connections (called every ttl/3); keeps them from expiring. */
   abstract refresh(connections: ReadonlyArray<{ userId: string; connectionId: string }>, now: number): Promise<void>;
-  /** Drops connections whose heartbeat is older than the TTL (an instance that crashed) and returns the users that went offline. Safe when several instances run it at once: each transition is returned by exactly one caller. */
+  /**
+   * Drops connections whose heartbeat is older than the TTL (an instance that crashed) and returns the users that went
+   * offline. Safe when several instances run it at once: each transition is returned by exactly one caller.
+   */
   abstract sweep(now: number): Promise<PresenceTransition[]>;
   /** Current state of some users (for a presence query). */
   abstract stateOf(userIds: readonly string[], now: number): Promise<Map<string, PresenceState>>;

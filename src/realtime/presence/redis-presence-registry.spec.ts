@@ -17,7 +17,10 @@ const TTL = 60_000;
 const probe = `require('net').connect(${PORT}, '${HOST}').on('connect', () => process.exit(0)).on('error', () => process.exit(1)); setTimeout(() => process.exit(1), 1500);`;
 const reachable = spawnSync(process.execPath, ['-e', probe], { timeout: 3000 }).status === 0;
 const inCi = Boolean(process.env.CI);
-if (!reachable && !inCi) process.stderr.write(`RedisPresenceRegistry specs skipped: no Redis at ${HOST}:${PORT} (with CI set they fail instead)\n`);
+if (!reachable && !inCi)
+  process.stderr.write(
+    `RedisPresenceRegistry specs skipped: no Redis at ${HOST}:${PORT} (with CI set they fail instead)\n`,
+  );
 
 (reachable || inCi ? describe : describe.skip)('RedisPresenceRegistry', () => {
   const root = `test:presence:${randomBytes(6).toString('hex')}:`;
@@ -117,11 +120,22 @@ if (!reachable && !inCi) process.stderr.write(`RedisPresenceRegistry specs skipp
       const silent: Socket[] = [];
       const server = createServer((socket) => silent.push(socket));
       await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
-      const client = new Redis({ host: HOST, port: (server.address() as AddressInfo).port, lazyConnect: true, enableReadyCheck: false, disableClientInfo: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+      const client = new Redis({
+        host: HOST,
+        port: (server.address() as AddressInfo).port,
+        lazyConnect: true,
+        enableReadyCheck: false,
+        disableClientInfo: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+      });
       await client.connect();
       const registry = new RedisPresenceRegistry(client, `${root}silent:`, TTL, { commandTimeoutMs: 200 });
       const started = Date.now();
-      const [connected, state] = await Promise.all([registry.connected('1', 'c1', T0), registry.stateOf(['1'], T0).catch((error: unknown) => error)]);
+      const [connected, state] = await Promise.all([
+        registry.connected('1', 'c1', T0),
+        registry.stateOf(['1'], T0).catch((error: unknown) => error),
+      ]);
       const took = Date.now() - started;
       expect(connected).toBeNull();
       expect(state).toBeInstanceOf(PresenceUnavailableError);
@@ -139,7 +153,9 @@ if (!reachable && !inCi) process.stderr.write(`RedisPresenceRegistry specs skipp
     it('heals after an outage: opened connections are written by the next refresh, closed ones swept', async () => {
       const proxy = await TcpProxy.start(PORT);
       const prefix = `${root}${++clusters}:`;
-      const registry = new RedisPresenceRegistry(`redis://${HOST}:${proxy.port}`, prefix, TTL, { commandTimeoutMs: 300 });
+      const registry = new RedisPresenceRegistry(`redis://${HOST}:${proxy.port}`, prefix, TTL, {
+        commandTimeoutMs: 300,
+      });
       const other = await fresh(prefix);
       expect(await registry.whenReady(2000)).toBe(true);
       expect(await registry.connected('1', 'c1', T0)).toEqual({ userId: '1', online: true, lastSeenAt: null });
@@ -151,7 +167,13 @@ if (!reachable && !inCi) process.stderr.write(`RedisPresenceRegistry specs skipp
 
       await proxy.up();
       expect(await registry.whenReady(5000)).toBe(true);
-      await registry.refresh([{ userId: '2', connectionId: 'c2' }, { userId: '1', connectionId: 'c1' }], T0 + 3);
+      await registry.refresh(
+        [
+          { userId: '2', connectionId: 'c2' },
+          { userId: '1', connectionId: 'c1' },
+        ],
+        T0 + 3,
+      );
       expect((await other.stateOf(['2'], T0 + 4)).get('2')).toEqual({ online: true, lastSeenAt: null });
       // The disconnect lost in the outage comes out of the sweep once its connection expires.
       expect(await other.sweep(T0 + TTL)).toEqual([{ userId: '1', online: false, lastSeenAt: T0 }]);

@@ -223,7 +223,13 @@ export class RedisPresenceRegistry extends PresenceRegistry {
     // Synchronously, before any await: a refresh issued after this call must not write it back.
     if (this.open.get(connectionId) === userId) this.open.delete(connectionId);
     try {
-      const [last, lastSeenAt] = (await this.run(DISCONNECT, [userId, connectionId, now, this.ttlMs, this.retentionMs])) as [number, number?];
+      const [last, lastSeenAt] = (await this.run(DISCONNECT, [
+        userId,
+        connectionId,
+        now,
+        this.ttlMs,
+        this.retentionMs,
+      ])) as [number, number?];
       return last === 1 ? { userId, online: false, lastSeenAt: Number(lastSeenAt) } : null;
     } catch {
       return null;
@@ -232,11 +238,13 @@ export class RedisPresenceRegistry extends PresenceRegistry {
 
   async refresh(connections: ReadonlyArray<{ userId: string; connectionId: string }>, now: number): Promise<void> {
     const pairs: string[] = [];
-    for (const { userId, connectionId } of connections) if (this.open.get(connectionId) === userId) pairs.push(userId, connectionId);
+    for (const { userId, connectionId } of connections)
+      if (this.open.get(connectionId) === userId) pairs.push(userId, connectionId);
     // All batches are sent before any answer is awaited: Redis runs them in the order of this
     // connection's commands, so a later disconnect always lands after them.
     const batches: Promise<unknown>[] = [];
-    for (let i = 0; i < pairs.length; i += 2 * BATCH) batches.push(this.run(REFRESH, [now, this.ttlMs, ...pairs.slice(i, i + 2 * BATCH)]));
+    for (let i = 0; i < pairs.length; i += 2 * BATCH)
+      batches.push(this.run(REFRESH, [now, this.ttlMs, ...pairs.slice(i, i + 2 * BATCH)]));
     await Promise.allSettled(batches);
   }
 
@@ -244,8 +252,12 @@ export class RedisPresenceRegistry extends PresenceRegistry {
     const wentOffline: PresenceTransition[] = [];
     try {
       for (;;) {
-        const [examined, flat] = (await this.run(SWEEP, [now, this.ttlMs, this.retentionMs, this.sweepBatch])) as [number, Array<string | number>];
-        for (let i = 0; i < flat.length; i += 2) wentOffline.push({ userId: String(flat[i]), online: false, lastSeenAt: Number(flat[i + 1]) });
+        const [examined, flat] = (await this.run(SWEEP, [now, this.ttlMs, this.retentionMs, this.sweepBatch])) as [
+          number,
+          Array<string | number>,
+        ];
+        for (let i = 0; i < flat.length; i += 2)
+          wentOffline.push({ userId: String(flat[i]), online: false, lastSeenAt: Number(flat[i + 1]) });
         // The users examined but not dropped now score above `now`, so the loop ends.
         if (examined < this.sweepBatch) break;
       }
@@ -259,7 +271,8 @@ export class RedisPresenceRegistry extends PresenceRegistry {
     const unique = [...new Set(userIds)];
     const states = new Map<string, PresenceState>();
     const batches: Promise<unknown>[] = [];
-    for (let i = 0; i < unique.length; i += BATCH) batches.push(this.run(STATE, [now, this.ttlMs, ...unique.slice(i, i + BATCH)]));
+    for (let i = 0; i < unique.length; i += BATCH)
+      batches.push(this.run(STATE, [now, this.ttlMs, ...unique.slice(i, i + BATCH)]));
     let answers: unknown[];
     try {
       answers = await Promise.all(batches);
@@ -270,7 +283,10 @@ export class RedisPresenceRegistry extends PresenceRegistry {
       const flat = answer as Array<number | null>;
       for (let i = 0; i < flat.length; i += 2) {
         const online = flat[i] === 1;
-        states.set(unique[batch * BATCH + i / 2], { online, lastSeenAt: online || flat[i + 1] === null ? null : Number(flat[i + 1]) });
+        states.set(unique[batch * BATCH + i / 2], {
+          online,
+          lastSeenAt: online || flat[i + 1] === null ? null : Number(flat[i + 1]),
+        });
       }
     });
     return states;
@@ -298,12 +314,16 @@ export class RedisPresenceRegistry extends PresenceRegistry {
       timer = setTimeout(() => reject(new Error('presence command timed out')), this.timeoutMs);
     });
     try {
-      const answer = await Promise.race([this.redis.eval(script, 1, this.usersKey, this.keyPrefix, ...args.map(String)), late]);
+      const answer = await Promise.race([
+        this.redis.eval(script, 1, this.usersKey, this.keyPrefix, ...args.map(String)),
+        late,
+      ]);
       this.setUp(true);
       return answer;
     } catch (error) {
       // A script error is a bug or a foreign key under the prefix, not an outage: say which.
-      if (error instanceof Error && error.name === 'ReplyError') this.logger.error(`Presence script failed: ${error.message}`);
+      if (error instanceof Error && error.name === 'ReplyError')
+        this.logger.error(`Presence script failed: ${error.message}`);
       else this.setUp(false);
       throw error;
     } finally {
@@ -315,7 +335,10 @@ export class RedisPresenceRegistry extends PresenceRegistry {
     if (this.up === up) return;
     const first = this.up === null;
     this.up = up;
-    if (!up) this.logger.warn(`Redis (presence) does not answer within ${this.timeoutMs} ms: presence events are late or missing until it is back`);
+    if (!up)
+      this.logger.warn(
+        `Redis (presence) does not answer within ${this.timeoutMs} ms: presence events are late or missing until it is back`,
+      );
     else if (!first) this.logger.log('Redis (presence) answers again');
   }
 }

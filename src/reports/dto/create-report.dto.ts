@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, ValidationArguments, registerDecorator } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  ValidationArguments,
+  registerDecorator,
+} from 'class-validator';
 import { GROUP_ID_RULES, USER_ID_RULES } from '../../common/validation/field-rules';
 import { REQUEST_ID } from '../../common/validation/patterns';
 import { Optional, Required } from '../../common/validation/presence.decorators';
@@ -31,28 +39,51 @@ function AreMessageIds(): PropertyDecorator {
 
 /** Fields shared by group and user reports (spec 4.3, 4.4). */
 export class ReportFieldsDto {
-  @ApiProperty({ description: '1–64 characters of letters, digits, ".", "_", ":", "-". Unchanged on retry; one key, one report. One holding a JWT or a service secret is refused (1004).', example: 'rpt-2f1c' })
+  @ApiProperty({
+    description:
+      '1–64 characters of letters, digits, ".", "_", ":", "-". Unchanged on retry; one key, one report. One holding a JWT or a service secret is refused (1004).',
+    example: 'rpt-2f1c',
+  })
   @Required()
   @IsText({ min: 1, max: 64, pattern: { regex: REQUEST_ID, description: 'letters, digits, ".", "_", ":" or "-"' } })
   request_id: string;
 
-  @ApiProperty({ enum: REASON_CODES, description: '1 harassment, 2 inappropriate content, 3 fraud, 4 infringement, 5 impersonation, 6 other violation, 7 chat content violation, 8 profile violation.' })
+  @ApiProperty({
+    enum: REASON_CODES,
+    description:
+      '1 harassment, 2 inappropriate content, 3 fraud, 4 infringement, 5 impersonation, 6 other violation, 7 chat content violation, 8 profile violation.',
+  })
   @Required()
   @IsInt({ message: 'reason_code must be a JSON integer' })
   @IsIn(REASON_CODES, { message: 'reason_code must be an integer from 1 to 8' })
   reason_code: number;
 
-  @ApiPropertyOptional({ nullable: true, description: 'At most 1000 characters; absent or null is stored as "". Stored scrubbed of tokens and secrets (replaced by [REDACTED]).' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'At most 1000 characters; absent or null is stored as "". Stored scrubbed of tokens and secrets (replaced by [REDACTED]).',
+  })
   @Optional()
   @IsText({ min: 0, max: 1000 })
   description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'At most 256 characters; required when message_ids is non-empty. Must be accessible to the reporter (1201).' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'At most 256 characters; required when message_ids is non-empty. Must be accessible to the reporter (1201).',
+  })
   @Optional()
   @IsText({ min: 0, max: 256 })
   conversation_id?: string | null;
 
-  @ApiPropertyOptional({ type: [String], description: 'Evidence: at most 20 unique message IDs (positive decimal strings, ≤19 digits), each a visible message of conversation_id (1207).', default: [] })
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'Evidence: at most 20 unique message IDs (positive decimal strings, ≤19 digits), each a visible message of conversation_id (1207).',
+    default: [],
+  })
   @Optional()
   @IsArray({ message: 'message_ids must be a JSON array of strings' })
   @ArrayMaxSize(20, { message: 'message_ids must have at most 20 items' })
@@ -62,14 +93,20 @@ export class ReportFieldsDto {
 }
 
 export class GroupReportDto extends ReportFieldsDto {
-  @ApiProperty({ description: 'Public group ID: 1–32 characters of letters, digits, ".", "_", "-".', example: 'team-1' })
+  @ApiProperty({
+    description: 'Public group ID: 1–32 characters of letters, digits, ".", "_", "-".',
+    example: 'team-1',
+  })
   @Required()
   @IsText(GROUP_ID_RULES)
   group_id: string;
 }
 
 export class UserReportDto extends ReportFieldsDto {
-  @ApiProperty({ description: 'External user ID of the reported user: 1–64 characters, no control characters.', example: 'u_10087' })
+  @ApiProperty({
+    description: 'External user ID of the reported user: 1–64 characters, no control characters.',
+    example: 'u_10087',
+  })
   @Required()
   @IsText({ ...USER_ID_RULES, noEdgeWhitespace: false })
   user_id: string;

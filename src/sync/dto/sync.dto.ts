@@ -23,7 +23,9 @@ export class PinConversationDto extends ConversationRefDto {
 }
 
 export class MuteConversationDto extends ConversationRefDto {
-  @ApiProperty({ description: 'JSON boolean. Muted conversations still count unread, but not in unread.total_unmuted (the badge).' })
+  @ApiProperty({
+    description: 'JSON boolean. Muted conversations still count unread, but not in unread.total_unmuted (the badge).',
+  })
   @Required()
   @IsBoolean({ message: 'muted must be a JSON boolean (true or false)' })
   muted: boolean;

@@ -1,7 +1,6 @@
-import { Type, applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
-import { ErrorCode } from './error-code';
+import { ErrorCode } from '../error-code';
 
+/** What each business code means, as the document lists it under every endpoint. */
 export const ERROR_CODE_MEANINGS: Record<number, string> = {
   [ErrorCode.SDK_SECRET_INVALID]: 'SDK backend secret invalid',
   [ErrorCode.SDK_DISABLED]: 'SDK disabled',
@@ -24,32 +23,10 @@ export const ERROR_CODE_MEANINGS: Record<number, string> = {
   [ErrorCode.RELATIONSHIP_RESTRICTED]: 'Relationship restricted',
   [ErrorCode.CALL_DISABLED]: 'Call disabled here (a group call over CALL_MAX_PARTICIPANTS)',
   [ErrorCode.CALL_NOT_FOUND]: 'Call not found (or not one of yours)',
-  [ErrorCode.CALL_NO_PERMISSION]: 'No permission for this call operation (e.g. the caller accepting, a callee cancelling)',
+  [ErrorCode.CALL_NO_PERMISSION]:
+    'No permission for this call operation (e.g. the caller accepting, a callee cancelling)',
   [ErrorCode.CALL_STATE_CONFLICT]: 'Call state conflict (e.g. accepting an ended call, cancelling an answered one)',
   [ErrorCode.CALL_DEVICE_CONFLICT]: 'Device conflict: accepted on another device of yours',
   [ErrorCode.GROUP_DISABLED]: 'Group disabled',
   [ErrorCode.INTERNAL]: 'Internal or configuration fault (HTTP 500)',
 };
-
-/**
- * Documents a reply wrapped in the `{code, msg, data}` envelope, and the business codes the
- * endpoint can answer (with HTTP 200, except 1500).
- */
-export function ApiEnvelope(data: Type<unknown>, codes: number[]): MethodDecorator & ClassDecorator {
-  const list = codes.map((code) => `- \`${code}\`: ${ERROR_CODE_MEANINGS[code] ?? ''}`).join('\n');
-  return applyDecorators(
-    ApiExtraModels(data),
-    ApiOkResponse({
-      description: `Envelope; \`code\` 0 with \`msg\` "ok" on success, otherwise \`data\` is null. Codes:\n${list}`,
-      schema: {
-        type: 'object',
-        required: ['code', 'msg', 'data'],
-        properties: {
-          code: { type: 'integer', example: 0 },
-          msg: { type: 'string', example: 'ok' },
-          data: { allOf: [{ $ref: getSchemaPath(data) }], nullable: true },
-        },
-      },
-    }),
-  );
-}

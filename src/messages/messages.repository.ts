@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { insertRow } from '../database/insert-row';
-import { ConversationEntity } from './conversation.entity';
+import type { ConversationEntity } from '../conversations/conversation.entity';
 import { MessageEntity, MessageStatus } from './message.entity';
 
 export interface NewMessage {
@@ -24,7 +24,8 @@ export interface SeqRange {
   to: string;
 }
 
-export const MESSAGE_COLUMNS = 'id, conversation_id, seq, sender_id, client_message_id, type, content, content_hash, search_text, event_id, status, created_at, updated_at';
+export const MESSAGE_COLUMNS =
+  'id, conversation_id, seq, sender_id, client_message_id, type, content, content_hash, search_text, event_id, status, created_at, updated_at';
 export type MessageRow = Record<string, string | number | null>;
 
 /** A messages row (plain SQL, for the home list's many last messages) as an entity. */
@@ -57,7 +58,10 @@ export class MessagesRepository {
 
   findInConversation(conversationId: string, ids: readonly string[]): Promise<MessageEntity[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.messages.find({ select: { id: true, conversationId: true, seq: true, status: true }, where: { conversationId, id: In([...ids]) } });
+    return this.messages.find({
+      select: { id: true, conversationId: true, seq: true, status: true },
+      where: { conversationId, id: In([...ids]) },
+    });
   }
 
   findById(id: string, manager?: EntityManager): Promise<MessageEntity | null> {
@@ -69,13 +73,11 @@ export class MessagesRepository {
   }
 
   /**
-   * Appends a message with the next sequence of its conversation. Must run inside a
-   * transaction: the increment locks the conversation row until commit, so concurrent senders
-   * queue for it, and a failed insert rolls the increment back (no gap, no duplicate).
-   * The content version only moves forward, even for two changes in one millisecond.
+   * Inserts a message at `seq`, taken by ConversationsRepository.allocateNextSeq in the same
+   * transaction: the allocation locks the conversation row until commit, so concurrent senders
+   * queue for it, and a failed insert rolls the allocation back (no gap, no duplicate).
    */
-  async appendInTransaction(manager: EntityManager, message: NewMessage): Promise<MessageEntity> {
-    const seq = await this.allocateNextSeq(manager, message.conversationId, message.now);
+  async insertInTransaction(manager: EntityManager, message: NewMessage, seq: string): Promise<MessageEntity> {
     const entity = manager.create(MessageEntity, {
       conversationId: message.conversationId,
       seq,
@@ -94,29 +96,6 @@ export class MessagesRepository {
     return entity;
   }
 
-  /**
-   * Takes the next sequence of a conversation and raises its content version and last
-   * message time, in one
-   * statement that also locks the conversation row until commit (MySQL hands the new value
-   * back through LAST_INSERT_ID, SQLite through RETURNING).
-   */
-  private async allocateNextSeq(manager: EntityManager, conversationId: string, now: number): Promise<string> {
-    const version = 'content_updated_at = CASE WHEN content_updated_at >= ? THEN content_updated_at + 1 ELSE ? END, last_message_at = ?';
-    if (manager.connection.options.type === 'mysql') {
-      const result = (await manager.query(`UPDATE conversations SET last_seq = LAST_INSERT_ID(last_seq + 1), ${version} WHERE id = ?`, [now, now, now, conversationId])) as {
-        insertId: number | string;
-        affectedRows: number;
-      };
-      if (result.affectedRows !== 1) throw new Error(`conversation ${conversationId} vanished`);
-      return String(result.insertId);
-    }
-    const rows = (await manager.query(`UPDATE conversations SET last_seq = last_seq + 1, ${version} WHERE id = ? RETURNING last_seq`, [now, now, now, conversationId])) as Array<{
-      last_seq: number | string;
-    }>;
-    if (!rows[0]) throw new Error(`conversation ${conversationId} vanished`);
-    return String(rows[0].last_seq);
-  }
-
   /** The latest message of each conversation (the one at its last_seq), by the (conversation, seq) key. */
   async findLatest(conversations: Array<Pick<ConversationEntity, 'id' | 'lastSeq'>>): Promise<MessageEntity[]> {
     const keys = conversations.filter((c) => BigInt(c.lastSeq) > 0n);
@@ -132,7 +111,13 @@ export class MessagesRepository {
    * Turns a message in state `from` into a tombstone (content removed, mid and sequence kept).
    * Returns false when it was not in that state, so a concurrent second change does nothing.
    */
-  async tombstone(manager: EntityManager, id: string, status: Exclude<MessageStatus, 'normal'>, from: MessageStatus, now: number): Promise<boolean> {
+  async tombstone(
+    manager: EntityManager,
+    id: string,
+    status: Exclude<MessageStatus, 'normal'>,
+    from: MessageStatus,
+    now: number,
+  ): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(MessageEntity)
@@ -143,17 +128,26 @@ export class MessagesRepository {
   }
 
   /** Unread for `userId` after `afterSeq`: messages of others, not tombstones, up to `upTo`. */
-  async countUnread(manager: EntityManager, conversationId: string, afterSeq: string, upTo: string, userId: string): Promise<number> {
+  async countUnread(
+    manager: EntityManager,
+    conversationId: string,
+    afterSeq: string,
+    upTo: string,
+    userId: string,
+  ): Promise<number> {
     const row = await manager
       .createQueryBuilder(MessageEntity, 'm')
       .select('COUNT(*)', 'n')
-      .where('m.conversation_id = :conversationId AND m.seq > :afterSeq AND m.seq <= :upTo AND m.sender_id <> :userId AND m.status = :status', {
-        conversationId,
-        afterSeq,
-        upTo,
-        userId,
-        status: 'normal',
-      })
+      .where(
+        'm.conversation_id = :conversationId AND m.seq > :afterSeq AND m.seq <= :upTo AND m.sender_id <> :userId AND m.status = :status',
+        {
+          conversationId,
+          afterSeq,
+          upTo,
+          userId,
+          status: 'normal',
+        },
+      )
       .getRawOne<{ n: string | number }>();
     return Number(row?.n ?? 0);
   }
@@ -163,7 +157,11 @@ export class MessagesRepository {
     if (BigInt(range.to) <= BigInt(range.from)) return [];
     const rows = await this.messages
       .createQueryBuilder('m')
-      .where('m.conversation_id = :conversationId AND m.seq > :from AND m.seq <= :to', { conversationId, from: range.from, to: range.to })
+      .where('m.conversation_id = :conversationId AND m.seq > :from AND m.seq <= :to', {
+        conversationId,
+        from: range.from,
+        to: range.to,
+      })
       .orderBy('m.seq', newest ? 'DESC' : 'ASC')
       .limit(count)
       .getMany();
@@ -171,7 +169,13 @@ export class MessagesRepository {
   }
 
   /** Normal messages whose search text contains `keyword`, newest first, before `beforeMid`. */
-  search(conversationId: string, range: SeqRange, keyword: string, beforeMid: string | null, count: number): Promise<MessageEntity[]> {
+  search(
+    conversationId: string,
+    range: SeqRange,
+    keyword: string,
+    beforeMid: string | null,
+    count: number,
+  ): Promise<MessageEntity[]> {
     const query = this.messages
       .createQueryBuilder('m')
       .where('m.conversation_id = :conversationId AND m.seq > :from AND m.seq <= :to AND m.status = :status', {
@@ -183,5 +187,21 @@ export class MessagesRepository {
       .andWhere("m.search_text LIKE :pattern ESCAPE '!'", { pattern: likePattern(keyword) });
     if (beforeMid) query.andWhere('m.id < :beforeMid', { beforeMid });
     return query.orderBy('m.id', 'DESC').limit(count).getMany();
+  }
+
+  /**
+   * Messages created per UTC day since `from` (day start in Unix ms → count), for the admin
+   * dashboard. There is no index on created_at, so this reads the table; it is asked for by an
+   * operator's page load, never by the SDK.
+   */
+  async countPerDay(from: number): Promise<Map<number, number>> {
+    const rows = await this.messages
+      .createQueryBuilder('m')
+      .select('m.created_at - (m.created_at % 86400000)', 'day')
+      .addSelect('COUNT(*)', 'count')
+      .where('m.created_at >= :from', { from })
+      .groupBy('day')
+      .getRawMany<{ day: string | number; count: string | number }>();
+    return new Map(rows.map((row) => [Number(row.day), Number(row.count)]));
   }
 }
