@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthService } from '../auth/auth.service';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ImTokenModule } from '../im-token/im-token.module';
+import { HostAccountsRepository } from './host-accounts.repository';
+import { HostAppController } from './host-app.controller';
+import { HostAccountEntity, HostSessionEntity, SmsCodeEntity } from './host-app.entities';
+import { HostAuthService } from './host-auth.service';
+import { HostSessionGuard } from './host-session.guard';
+import { HostSessionsRepository } from './host-sessions.repository';
+import { SmsCodesRepository } from './sms-codes.repository';
+import { HttpSmsSender, LogSmsSender, SmsSender } from './sms-sender';
+import { SmsService } from './sms.service';
+
+/**
+ * The bundled host application under /app/auth: its own accounts, sessions and SMS codes,
+ * linked to IM users through AuthService exactly as an external host backend is.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([HostAccountEntity, HostSessionEntity, SmsCodeEntity]), ImTokenModule],
+  controllers: [HostAppController],
+  providers: [
+    // The host backend's own upsert and token issue (src/auth), stateless, so a second instance is the same service.
+    AuthService,
+    HostAccountsRepository,
+    HostSessionsRepository,
+    SmsCodesRepository,
+    SmsService,
+    HostAuthService,
+    HostSessionGuard,
+    {
+      provide: SmsSender,
+      inject: [APP_CONFIG, Clock],
+      useFactory: (config: AppConfig, clock: Clock): SmsSender =>
+        config.hostApp.sms.driver === 'http'
+          ? new HttpSmsSender(config.hostApp.sms)
+          : new LogSmsSender(() => clock.now()),
+    },
+  ],
+  exports: [HostSessionsRepository, SmsCodesRepository],
+})
+export class HostAppModule {}

@@ -1,0 +1,65 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { UserEntity } from '../users/user.entity';
+import { SMS_PURPOSES, SmsPurpose, type HostAccountEntity } from './host-app.entities';
+import type { InboxEntry } from './sms-sender';
+
+export class HostAccountReply {
+  @ApiProperty({
+    description: 'The IM user ID linked to the account: random, stable, and what other users see.',
+    example: 'h_3f9c2a7b1d0e4c6a8b5f1e2d',
+  })
+  user_id: string;
+  @ApiProperty({
+    description: "The account's phone number (E.164); never shown to other users.",
+    example: '+8613800138000',
+  })
+  phone: string;
+  @ApiProperty({ description: 'The current IM nickname.', example: 'Alice' }) nickname: string;
+  @ApiProperty({ description: 'Unix ms of sign-up.', example: 1732200000000 }) created_at: number;
+}
+
+export class HostMeReply {
+  @ApiProperty({ type: HostAccountReply }) account: HostAccountReply;
+}
+
+export class HostDoneReply {
+  @ApiProperty({ example: true }) done: boolean;
+}
+
+export class SmsSentReply {
+  @ApiProperty({ description: 'Seconds the code stays valid (300).', example: 300 }) expires_in: number;
+}
+
+export class SmsInboxItemReply {
+  @ApiProperty({ example: '+8613800138000' }) phone: string;
+  @ApiProperty({ enum: SMS_PURPOSES }) purpose: SmsPurpose;
+  @ApiProperty({ example: '123456' }) code: string;
+  @ApiProperty({ description: 'Unix ms.', example: 1732200000000 }) sent_at: number;
+}
+
+export class SmsInboxReply {
+  @ApiProperty({ type: [SmsInboxItemReply], description: 'The latest codes sent to the number, newest first.' })
+  items: SmsInboxItemReply[];
+}
+
+export function toHostMeReply(account: HostAccountEntity, user: UserEntity | null): HostMeReply {
+  return {
+    account: {
+      user_id: account.imUserId,
+      phone: account.phone,
+      nickname: user?.nickname ?? account.nickname,
+      created_at: account.createdAt,
+    },
+  };
+}
+
+export function toSmsInboxReply(entries: readonly InboxEntry[]): SmsInboxReply {
+  return {
+    items: entries.map((entry) => ({
+      phone: entry.phone,
+      purpose: entry.purpose,
+      code: entry.code,
+      sent_at: entry.sent_at,
+    })),
+  };
+}
