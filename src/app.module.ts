@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger as PinoRoot } from 'pino';
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ClientErrorsModule } from './client-errors/client-errors.module';
 import { CapabilityGuard } from './common/capability.guard';
@@ -17,6 +18,7 @@ import { FriendsModule } from './friends/friends.module';
 import { GroupManagementModule } from './groups/group-management.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { HostAppModule } from './host-app/host-app.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -41,7 +43,28 @@ export class AppModule {
       imports: [
         MetricsModule,
         CoreModule.forRoot(config, root, overrides.clock),
-        DatabaseModule.forRoot(config), OutboxModule, RateLimitModule, HealthModule, AuthModule, ProfileModule, FriendsModule, GroupsModule, GroupManagementModule, ConversationsModule, MediaModule, MessagesModule, SyncModule, ClientErrorsModule, ReportsModule, RtcCallbackModule, RetentionModule, RealtimeModule, CallsModule],
+        DatabaseModule.forRoot(config),
+        OutboxModule,
+        RateLimitModule,
+        HealthModule,
+        AuthModule,
+        ProfileModule,
+        FriendsModule,
+        GroupsModule,
+        GroupManagementModule,
+        ConversationsModule,
+        MediaModule,
+        MessagesModule,
+        SyncModule,
+        ClientErrorsModule,
+        ReportsModule,
+        RtcCallbackModule,
+        RetentionModule,
+        RealtimeModule,
+        CallsModule,
+        AdminModule,
+        HostAppModule,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -5,6 +5,15 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { pruneBatch } from '../database/prune-batch';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
 import { ClientErrorEntity } from './client-error.entity';
+import { dialectOf } from '../database/sql-dialect';
+
+export interface ClientErrorFilters {
+  platform?: string;
+  buildId?: string;
+  errorCode?: string;
+  from?: number;
+  to?: number;
+}
 
 export type NewClientError = Omit<ClientErrorEntity, 'id' | 'occurrenceCount' | 'lastSeenAt'>;
 
@@ -37,8 +46,26 @@ function toMergedRecord(row: RecordRow): MergedRecord {
 }
 
 const COLUMNS = [
-  'event_id', 'merge_key', 'user_id', 'username', 'device_id', 'platform', 'severity', 'error_code', 'message', 'stack_trace', 'operation',
-  'build_id', 'conversation_id', 'message_id', 'trace_id', 'recovered', 'context', 'occurrence_count', 'first_seen_at', 'last_seen_at',
+  'event_id',
+  'merge_key',
+  'user_id',
+  'username',
+  'device_id',
+  'platform',
+  'severity',
+  'error_code',
+  'message',
+  'stack_trace',
+  'operation',
+  'build_id',
+  'conversation_id',
+  'message_id',
+  'trace_id',
+  'recovered',
+  'context',
+  'occurrence_count',
+  'first_seen_at',
+  'last_seen_at',
 ];
 
 @Injectable()
@@ -54,13 +81,15 @@ export class ClientErrorsRepository {
 
   constructor(
     @InjectRepository(ClientErrorEntity) private readonly records: Repository<ClientErrorEntity>,
-    @InjectRepository(ClientErrorSubmissionEntity) private readonly submissions: Repository<ClientErrorSubmissionEntity>,
+    @InjectRepository(ClientErrorSubmissionEntity)
+    private readonly submissions: Repository<ClientErrorSubmissionEntity>,
     private readonly tx: TransactionRunner,
   ) {}
 
   private remember(mergeKey: string, eventId: string): void {
     if (this.knownRecords.has(mergeKey)) return;
-    if (this.knownRecords.size >= KNOWN_RECORDS_MAX) this.knownRecords.delete(this.knownRecords.keys().next().value as string);
+    if (this.knownRecords.size >= KNOWN_RECORDS_MAX)
+      this.knownRecords.delete(this.knownRecords.keys().next().value as string);
     this.knownRecords.set(mergeKey, eventId);
   }
 
@@ -74,15 +103,27 @@ export class ClientErrorsRepository {
   }
 
   async findRecordByMergeKey(mergeKey: string): Promise<MergedRecord | null> {
-    const rows = (await this.submissions.query('SELECT event_id, occurrence_count FROM client_errors WHERE merge_key = ?', [mergeKey])) as RecordRow[];
+    const rows = (await this.submissions.query(
+      'SELECT event_id, occurrence_count FROM client_errors WHERE merge_key = ?',
+      [mergeKey],
+    )) as RecordRow[];
     if (!rows[0]) return null;
     this.remember(mergeKey, rows[0].event_id);
     return toMergedRecord(rows[0]);
   }
 
   /** Claims the idempotency key; a unique violation means the event was already counted. */
-  async insertSubmission(manager: EntityManager, userId: string, eventId: string, mergeKey: string, now: number): Promise<void> {
-    await manager.query('INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at) VALUES (?, ?, ?, ?)', [userId, eventId, mergeKey, now]);
+  async insertSubmission(
+    manager: EntityManager,
+    userId: string,
+    eventId: string,
+    mergeKey: string,
+    now: number,
+  ): Promise<void> {
+    await manager.query(
+      'INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at) VALUES (?, ?, ?, ?)',
+      [userId, eventId, mergeKey, now],
+    );
   }
 
   /**
@@ -92,12 +133,29 @@ export class ClientErrorsRepository {
    */
   async upsertOccurrence(manager: EntityManager, record: NewClientError): Promise<Occurrence> {
     const values = [
-      record.eventId, record.mergeKey, record.userId, record.username, record.deviceId, record.platform, record.severity, record.errorCode,
-      record.message, record.stackTrace, record.operation, record.buildId, record.conversationId, record.messageId, record.traceId,
-      record.recovered ? 1 : 0, record.context, 1, record.firstSeenAt, record.firstSeenAt,
+      record.eventId,
+      record.mergeKey,
+      record.userId,
+      record.username,
+      record.deviceId,
+      record.platform,
+      record.severity,
+      record.errorCode,
+      record.message,
+      record.stackTrace,
+      record.operation,
+      record.buildId,
+      record.conversationId,
+      record.messageId,
+      record.traceId,
+      record.recovered ? 1 : 0,
+      record.context,
+      1,
+      record.firstSeenAt,
+      record.firstSeenAt,
     ];
     const placeholders = COLUMNS.map(() => '?').join(', ');
-    if (this.tx.driver === 'mysql') {
+    if (!dialectOf(manager).returning) {
       // affectedRows is 1 for an insert and 2 for an update of an existing row; an update
       // hands the new count back through LAST_INSERT_ID (the statement has no RETURNING).
       const result = (await manager.query(
@@ -105,7 +163,11 @@ export class ClientErrorsRepository {
         values,
       )) as { affectedRows: number; insertId: number | string };
       if (result.affectedRows === 1) return { created: true, count: 1, eventId: record.eventId };
-      return { created: false, count: Number(result.insertId), eventId: this.knownRecords.get(record.mergeKey) ?? null };
+      return {
+        created: false,
+        count: Number(result.insertId),
+        eventId: this.knownRecords.get(record.mergeKey) ?? null,
+      };
     }
     const rows = (await manager.query(
       `INSERT INTO client_errors (${COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT(merge_key) DO UPDATE SET occurrence_count = occurrence_count + 1, last_seen_at = MAX(last_seen_at, excluded.last_seen_at), recovered = excluded.recovered RETURNING event_id, occurrence_count`,
@@ -136,6 +198,48 @@ export class ClientErrorsRepository {
       'DELETE FROM client_error_submissions WHERE user_id = ? AND event_id = ? AND NOT EXISTS (SELECT 1 FROM client_errors r WHERE r.merge_key = client_error_submissions.merge_key)',
       [userId, eventId],
     );
+  }
+
+  /**
+   * The admin console's list: one row per merge key (similar errors of one minute, already
+   * scrubbed), most recent first, before the record `beforeId`.
+   */
+  list(filters: ClientErrorFilters, beforeId: string | null, limit: number): Promise<ClientErrorEntity[]> {
+    const qb = this.records.createQueryBuilder('r');
+    if (filters.platform !== undefined) qb.andWhere('r.platform = :platform', { platform: filters.platform });
+    if (filters.buildId !== undefined) qb.andWhere('r.build_id = :buildId', { buildId: filters.buildId });
+    if (filters.errorCode !== undefined) qb.andWhere('r.error_code = :errorCode', { errorCode: filters.errorCode });
+    if (filters.from !== undefined) qb.andWhere('r.last_seen_at >= :from', { from: filters.from });
+    if (filters.to !== undefined) qb.andWhere('r.first_seen_at < :to', { to: filters.to });
+    if (beforeId !== null) qb.andWhere('r.id < :beforeId', { beforeId });
+    return qb.orderBy('r.id', 'DESC').limit(limit).getMany();
+  }
+
+  findByMergeKey(mergeKey: string): Promise<ClientErrorEntity | null> {
+    return this.records.findOneBy({ mergeKey });
+  }
+
+  /**
+   * Occurrences per hour since `from` (hour start in Unix ms → count), counted at the minute of
+   * their record; with `like`, only errors of the same platform, error code, operation and build.
+   */
+  async countPerHour(
+    from: number,
+    like?: Pick<ClientErrorEntity, 'platform' | 'errorCode' | 'operation' | 'buildId'>,
+  ): Promise<Map<number, number>> {
+    const qb = this.records
+      .createQueryBuilder('r')
+      .select('r.first_seen_at - (r.first_seen_at % 3600000)', 'hour')
+      .addSelect('SUM(r.occurrence_count)', 'count')
+      // last_seen_at is indexed and never before first_seen_at: it narrows the scan.
+      .where('r.last_seen_at >= :from AND r.first_seen_at >= :from', { from });
+    if (like) {
+      qb.andWhere('r.platform = :platform AND r.error_code = :errorCode AND r.operation = :operation', like);
+      if (like.buildId === null) qb.andWhere('r.build_id IS NULL');
+      else qb.andWhere('r.build_id = :buildId', { buildId: like.buildId });
+    }
+    const rows = await qb.groupBy('hour').getRawMany<{ hour: string | number; count: string | number }>();
+    return new Map(rows.map((row) => [Number(row.hour), Number(row.count)]));
   }
 
   /** Retention: one batch of records whose last occurrence is before `cutoff`. */

@@ -1,5 +1,7 @@
+import { AdminConfig, loadAdminConfig } from './admin-config';
 import { CallsConfig, loadCallsConfig } from './calls-config';
 import { readInteger } from './env-values';
+import { HostAppConfig, loadHostAppConfig } from './host-app-config';
 import { MessagingConfig, loadMessagingConfig } from './messaging-config';
 import { OperationsConfig, loadOperationsConfig } from './operations-config';
 import { PushRule, parsePushRules } from './push-rules';
@@ -37,6 +39,8 @@ export interface AppConfig {
   retention: RetentionConfig;
   realtime: RealtimeConfig;
   calls: CallsConfig;
+  admin: AdminConfig;
+  hostApp: HostAppConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -57,7 +61,13 @@ export const SECRET_MINIMUMS = {
   RTC_SECRET_KEY: 32,
 } as const;
 export type SecretName = keyof typeof SECRET_MINIMUMS | 'RTC_SDK_APP_ID';
-export const SECRET_NAMES: readonly SecretName[] = ['SDK_SECRET', 'JWT_SECRET', 'RTC_SDK_APP_ID', 'RTC_CALLBACK_SECRET', 'RTC_SECRET_KEY'];
+export const SECRET_NAMES: readonly SecretName[] = [
+  'SDK_SECRET',
+  'JWT_SECRET',
+  'RTC_SDK_APP_ID',
+  'RTC_CALLBACK_SECRET',
+  'RTC_SECRET_KEY',
+];
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -75,7 +85,8 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
       throw new Error('DATABASE_URL is not a valid mysql://user:pass@host:port/db URL');
     }
     const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-    if (!parsed.hostname || !database) throw new Error('DATABASE_URL must name a host and a database: mysql://user:pass@host:port/db');
+    if (!parsed.hostname || !database)
+      throw new Error('DATABASE_URL must name a host and a database: mysql://user:pass@host:port/db');
     return {
       type: 'mysql',
       host: parsed.hostname,
@@ -95,7 +106,8 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
 export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const problems: string[] = [];
   const nodeEnv = (env.NODE_ENV || 'development') as NodeEnv;
-  if (!['development', 'production', 'test'].includes(nodeEnv)) problems.push(`NODE_ENV must be development, production or test (got "${env.NODE_ENV}")`);
+  if (!['development', 'production', 'test'].includes(nodeEnv))
+    problems.push(`NODE_ENV must be development, production or test (got "${env.NODE_ENV}")`);
 
   const port = readInteger(env, 'PORT', 3000, 0, 65535, problems);
   let database: DatabaseConfig = { type: 'sqlite', path: './data/im.sqlite' };
@@ -112,11 +124,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       continue;
     }
     if (name === 'RTC_SDK_APP_ID') {
-      if (!/^[1-9][0-9]{0,19}$/.test(value)) problems.push('RTC_SDK_APP_ID must be the provider application ID (a positive decimal number)');
+      if (!/^[1-9][0-9]{0,19}$/.test(value))
+        problems.push('RTC_SDK_APP_ID must be the provider application ID (a positive decimal number)');
       continue;
     }
     const minimum = SECRET_MINIMUMS[name];
-    if (Buffer.byteLength(value, 'utf8') < minimum) problems.push(`${name} is too short: at least ${minimum} bytes are required`);
+    if (Buffer.byteLength(value, 'utf8') < minimum)
+      problems.push(`${name} is too short: at least ${minimum} bytes are required`);
   }
   if (env.SDK_SECRET && env.JWT_SECRET && env.SDK_SECRET === env.JWT_SECRET) {
     problems.push('SDK_SECRET and JWT_SECRET must differ (the host secret must never verify an IM token)');
@@ -127,7 +141,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     problems.push('RTC_SECRET_KEY must differ from RTC_CALLBACK_SECRET, SDK_SECRET and JWT_SECRET');
   }
 
-  const tokenTtlSeconds = readInteger(env, 'TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600, problems);
+  const tokenTtlSeconds = readInteger(
+    env,
+    'TOKEN_TTL_SECONDS',
+    DEFAULT_TOKEN_TTL_SECONDS,
+    60,
+    365 * 24 * 3600,
+    problems,
+  );
   const bodyLimitBytes = readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 65536, 16 * 1024 * 1024, problems);
   const authCacheMs = readInteger(env, 'AUTH_CACHE_MS', 1000, 0, 10_000, problems);
 
@@ -151,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const retention = loadRetentionConfig(env, problems);
   const realtime = loadRealtimeConfig(env, problems);
   const calls = loadCallsConfig(env, problems);
+  const admin = loadAdminConfig(env, problems);
+  const hostApp = loadHostAppConfig(env, nodeEnv, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -161,7 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     sdkSecret: env.SDK_SECRET ?? '',
     jwtSecret: env.JWT_SECRET ?? '',
     tokenTtlSeconds,
-    rtc: { sdkAppId: env.RTC_SDK_APP_ID ?? '', callbackSecret: env.RTC_CALLBACK_SECRET ?? '', secretKey: env.RTC_SECRET_KEY ?? '' },
+    rtc: {
+      sdkAppId: env.RTC_SDK_APP_ID ?? '',
+      callbackSecret: env.RTC_CALLBACK_SECRET ?? '',
+      secretKey: env.RTC_SECRET_KEY ?? '',
+    },
     publicBaseUrl,
     defaultAvatarUrl,
     pushRules,
@@ -172,5 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     retention,
     realtime,
     calls,
+    admin,
+    hostApp,
   };
 }

@@ -5,5 +5,13 @@ import type { AppConfig } from './app-config';
  * stored record or a trace ID; the scrubber and the trace-ID check both read this one list.
  */
 export function configuredSecrets(config: AppConfig): string[] {
-  return [config.sdkSecret, config.jwtSecret, config.rtc.callbackSecret, config.rtc.secretKey, config.operations.metricsToken ?? ''].filter((secret) => secret !== '');
+  return [
+    config.sdkSecret,
+    config.jwtSecret,
+    config.rtc.callbackSecret,
+    config.rtc.secretKey,
+    config.operations.metricsToken ?? '',
+    config.admin.bootstrap?.password ?? '',
+    config.hostApp.sms.httpKey,
+  ].filter((secret) => secret !== '');
 }

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { insertRow } from '../database/insert-row';
-import { ReportEntity } from './report.entity';
+import { ReportEntity, ReportStatus, ReportTargetType } from './report.entity';
+
+export interface ReportFilters {
+  status?: ReportStatus;
+  targetType?: ReportTargetType;
+  reasonCode?: number;
+  from?: number;
+  to?: number;
+}
 
 export type NewReport = Omit<ReportEntity, 'id' | 'status' | 'updatedAt'>;
 
@@ -36,6 +44,38 @@ export class ReportsRepository {
       createdAt: Number(row.created_at),
       updatedAt: Number(row.updated_at),
     });
+  }
+
+  findById(id: string): Promise<ReportEntity | null> {
+    return this.reports.findOneBy({ id });
+  }
+
+  /** The admin console's queue, newest first, before the report `beforeId`. */
+  list(filters: ReportFilters, beforeId: string | null, limit: number): Promise<ReportEntity[]> {
+    const qb = this.reports.createQueryBuilder('r');
+    if (filters.status !== undefined) qb.andWhere('r.status = :status', { status: filters.status });
+    if (filters.targetType !== undefined) qb.andWhere('r.target_type = :tt', { tt: filters.targetType });
+    if (filters.reasonCode !== undefined) qb.andWhere('r.reason_code = :reason', { reason: filters.reasonCode });
+    if (filters.from !== undefined) qb.andWhere('r.created_at >= :from', { from: filters.from });
+    if (filters.to !== undefined) qb.andWhere('r.created_at < :to', { to: filters.to });
+    if (beforeId !== null) qb.andWhere('r.id < :beforeId', { beforeId });
+    return qb.orderBy('r.id', 'DESC').limit(limit).getMany();
+  }
+
+  countByStatus(status: ReportStatus): Promise<number> {
+    return this.reports.countBy({ status });
+  }
+
+  /** Moves the report only if it is still in `from` (compare-and-set); false when another change came first. */
+  async transition(
+    manager: EntityManager,
+    id: string,
+    from: ReportStatus,
+    to: ReportStatus,
+    now: number,
+  ): Promise<boolean> {
+    const result = await manager.update(ReportEntity, { id, status: from }, { status: to, updatedAt: now });
+    return (result.affected ?? 0) === 1;
   }
 
   /** New reports start `pending`. A unique violation means the request_id is already used. */

@@ -7,8 +7,12 @@ import { ErrorCode } from '../common/error-code';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
 import { isUniqueViolation } from '../database/db-errors';
 import { GroupsRepository } from '../groups/groups.repository';
-import { AuthUser } from '../im-token/auth-user';
+import { AuthUser } from '../common/auth-user';
 import { UsersRepository } from '../users/users.repository';
+import { isSeqVisible } from '../conversations/conversation-access.service';
+import type { MessageEntity } from '../messages/message.entity';
+import { MessageReply, toMessageReply } from '../messages/message.mapper';
+import { MessagesRepository } from '../messages/messages.repository';
 import { GroupReportDto, ReportFieldsDto, UserReportDto } from './dto/create-report.dto';
 import { ReportEntity, ReportTargetType } from './report.entity';
 import { ReportReply, toReportReply } from './report.mapper';
@@ -30,13 +34,18 @@ interface ResolvedTarget {
 }
 
 function sortedIds(ids: readonly string[]): string[] {
-  return [...ids].sort((a, b) => (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0));
+  return [...ids].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 const MAX_DESCRIPTION = 1000;
 
 /** `description` is stored scrubbed of credentials, so a retry compares scrubbed with scrubbed. */
-function contentOf(targetType: ReportTargetType, targetPublicId: string, dto: ReportFieldsDto, scrubber: Scrubber): ReportContent {
+function contentOf(
+  targetType: ReportTargetType,
+  targetPublicId: string,
+  dto: ReportFieldsDto,
+  scrubber: Scrubber,
+): ReportContent {
   return {
     targetType,
     targetPublicId,
@@ -67,6 +76,7 @@ export class ReportsService {
     private readonly users: UsersRepository,
     private readonly groups: GroupsRepository,
     private readonly access: ConversationAccessService,
+    private readonly messages: MessagesRepository,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -74,11 +84,15 @@ export class ReportsService {
   }
 
   reportGroup(reporter: AuthUser, dto: GroupReportDto): Promise<ReportReply> {
-    return this.submit(reporter, dto, contentOf('group', dto.group_id, dto, this.scrubber), () => this.resolveGroup(reporter, dto.group_id));
+    return this.submit(reporter, dto, contentOf('group', dto.group_id, dto, this.scrubber), () =>
+      this.resolveGroup(reporter, dto.group_id),
+    );
   }
 
   reportUser(reporter: AuthUser, dto: UserReportDto): Promise<ReportReply> {
-    return this.submit(reporter, dto, contentOf('user', dto.user_id, dto, this.scrubber), () => this.resolveUser(reporter, dto.user_id));
+    return this.submit(reporter, dto, contentOf('user', dto.user_id, dto, this.scrubber), () =>
+      this.resolveUser(reporter, dto.user_id),
+    );
   }
 
   /**
@@ -86,40 +100,79 @@ export class ReportsService {
    * content answers the stored report with `created: false`; other content is refused. Access
    * to the target and the evidence is checked before a new report is stored.
    */
-  private async submit(reporter: AuthUser, dto: ReportFieldsDto, content: ReportContent, resolveTarget: () => Promise<ResolvedTarget>): Promise<ReportReply> {
+  private async submit(
+    reporter: AuthUser,
+    dto: ReportFieldsDto,
+    content: ReportContent,
+    resolveTarget: () => Promise<ResolvedTarget>,
+  ): Promise<ReportReply> {
     // An idempotency key is stored as sent: one holding a credential is refused, not altered.
-    if (this.scrubber.hasCredential(dto.request_id)) throw AppError.invalid('request_id', 'must not contain a token or a secret');
+    if (this.scrubber.hasCredential(dto.request_id))
+      throw AppError.invalid('request_id', 'must not contain a token or a secret');
     const hasEvidence = (dto.message_ids ?? []).length > 0;
-    if (hasEvidence && !content.conversationId) throw AppError.invalid('conversation_id', 'is required when message_ids are sent');
+    if (hasEvidence && !content.conversationId)
+      throw AppError.invalid('conversation_id', 'is required when message_ids are sent');
 
-    const existing = await this.reports.findByRequestId(reporter.id, dto.request_id);
+    const existing = await this.reports.findByRequestId(reporter.internalId, dto.request_id);
     if (existing) return this.replay(existing, content);
 
     const target = await resolveTarget();
     let conversationRef: string | null = null;
     if (content.conversationId) {
-      const view = await this.access.resolveForViewer(reporter.id, content.conversationId);
+      const view = await this.access.resolveForViewer(reporter.internalId, content.conversationId);
       await this.access.assertMessagesVisible(view, dto.message_ids ?? []);
       conversationRef = view.conversation.id;
     }
     try {
-      const report = await this.reports.insert({ reporterId: reporter.id, requestId: dto.request_id, ...content, ...target, conversationRef, createdAt: this.clock.now() });
+      const report = await this.reports.insert({
+        reporterId: reporter.internalId,
+        requestId: dto.request_id,
+        ...content,
+        ...target,
+        conversationRef,
+        createdAt: this.clock.now(),
+      });
       return toReportReply(report, true);
     } catch (error) {
       if (!isUniqueViolation(error, 'reporter')) throw error;
-      const winner = await this.reports.findByRequestId(reporter.id, dto.request_id);
+      const winner = await this.reports.findByRequestId(reporter.internalId, dto.request_id);
       if (!winner) throw error;
       return this.replay(winner, content);
     }
   }
 
+  /**
+   * The evidence of a report as its reporter can see it now (the admin console's detail): the
+   * same conversation access rules as submission; recalled or deleted messages come back as
+   * tombstones, messages outside the reporter's visible range are left out. Null when the
+   * reporter no longer has access to the conversation (or the report has none).
+   */
+  async evidenceAsReporterSees(report: ReportEntity): Promise<MessageReply[] | null> {
+    if (!report.conversationId) return null;
+    let view;
+    try {
+      view = await this.access.resolveForViewer(report.reporterId, report.conversationId);
+    } catch (error) {
+      if (error instanceof AppError) return null;
+      throw error;
+    }
+    const ids = JSON.parse(report.messageIds) as string[];
+    const messages = (await Promise.all(ids.map((id) => this.messages.findById(id)))).filter(
+      (m): m is MessageEntity =>
+        m !== null && m.conversationId === view.conversation.id && isSeqVisible(view.member, m.seq),
+    );
+    const senders = new Map((await this.users.findByIds(messages.map((m) => m.senderId))).map((u) => [u.id, u]));
+    return messages.map((m) => toMessageReply(m, report.conversationId, senders.get(m.senderId)?.externalId ?? ''));
+  }
+
   private replay(existing: ReportEntity, content: ReportContent): ReportReply {
-    if (!sameContent(existing, content)) throw AppError.invalid('request_id', 'was already used for a report with different content');
+    if (!sameContent(existing, content))
+      throw AppError.invalid('request_id', 'was already used for a report with different content');
     return toReportReply(existing, false);
   }
 
   private async resolveUser(reporter: AuthUser, externalId: string): Promise<ResolvedTarget> {
-    if (externalId === reporter.userId) throw AppError.invalid('user_id', 'you cannot report yourself');
+    if (externalId === reporter.externalId) throw AppError.invalid('user_id', 'you cannot report yourself');
     const user = await this.users.findByExternalId(externalId);
     if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
     return { targetUserId: String(user.id), targetGroupId: null };
@@ -128,8 +181,9 @@ export class ReportsService {
   /** The group must exist and the reporter must be or have been a member; a disabled group answers 1218. */
   private async resolveGroup(reporter: AuthUser, publicId: string): Promise<ResolvedTarget> {
     const group = await this.groups.findByPublicId(publicId);
-    const membership = group ? await this.groups.findMembership(group.id, reporter.id) : null;
-    if (!group || !membership) throw new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, 'group_id: group absent or you were never a member');
+    const membership = group ? await this.groups.findMembership(group.id, reporter.internalId) : null;
+    if (!group || !membership)
+      throw new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, 'group_id: group absent or you were never a member');
     if (group.disabled) throw new AppError(ErrorCode.GROUP_DISABLED, 'group_id: group is disabled');
     return { targetUserId: null, targetGroupId: String(group.id) };
   }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ClientErrorsModule } from '../client-errors/client-errors.module';
+import { HostAppModule } from '../host-app/host-app.module';
 import { RtcCallbackModule } from '../rtc-callback/rtc-callback.module';
 import { RetentionService } from './retention.service';
 
 /** Prunes old client errors, room events and idempotency records; each module deletes its own rows. */
 @Module({
-  imports: [ClientErrorsModule, RtcCallbackModule],
+  imports: [ClientErrorsModule, RtcCallbackModule, HostAppModule],
   providers: [RetentionService],
   exports: [RetentionService],
 })

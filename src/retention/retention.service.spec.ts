@@ -1,3 +1,5 @@
+import { HostSessionsRepository } from '../host-app/host-sessions.repository';
+import { SmsCodesRepository } from '../host-app/sms-codes.repository';
 import { Clock } from '../common/clock';
 import type { ClientErrorsRepository } from '../client-errors/client-errors.repository';
 import type { AppConfig } from '../config/app-config';
@@ -30,31 +32,77 @@ function fakeTable(rows: number) {
   };
 }
 
-function service(retention: Partial<RetentionConfig>, tables = { errors: fakeTable(0), submissions: fakeTable(0), events: fakeTable(0) }, outboxTable = fakeTable(0)) {
-  const settings: RetentionConfig = { clientErrorsDays: 30, roomEventsDays: 30, idempotencyDays: 7, intervalSeconds: 600, batchSize: 500, ...retention };
-  const clientErrors = { deleteRecordsOlderThan: tables.errors.prune, deleteSubmissionsOlderThan: tables.submissions.prune } as unknown as ClientErrorsRepository;
+function service(
+  retention: Partial<RetentionConfig>,
+  tables = { errors: fakeTable(0), submissions: fakeTable(0), events: fakeTable(0) },
+  outboxTable = fakeTable(0),
+) {
+  const settings: RetentionConfig = {
+    clientErrorsDays: 30,
+    roomEventsDays: 30,
+    idempotencyDays: 7,
+    intervalSeconds: 600,
+    batchSize: 500,
+    ...retention,
+  };
+  const clientErrors = {
+    deleteRecordsOlderThan: tables.errors.prune,
+    deleteSubmissionsOlderThan: tables.submissions.prune,
+  } as unknown as ClientErrorsRepository;
   const roomEvents = { deleteOlderThan: tables.events.prune } as unknown as RtcRoomEventsRepository;
   const outbox = { prune: outboxTable.prune } as unknown as OutboxSequenceRepository;
-  const config = { retention: settings, realtime: { backlogSeconds: 3600 } } as AppConfig;
-  return { tables, outboxTable, retention: new RetentionService(config, new FixedClock(), clientErrors, roomEvents, outbox) };
+  const config = {
+    retention: settings,
+    realtime: { backlogSeconds: 3600 },
+    hostApp: { sessionIdleSeconds: 600, sessionAbsoluteSeconds: 3600 },
+  } as AppConfig;
+  const hostSessions = { pruneExpired: jest.fn(async () => 0) } as unknown as HostSessionsRepository;
+  const smsCodes = { pruneExpired: jest.fn(async () => 0) } as unknown as SmsCodesRepository;
+  return {
+    tables,
+    outboxTable,
+    retention: new RetentionService(config, new FixedClock(), clientErrors, roomEvents, outbox, hostSessions, smsCodes),
+  };
 }
 
 describe('RetentionService', () => {
   afterEach(() => jest.useRealTimers());
 
   it('prunes each table by its own cutoff in batches until a batch finds nothing', async () => {
-    const { retention, tables } = service({ batchSize: 2 }, { errors: fakeTable(5), submissions: fakeTable(1), events: fakeTable(0) });
-    expect(await retention.runOnce()).toEqual({ deleted: { client_errors: 5, client_error_submissions: 1, rtc_room_events: 0, outbox_events: 0 }, failed: [] });
+    const { retention, tables } = service(
+      { batchSize: 2 },
+      { errors: fakeTable(5), submissions: fakeTable(1), events: fakeTable(0) },
+    );
+    expect(await retention.runOnce()).toEqual({
+      deleted: {
+        client_errors: 5,
+        client_error_submissions: 1,
+        rtc_room_events: 0,
+        outbox_events: 0,
+        host_sessions: 0,
+        host_sms_codes: 0,
+      },
+      failed: [],
+    });
     expect(tables.errors.calls).toEqual([2, 2, 2, 2].map(() => ({ cutoff: NOW - 30 * DAY, size: 2 })));
     expect(tables.submissions.calls.map((c) => c.cutoff)).toEqual([NOW - 7 * DAY, NOW - 7 * DAY]);
     expect(tables.events.calls).toEqual([{ cutoff: NOW - 30 * DAY, size: 2 }]);
   });
 
   it('keeps a table for ever when its days are 0, and bounds one run to a number of batches', async () => {
-    const { retention, tables } = service({ clientErrorsDays: 0, batchSize: 1 }, { errors: fakeTable(5), submissions: fakeTable(10 * MAX_BATCHES_PER_RUN), events: fakeTable(0) });
+    const { retention, tables } = service(
+      { clientErrorsDays: 0, batchSize: 1 },
+      { errors: fakeTable(5), submissions: fakeTable(10 * MAX_BATCHES_PER_RUN), events: fakeTable(0) },
+    );
     const run = await retention.runOnce();
     expect(tables.errors.prune).not.toHaveBeenCalled();
-    expect(run.deleted).toEqual({ client_error_submissions: MAX_BATCHES_PER_RUN, rtc_room_events: 0, outbox_events: 0 });
+    expect(run.deleted).toEqual({
+      client_error_submissions: MAX_BATCHES_PER_RUN,
+      rtc_room_events: 0,
+      outbox_events: 0,
+      host_sessions: 0,
+      host_sms_codes: 0,
+    });
   });
 
   it('prunes delivered outbox events older than the resume backlog (REALTIME_BACKLOG_SECONDS)', async () => {
@@ -86,7 +134,7 @@ describe('RetentionService', () => {
     expect(jitteredDelayMs(600, () => 0.5)).toBe(600_000);
   });
 
-  it('runs on an unref\'d timer from bootstrap, again after each run, and stops on shutdown', async () => {
+  it("runs on an unref'd timer from bootstrap, again after each run, and stops on shutdown", async () => {
     jest.useFakeTimers();
     const random = jest.spyOn(Math, 'random').mockReturnValue(0.5);
     try {
@@ -111,11 +159,15 @@ describe('RetentionService', () => {
 
   it('still runs for the outbox when every other table is kept for ever (delivered events always expire)', async () => {
     jest.useFakeTimers();
-    const { retention, tables, outboxTable } = service({ clientErrorsDays: 0, roomEventsDays: 0, idempotencyDays: 0 }, undefined, fakeTable(1));
+    const { retention, tables, outboxTable } = service(
+      { clientErrorsDays: 0, roomEventsDays: 0, idempotencyDays: 0 },
+      undefined,
+      fakeTable(1),
+    );
     retention.onApplicationBootstrap();
     expect(jest.getTimerCount()).toBe(1);
     jest.useRealTimers();
-    expect((await retention.runOnce()).deleted).toEqual({ outbox_events: 1 });
+    expect((await retention.runOnce()).deleted).toEqual({ outbox_events: 1, host_sessions: 0, host_sms_codes: 0 });
     expect(tables.errors.prune).not.toHaveBeenCalled();
     expect(outboxTable.prune).toHaveBeenCalled();
     await retention.beforeApplicationShutdown();

@@ -3,6 +3,8 @@ import { ClientErrorsRepository } from '../client-errors/client-errors.repositor
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RetentionConfig } from '../config/retention-config';
+import { HostSessionsRepository } from '../host-app/host-sessions.repository';
+import { SmsCodesRepository } from '../host-app/sms-codes.repository';
 import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
 import { RtcRoomEventsRepository } from '../rtc-callback/rtc-room-events.repository';
 
@@ -49,14 +51,45 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     clientErrors: ClientErrorsRepository,
     roomEvents: RtcRoomEventsRepository,
     outbox: OutboxSequenceRepository,
+    hostSessions: HostSessionsRepository,
+    smsCodes: SmsCodesRepository,
   ) {
     this.settings = config.retention;
     this.tables = [
-      { table: 'client_errors', keepMs: this.settings.clientErrorsDays * DAY_MS, prune: (cutoff, size) => clientErrors.deleteRecordsOlderThan(cutoff, size) },
-      { table: 'client_error_submissions', keepMs: this.settings.idempotencyDays * DAY_MS, prune: (cutoff, size) => clientErrors.deleteSubmissionsOlderThan(cutoff, size) },
-      { table: 'rtc_room_events', keepMs: this.settings.roomEventsDays * DAY_MS, prune: (cutoff, size) => roomEvents.deleteOlderThan(cutoff, size) },
+      {
+        table: 'client_errors',
+        keepMs: this.settings.clientErrorsDays * DAY_MS,
+        prune: (cutoff, size) => clientErrors.deleteRecordsOlderThan(cutoff, size),
+      },
+      {
+        table: 'client_error_submissions',
+        keepMs: this.settings.idempotencyDays * DAY_MS,
+        prune: (cutoff, size) => clientErrors.deleteSubmissionsOlderThan(cutoff, size),
+      },
+      {
+        table: 'rtc_room_events',
+        keepMs: this.settings.roomEventsDays * DAY_MS,
+        prune: (cutoff, size) => roomEvents.deleteOlderThan(cutoff, size),
+      },
       // Events older than the resume backlog can never be replayed (resume refuses such points).
-      { table: 'outbox_events', keepMs: config.realtime.backlogSeconds * 1000, prune: (cutoff, size) => outbox.prune(cutoff, size) },
+      {
+        table: 'outbox_events',
+        keepMs: config.realtime.backlogSeconds * 1000,
+        prune: (cutoff, size) => outbox.prune(cutoff, size),
+      },
+      // Host application sessions past their idle limit (cutoff) or their absolute one.
+      {
+        table: 'host_sessions',
+        keepMs: config.hostApp.sessionIdleSeconds * 1000,
+        prune: (cutoff, size) =>
+          hostSessions.pruneExpired(
+            cutoff + (config.hostApp.sessionIdleSeconds - config.hostApp.sessionAbsoluteSeconds) * 1000,
+            cutoff,
+            size,
+          ),
+      },
+      // SMS codes past their 5 minutes (keepMs 1: the cutoff is now, and never 0, which would keep them).
+      { table: 'host_sms_codes', keepMs: 1, prune: (cutoff, size) => smsCodes.pruneExpired(cutoff, size) },
     ];
   }
 
@@ -91,7 +124,12 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     this.timer = null;
     const result = await this.runOnce();
     const total = Object.values(result.deleted).reduce((sum, n) => sum + n, 0);
-    if (total > 0) this.logger.log(`pruned ${Object.entries(result.deleted).map(([table, n]) => `${n} ${table}`).join(', ')}`);
+    if (total > 0)
+      this.logger.log(
+        `pruned ${Object.entries(result.deleted)
+          .map(([table, n]) => `${n} ${table}`)
+          .join(', ')}`,
+      );
     this.schedule();
   }
 

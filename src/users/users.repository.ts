@@ -5,6 +5,7 @@ import { hasEdgeWhitespace } from '../common/text';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { insertRow } from '../database/insert-row';
 import { UserEntity } from './user.entity';
+import { dialectOf } from '../database/sql-dialect';
 
 export interface NewUser {
   externalId: string;
@@ -15,7 +16,8 @@ export interface NewUser {
   now: number;
 }
 
-export const USER_COLUMNS = 'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
+export const USER_COLUMNS =
+  'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
 
 export interface UserRow {
   id: string | number;
@@ -47,6 +49,11 @@ export function userFromRow(source: UserRow | Record<string, unknown>, p = ''): 
     createdAt: Number(row[`${p}created_at`]),
     updatedAt: Number(row[`${p}updated_at`]),
   });
+}
+
+/** A LIKE pattern matching values that start with `text` ('!' escapes: a backslash means different things in SQLite and MySQL). */
+export function likePrefix(text: string): string {
+  return `${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
 export type ProfileChanges = Partial<Pick<UserEntity, 'username' | 'nickname' | 'avatar' | 'signature'>>;
@@ -86,8 +93,9 @@ export class UsersRepository {
    * see what the previous holder committed. SQLite runs one writer at a time, so it needs none.
    */
   async lockPair(manager: EntityManager, userA: string, userB: string): Promise<void> {
-    if (manager.connection.options.type !== 'mysql') return;
-    await manager.query('SELECT id FROM users WHERE id IN (?, ?) ORDER BY id FOR UPDATE', [userA, userB]);
+    const dialect = dialectOf(manager);
+    if (!dialect.locksRows) return;
+    await manager.query(`SELECT id FROM users WHERE id IN (?, ?) ORDER BY id${dialect.forUpdate}`, [userA, userB]);
   }
 
   /**
@@ -97,14 +105,20 @@ export class UsersRepository {
   async findByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity | null> {
     if (hasEdgeWhitespace(externalId)) return null;
     // Plain SQL: this is on the path of every token request and report.
-    const rows = (await (manager ?? this.users.manager).query(`SELECT ${USER_COLUMNS} FROM users WHERE external_id = ?`, [externalId])) as UserRow[];
+    const rows = (await (manager ?? this.users.manager).query(
+      `SELECT ${USER_COLUMNS} FROM users WHERE external_id = ?`,
+      [externalId],
+    )) as UserRow[];
     return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   async findByIds(ids: readonly string[]): Promise<UserEntity[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    const rows = (await this.users.query(`SELECT ${USER_COLUMNS} FROM users WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)) as UserRow[];
+    const rows = (await this.users.query(
+      `SELECT ${USER_COLUMNS} FROM users WHERE id IN (${unique.map(() => '?').join(', ')})`,
+      unique,
+    )) as UserRow[];
     return rows.map((row) => userFromRow(row));
   }
 
@@ -118,7 +132,9 @@ export class UsersRepository {
     const now = Date.now();
     const cached = this.authCache.get(id);
     if (cached && cached.until > now) return cached.state;
-    const rows = (await this.users.query('SELECT id, external_id, token_version, disabled FROM users WHERE id = ?', [id])) as Array<{
+    const rows = (await this.users.query('SELECT id, external_id, token_version, disabled FROM users WHERE id = ?', [
+      id,
+    ])) as Array<{
       id: string | number;
       external_id: string;
       token_version: number | string;
@@ -126,7 +142,12 @@ export class UsersRepository {
     }>;
     const row = rows[0];
     if (!row) return null;
-    const state = { id: String(row.id), externalId: row.external_id, tokenVersion: Number(row.token_version), disabled: Boolean(row.disabled) };
+    const state = {
+      id: String(row.id),
+      externalId: row.external_id,
+      tokenVersion: Number(row.token_version),
+      disabled: Boolean(row.disabled),
+    };
     if (this.config.authCacheMs > 0) {
       if (this.authCache.size >= AUTH_CACHE_MAX_ENTRIES) this.authCache.clear();
       this.authCache.set(id, { state, until: now + this.config.authCacheMs });
@@ -139,13 +160,22 @@ export class UsersRepository {
     const states = new Map<string, UserAuthState>();
     for (let i = 0; i < ids.length; i += 500) {
       const batch = ids.slice(i, i + 500);
-      const rows = (await this.users.query(`SELECT id, external_id, token_version, disabled FROM users WHERE id IN (${batch.map(() => '?').join(', ')})`, batch)) as Array<{
+      const rows = (await this.users.query(
+        `SELECT id, external_id, token_version, disabled FROM users WHERE id IN (${batch.map(() => '?').join(', ')})`,
+        batch,
+      )) as Array<{
         id: string | number;
         external_id: string;
         token_version: number | string;
         disabled: number | boolean;
       }>;
-      for (const row of rows) states.set(String(row.id), { id: String(row.id), externalId: row.external_id, tokenVersion: Number(row.token_version), disabled: Boolean(row.disabled) });
+      for (const row of rows)
+        states.set(String(row.id), {
+          id: String(row.id),
+          externalId: row.external_id,
+          tokenVersion: Number(row.token_version),
+          disabled: Boolean(row.disabled),
+        });
     }
     return states;
   }
@@ -172,14 +202,44 @@ export class UsersRepository {
     await this.repo(manager).update({ id }, { ...changes, profileUpdatedAt: now, updatedAt: now });
   }
 
-  async setDisabled(id: string, disabled: boolean, now: number): Promise<void> {
-    await this.users.update({ id }, { disabled, updatedAt: now });
+  async setDisabled(id: string, disabled: boolean, now: number, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { disabled, updatedAt: now });
     this.authCache.delete(String(id));
   }
 
   /** Atomic increment, so two concurrent forced logouts both take effect. */
-  async incrementTokenVersion(id: string, now: number): Promise<void> {
-    await this.users.createQueryBuilder().update().set({ tokenVersion: () => 'token_version + 1', updatedAt: now }).where('id = :id', { id }).execute();
+  async incrementTokenVersion(id: string, now: number, manager?: EntityManager): Promise<void> {
+    await this.repo(manager)
+      .createQueryBuilder()
+      .update()
+      .set({ tokenVersion: () => 'token_version + 1', updatedAt: now })
+      .where('id = :id', { id })
+      .execute();
     this.authCache.delete(String(id));
+  }
+
+  /** After a transaction that changed the user's access committed: no cached state may outlive it. */
+  forgetAuthState(id: string): void {
+    this.authCache.delete(String(id));
+  }
+
+  count(): Promise<number> {
+    return this.users.count();
+  }
+
+  /**
+   * The admin console's user search: an exact external ID or username, or a nickname prefix
+   * (LIKE, its wildcards escaped), by ascending ID after `afterId`.
+   */
+  async search(query: string | undefined, afterId: string | null, limit: number): Promise<UserEntity[]> {
+    const qb = this.users.createQueryBuilder('u');
+    if (query !== undefined) {
+      qb.andWhere("(u.external_id = :q OR u.username = :q OR u.nickname LIKE :prefix ESCAPE '!')", {
+        q: query,
+        prefix: likePrefix(query),
+      });
+    }
+    if (afterId !== null) qb.andWhere('u.id > :afterId', { afterId });
+    return qb.orderBy('u.id', 'ASC').limit(limit).getMany();
   }
 }

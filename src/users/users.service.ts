@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
-import { UserAccessEvents } from './user-access-events';
+import { AccessChange, UserAccessEvents } from './user-access-events';
 import { UserEntity } from './user.entity';
 import { ProfileChanges, UsersRepository } from './users.repository';
 
@@ -47,7 +47,8 @@ export class UsersService {
     const input = profile.avatar === this.config.defaultAvatarUrl ? { ...profile, avatar: '' } : profile;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const existing = await this.users.findByExternalId(input.externalId);
-      if (existing && options.refuseDisabled && existing.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+      if (existing && options.refuseDisabled && existing.disabled)
+        throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
       try {
         if (!existing) {
           return await this.users.insert({
@@ -65,7 +66,8 @@ export class UsersService {
         await this.users.updateProfile(existing.id, changes, now);
         return Object.assign(existing, changes, { profileUpdatedAt: now, updatedAt: now });
       } catch (error) {
-        if (isUniqueViolation(error, 'username')) throw AppError.invalid('username', 'is already taken by another user');
+        if (isUniqueViolation(error, 'username'))
+          throw AppError.invalid('username', 'is already taken by another user');
         if (isUniqueViolation(error, 'external_id') && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }
@@ -78,10 +80,15 @@ export class UsersService {
    * transaction so that the change and its event commit together. Same rules as the host
    * sync: a taken username is 1004, and `profile_updated_at` moves only on a real change.
    */
-  async updateOwnProfile(manager: EntityManager, id: string, changes: OwnProfileChanges): Promise<{ user: UserEntity; changed: boolean }> {
+  async updateOwnProfile(
+    manager: EntityManager,
+    id: string,
+    changes: OwnProfileChanges,
+  ): Promise<{ user: UserEntity; changed: boolean }> {
     const input = changes.avatar === this.config.defaultAvatarUrl ? { ...changes, avatar: '' } : changes;
     const user = await this.users.findById(id, manager);
-    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user: no such user');
+    // Only the user's own, authenticated profile is changed here, and users are never deleted.
+    if (!user) throw new Error(`user ${id} vanished`);
     const diff = this.diff(user, input);
     if (Object.keys(diff).length === 0) return { user, changed: false };
     const now = Math.max(this.clock.now(), user.profileUpdatedAt + 1);
@@ -130,8 +137,45 @@ export class UsersService {
     return user;
   }
 
-  private async requireByExternalId(externalId: string): Promise<UserEntity> {
-    const user = await this.users.findByExternalId(externalId);
+  /**
+   * The admin console's disable/enable: the same change as setDisabled, written with the
+   * caller's transaction (which holds its audit row). Call accessChanged after the commit.
+   */
+  async setDisabledWith(
+    manager: EntityManager,
+    externalId: string,
+    disabled: boolean,
+  ): Promise<{ before: UserEntity; after: UserEntity }> {
+    const user = await this.requireByExternalId(externalId, manager);
+    const before = Object.assign(new UserEntity(), user);
+    if (user.disabled !== disabled) {
+      const now = this.clock.now();
+      await this.users.setDisabled(user.id, disabled, now, manager);
+      Object.assign(user, { disabled, updatedAt: now });
+    }
+    return { before, after: user };
+  }
+
+  /** The admin console's forced logout: revokeTokens with the caller's transaction. Call accessChanged after the commit. */
+  async revokeTokensWith(
+    manager: EntityManager,
+    externalId: string,
+  ): Promise<{ before: UserEntity; after: UserEntity }> {
+    const user = await this.requireByExternalId(externalId, manager);
+    const before = Object.assign(new UserEntity(), user);
+    const now = this.clock.now();
+    await this.users.incrementTokenVersion(user.id, now, manager);
+    return { before, after: Object.assign(user, { tokenVersion: user.tokenVersion + 1, updatedAt: now }) };
+  }
+
+  /** After commit: caches forget the user's old state and live sessions close (as setDisabled and revokeTokens do). */
+  accessChanged(userId: string, change: AccessChange | null): void {
+    this.users.forgetAuthState(userId);
+    if (change) this.accessEvents.changed(userId, change);
+  }
+
+  private async requireByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity> {
+    const user = await this.users.findByExternalId(externalId, manager);
     if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
     return user;
   }

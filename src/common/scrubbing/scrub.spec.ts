@@ -38,7 +38,14 @@ describe('Scrubber', () => {
   });
 
   it('redacts sensitive keys in nested context and scrubs every string', () => {
-    const context = { headers: { Authorization: 'Bearer x', cookie: 'a=b', Accept: 'json' }, note: `token=${jwt}`, list: [{ 'Set-Cookie': 'x' }], n: 3, ok: true, nil: null };
+    const context = {
+      headers: { Authorization: 'Bearer x', cookie: 'a=b', Accept: 'json' },
+      note: `token=${jwt}`,
+      list: [{ 'Set-Cookie': 'x' }],
+      n: 3,
+      ok: true,
+      nil: null,
+    };
     expect(scrubber.json(context)).toEqual({
       headers: { Authorization: REDACTED, cookie: REDACTED, Accept: 'json' },
       note: `token=${REDACTED}`,
@@ -49,23 +56,32 @@ describe('Scrubber', () => {
     });
   });
 
-  it('scrubs every secret the service is configured with, RTC_SECRET_KEY and METRICS_TOKEN included', () => {
+  it('scrubs every secret the service is configured with, RTC_SECRET_KEY, METRICS_TOKEN, ADMIN_BOOTSTRAP_PASSWORD and SMS_HTTP_KEY included', () => {
     const secrets = {
       sdkSecret: 'sdk-secret-value-0123456789',
       jwtSecret: 'jwt-secret-value-0123456789',
       callbackSecret: 'callback-secret-0123456789',
       rtcKey: 'rtc-secret-key-value-0123456789abcdef',
       metricsToken: 'metrics-token-value-0123456789',
+      adminBootstrap: 'admin-bootstrap-password-0123',
+      smsHttpKey: 'sms-http-key-value-0123456789',
     };
     const config = {
       sdkSecret: secrets.sdkSecret,
       jwtSecret: secrets.jwtSecret,
       rtc: { callbackSecret: secrets.callbackSecret, secretKey: secrets.rtcKey },
       operations: { metricsToken: secrets.metricsToken },
+      admin: { bootstrap: { username: 'admin', password: secrets.adminBootstrap } },
+      hostApp: { sms: { httpKey: secrets.smsHttpKey } },
     } as unknown as AppConfig;
     const fromConfig = Scrubber.forConfig(config);
     for (const secret of Object.values(secrets)) expect(fromConfig.text(`x ${secret} y`)).toBe(`x ${REDACTED} y`);
-    const withoutMetrics = Scrubber.forConfig({ ...config, operations: { metricsToken: null } } as unknown as AppConfig);
+    const withoutMetrics = Scrubber.forConfig({
+      ...config,
+      operations: { metricsToken: null },
+      admin: { bootstrap: null },
+      hostApp: { sms: { httpKey: '' } },
+    } as unknown as AppConfig);
     expect(withoutMetrics.text(`x ${secrets.sdkSecret} y`)).toBe(`x ${REDACTED} y`);
   });
 
@@ -86,14 +102,16 @@ describe('Scrubber: disguised credentials (issue 10, defect 7)', () => {
   const payload = b64url('{"user_id":"u_1234","uid":"42","tv":0,"iat":1800000000,"exp":1800604800,"aud":"im-sdk"}');
   const token = `${header}.${payload}.${createHmac('sha256', JWT_SECRET).update(`${header}.${payload}`).digest('base64url')}`;
   const pieces = token.split('.');
-  const percentAll = (value: string) => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+  const percentAll = (value: string) =>
+    [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
 
   /** No form of any credential survives: literal, split, percent-decoded, base64-decoded. */
   function expectClean(out: string): void {
     const squeezed = out.replace(/\s+|\\[nrt]/g, '');
     const decoded = decodeURIComponent(decodeURIComponent(squeezed.replace(/%(?![0-9a-fA-F]{2})/g, '%25')));
     for (const view of [out, squeezed, decoded]) {
-      for (const secret of [token, pieces[2], SDK_SECRET, JWT_SECRET, CALLBACK_SECRET]) expect(view).not.toContain(secret);
+      for (const secret of [token, pieces[2], SDK_SECRET, JWT_SECRET, CALLBACK_SECRET])
+        expect(view).not.toContain(secret);
     }
     for (const blob of decoded.match(/[A-Za-z0-9+/_-]{16,}/g) ?? []) {
       for (let shift = 0; shift < 4; shift++) {
@@ -109,17 +127,28 @@ describe('Scrubber: disguised credentials (issue 10, defect 7)', () => {
     ['dots as %2e', `token ${token.replace(/\./g, '%2e')} expired`],
     ['fully percent-encoded', `q=${percentAll(token)} end`],
     ['doubly percent-encoded dots', `t=${token.replace(/\./g, '%252E')} end`],
-    ['split by a newline inside the payload', `token ${token.slice(0, 60)}\n${token.slice(60)}\n    at login (app.js:1:2)`],
+    [
+      'split by a newline inside the payload',
+      `token ${token.slice(0, 60)}\n${token.slice(60)}\n    at login (app.js:1:2)`,
+    ],
     ['split by a newline at each dot', `${pieces[0]}.\n${pieces[1]}.\n${pieces[2]}`],
     ['split by spaces and tabs', `${token.slice(0, 20)} ${token.slice(20, 90)}\t${token.slice(90)} done`],
     ['split by an escaped newline', `{"t":"${token.slice(0, 50)}\\n${token.slice(50)}"}`],
     ['base64', `blob ${Buffer.from(`Bearer ${token}`).toString('base64')} end`],
     ['base64url', `blob=${b64url(`{"token":"${token}"}`)}`],
-    ['base64 wrapped at 76 characters', Buffer.from(`x-token: ${token}`).toString('base64').replace(/(.{76})/g, '$1\n')],
+    [
+      'base64 wrapped at 76 characters',
+      Buffer.from(`x-token: ${token}`)
+        .toString('base64')
+        .replace(/(.{76})/g, '$1\n'),
+    ],
     ['base64 glued to a word', `header:abc${Buffer.from(token).toString('base64')}`],
     ['the SDK secret', `user ${SDK_SECRET}`],
     ['the SDK secret percent-encoded', `user ${percentAll(SDK_SECRET)}`],
-    ['the JWT secret in base64 at each offset', ['', 'a', 'ab'].map((p) => Buffer.from(`${p}${JWT_SECRET}`).toString('base64')).join(' ')],
+    [
+      'the JWT secret in base64 at each offset',
+      ['', 'a', 'ab'].map((p) => Buffer.from(`${p}${JWT_SECRET}`).toString('base64')).join(' '),
+    ],
     ['the callback secret in base64url inside a larger blob', b64url(`prefix-bytes:${CALLBACK_SECRET}:suffix`)],
     ['the callback secret split by a newline', `${CALLBACK_SECRET.slice(0, 9)}\n${CALLBACK_SECRET.slice(9)}`],
   ])('removes a credential given %s', (_name, input) => {
@@ -134,7 +163,8 @@ describe('Scrubber: disguised credentials (issue 10, defect 7)', () => {
   });
 
   it('leaves ordinary stack traces, URLs and base64 alone', () => {
-    const stack = 'TypeError: x is undefined\n    at Object.fn (/app/node_modules/pkg/lib/file.js:10:17)\n    at https://cdn.example.com/app.min.js?v=%20abc:1:2';
+    const stack =
+      'TypeError: x is undefined\n    at Object.fn (/app/node_modules/pkg/lib/file.js:10:17)\n    at https://cdn.example.com/app.min.js?v=%20abc:1:2';
     expect(scrub.text(stack)).toBe(stack);
     const image = Buffer.from('just some ordinary bytes of an image, nothing secret in here at all').toString('base64');
     expect(scrub.text(image)).toBe(image);
@@ -153,7 +183,15 @@ describe('Scrubber: disguised credentials (issue 10, defect 7)', () => {
   });
 
   it('stays linear on hostile 32 KB input', () => {
-    for (const input of ['eyJ-'.repeat(8192), 'eyJ'.repeat(10922), 'eyJa.'.repeat(6553), '%2E'.repeat(10922), `${'A'.repeat(32767)}=`, 'a\n'.repeat(16384), 'token='.repeat(5461)]) {
+    for (const input of [
+      'eyJ-'.repeat(8192),
+      'eyJ'.repeat(10922),
+      'eyJa.'.repeat(6553),
+      '%2E'.repeat(10922),
+      `${'A'.repeat(32767)}=`,
+      'a\n'.repeat(16384),
+      'token='.repeat(5461),
+    ]) {
       const started = process.hrtime.bigint();
       scrub.text(input);
       expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(200);

@@ -15,17 +15,60 @@ export const REDACTED = '[REDACTED]';
 
 // Names whose value is a credential, with optional prefixes such as access_, sms_, x-.
 const SENSITIVE_NAMES = [
-  'password', 'passwd', 'pwd', 'pass', 'passcode', 'secret', 'client_secret', 'sdk_secret', 'token', 'access_token', 'refresh_token',
-  'id_token', 'im_token', 'auth_token', 'jwt', 'code', 'sms_code', 'verify_code', 'verification_code', 'auth_code', 'otp', 'captcha',
-  'pin', 'api_key', 'apikey', 'session', 'sessionid', 'session_id', 'phpsid', 'sid', 'cookie', 'set_cookie', 'authorization',
-  'proxy_authorization', 'x_api_key', 'x_auth_token', 'credential', 'credentials', 'private_key', 'sign', 'signature_key',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'passcode',
+  'secret',
+  'client_secret',
+  'sdk_secret',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'im_token',
+  'auth_token',
+  'jwt',
+  'code',
+  'sms_code',
+  'verify_code',
+  'verification_code',
+  'auth_code',
+  'otp',
+  'captcha',
+  'pin',
+  'api_key',
+  'apikey',
+  'session',
+  'sessionid',
+  'session_id',
+  'phpsid',
+  'sid',
+  'cookie',
+  'set_cookie',
+  'authorization',
+  'proxy_authorization',
+  'x_api_key',
+  'x_auth_token',
+  'credential',
+  'credentials',
+  'private_key',
+  'sign',
+  'signature_key',
 ];
 const SENSITIVE_KEYS = new Set(SENSITIVE_NAMES);
-const NAME_ALTERNATION = [...SENSITIVE_NAMES].sort((a, b) => b.length - a.length).map((name) => name.replace(/_/g, '[_-]?')).join('|');
+const NAME_ALTERNATION = [...SENSITIVE_NAMES]
+  .sort((a, b) => b.length - a.length)
+  .map((name) => name.replace(/_/g, '[_-]?'))
+  .join('|');
 
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}/gi;
 // key=value, key: value, "key":"value", ?key=value&… — the value is replaced, the key kept.
-const PAIR = new RegExp(`(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?\\s*[=:]\\s*["']?)(?!\\[REDACTED\\])([^\\s"'&;,}\\])]+)`, 'gi');
+const PAIR = new RegExp(
+  `(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?\\s*[=:]\\s*["']?)(?!\\[REDACTED\\])([^\\s"'&;,}\\])]+)`,
+  'gi',
+);
 // Request-header dumps: "Authorization: …" or "Cookie: …" up to the end of the line.
 const HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie)(\s*:\s*)[^\r\n]+/gi;
 

@@ -8,6 +8,21 @@ import { FormerMemberVersions1732800000000 } from './1732800000000-former-member
 import { RetentionIndexes1732900000000 } from './1732900000000-retention-indexes';
 import { OutboxDeliveryPositions1733000000000 } from './1733000000000-outbox-delivery-positions';
 import { Calls1733100000000 } from './1733100000000-calls';
+import { HostApp1733200000000 } from './1733200000000-host-app';
+import { AdminConsole1733300000000 } from './1733300000000-admin-console';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
-export const MIGRATIONS = [InitialSchema1732200000000, MessagingCore1732300000000, GroupReadSideState1732400000000, UserUnreadTotals1732500000000, MemberPeer1732600000000, MediaMessageLinks1732700000000, FormerMemberVersions1732800000000, RetentionIndexes1732900000000, OutboxDeliveryPositions1733000000000, Calls1733100000000];
+export const MIGRATIONS = [
+  InitialSchema1732200000000,
+  MessagingCore1732300000000,
+  GroupReadSideState1732400000000,
+  UserUnreadTotals1732500000000,
+  MemberPeer1732600000000,
+  MediaMessageLinks1732700000000,
+  FormerMemberVersions1732800000000,
+  RetentionIndexes1732900000000,
+  OutboxDeliveryPositions1733000000000,
+  Calls1733100000000,
+  HostApp1733200000000,
+  AdminConsole1733300000000,
+];

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { AdminAuditRepository } from './admin-audit.repository';
+import type { AdminActor } from './admin-actor';
+
+export interface AuditEntry {
+  action: string;
+  targetType: string;
+  targetId: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** Writes the audit row of an admin action with the action's own transaction, so neither exists without the other. */
+@Injectable()
+export class AdminAuditService {
+  constructor(
+    private readonly audit: AdminAuditRepository,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async record(manager: EntityManager, actor: AdminActor, entry: AuditEntry): Promise<void> {
+    await this.audit.insert(manager, {
+      adminId: actor.id,
+      adminUsername: actor.username,
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId,
+      beforeJson: entry.before === null || entry.before === undefined ? null : JSON.stringify(entry.before),
+      afterJson: entry.after === null || entry.after === undefined ? null : JSON.stringify(entry.after),
+      traceId: actor.traceId,
+      createdAt: this.clock.now(),
+    });
+  }
+}

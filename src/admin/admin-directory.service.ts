@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { CursorCodec } from '../common/pagination/cursor';
+import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { TransactionRunner } from '../database/transaction-runner';
+import type { GroupEntity } from '../groups/group.entity';
+import { GroupsRepository } from '../groups/groups.repository';
+import { GroupsService } from '../groups/groups.service';
+import type { UserEntity } from '../users/user.entity';
+import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
+import type { AdminActor } from './admin-actor';
+import { AdminAuditService } from './admin-audit.service';
+import {
+  AdminGroupDismissReply,
+  AdminGroupMembersPageReply,
+  AdminGroupPageReply,
+  AdminGroupReply,
+  AdminUserDetailReply,
+  AdminUserPageReply,
+  AdminUserReply,
+  toAdminGroupMemberReply,
+  toAdminGroupReply,
+  toAdminUserReply,
+} from './admin-moderation.reply';
+import { GroupMembersQueryDto, GroupsQueryDto, UsersQueryDto } from './admin.dto';
+import { pageOf } from './admin-pages';
+
+const PAGE = 50;
+
+const auditedUser = (u: UserEntity) => ({ disabled: u.disabled, token_version: u.tokenVersion });
+const auditedGroup = (g: GroupEntity) => ({ disabled: g.disabled, dismissed_at: g.dismissedAt });
+
+/**
+ * Users and groups as the operator sees them. Disabling a user and forcing a logout are the
+ * host endpoints' changes (POST /app/sdk/users/status, /revoke-tokens), made through
+ * UsersService with the audit row in the same transaction; live sockets close after commit.
+ */
+@Injectable()
+export class AdminDirectoryService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly usersService: UsersService,
+    private readonly groups: GroupsRepository,
+    private readonly groupsService: GroupsService,
+    private readonly conversationMembers: ConversationMembersRepository,
+    private readonly audit: AdminAuditService,
+    private readonly tx: TransactionRunner,
+    private readonly cursors: CursorCodec,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async searchUsers(actor: AdminActor, dto: UsersQueryDto): Promise<AdminUserPageReply> {
+    const filters = { q: dto.q };
+    const after = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.users', filters) : null;
+    const rows = await this.users.search(dto.q, after, PAGE + 1);
+    return pageOf(rows, PAGE, toAdminUserReply, (last) =>
+      this.cursors.encode(actor.id, 'admin.users', filters, String(last.id)),
+    );
+  }
+
+  async userDetail(externalId: string): Promise<AdminUserDetailReply> {
+    const user = await this.requireUser(externalId);
+    const [groupCount, conversationCount] = await Promise.all([
+      this.groups.countActiveGroupsOfUser(user.id),
+      this.conversationMembers.countCurrentForUser(user.id),
+    ]);
+    return { user: toAdminUserReply(user), group_count: groupCount, conversation_count: conversationCount };
+  }
+
+  async setUserDisabled(actor: AdminActor, externalId: string, disabled: boolean): Promise<AdminUserReply> {
+    const { before, after } = await this.tx.run(async (manager) => {
+      const change = await this.usersService.setDisabledWith(manager, externalId, disabled);
+      await this.audit.record(manager, actor, {
+        action: disabled ? 'user.disabled' : 'user.enabled',
+        targetType: 'user',
+        targetId: externalId,
+        before: auditedUser(change.before),
+        after: auditedUser(change.after),
+      });
+      return change;
+    });
+    this.usersService.accessChanged(after.id, disabled && !before.disabled ? 'disabled' : null);
+    return toAdminUserReply(after);
+  }
+
+  async forceLogout(actor: AdminActor, externalId: string): Promise<AdminUserReply> {
+    const { after } = await this.tx.run(async (manager) => {
+      const change = await this.usersService.revokeTokensWith(manager, externalId);
+      await this.audit.record(manager, actor, {
+        action: 'user.tokens_revoked',
+        targetType: 'user',
+        targetId: externalId,
+        before: auditedUser(change.before),
+        after: auditedUser(change.after),
+      });
+      return change;
+    });
+    this.usersService.accessChanged(after.id, 'revoked');
+    return toAdminUserReply(after);
+  }
+
+  async searchGroups(actor: AdminActor, dto: GroupsQueryDto): Promise<AdminGroupPageReply> {
+    const filters = { q: dto.q };
+    const after = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.groups', filters) : null;
+    const rows = await this.groups.search(dto.q, after, PAGE + 1);
+    const page = rows.slice(0, PAGE);
+    const [owners, counts] = await Promise.all([
+      this.users.findByIds(page.map((g) => g.ownerId)),
+      this.groups.countActiveMembersByGroup(page.map((g) => g.id)),
+    ]);
+    const ownerIds = new Map(owners.map((u) => [String(u.id), u.externalId]));
+    return pageOf(
+      rows,
+      PAGE,
+      (g) => toAdminGroupReply(g, ownerIds.get(g.ownerId) ?? '', counts.get(g.id) ?? 0),
+      (last) => this.cursors.encode(actor.id, 'admin.groups', filters, String(last.id)),
+    );
+  }
+
+  async groupMembers(actor: AdminActor, dto: GroupMembersQueryDto): Promise<AdminGroupMembersPageReply> {
+    const group = await this.requireGroup(dto.group_id);
+    const filters = { group: group.id };
+    const after = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.group_members', filters) : null;
+    const rows = await this.groups.listActiveMembers(group.id, after, PAGE + 1);
+    const users = new Map((await this.users.findByIds(rows.map((m) => m.userId))).map((u) => [String(u.id), u]));
+    return pageOf(
+      rows,
+      PAGE,
+      (m) => toAdminGroupMemberReply(m, users.get(m.userId)),
+      (last) => this.cursors.encode(actor.id, 'admin.group_members', filters, String(last.userId)),
+    );
+  }
+
+  /** A disabled group answers 1218 to every member's group operation and send. */
+  async setGroupDisabled(actor: AdminActor, publicId: string, disabled: boolean): Promise<AdminGroupReply> {
+    const group = await this.requireGroup(publicId);
+    const after = Object.assign({}, group, { disabled });
+    await this.tx.run(async (manager) => {
+      if (group.disabled !== disabled) {
+        after.updatedAt = this.clock.now();
+        await this.groups.setDisabled(group.id, disabled, after.updatedAt, manager);
+      }
+      await this.audit.record(manager, actor, {
+        action: disabled ? 'group.disabled' : 'group.enabled',
+        targetType: 'group',
+        targetId: group.publicId,
+        before: auditedGroup(group),
+        after: auditedGroup(after),
+      });
+    });
+    const [owners, count] = await Promise.all([
+      this.users.findByIds([group.ownerId]),
+      this.groups.countActiveMembers(group.id),
+    ]);
+    return toAdminGroupReply(after, owners[0]?.externalId ?? '', count);
+  }
+
+  /** The owner's dismissal, made by the operator (GroupsService.dismissAsOperator). */
+  dismissGroup(actor: AdminActor, publicId: string): Promise<AdminGroupDismissReply> {
+    return this.groupsService.dismissAsOperator(publicId, (manager, before, reply) =>
+      this.audit.record(manager, actor, {
+        action: 'group.dismissed',
+        targetType: 'group',
+        targetId: before.publicId,
+        before: auditedGroup(before),
+        after: { disabled: before.disabled, dismissed_at: reply.dismissed_at },
+      }),
+    );
+  }
+
+  private async requireUser(externalId: string): Promise<UserEntity> {
+    const user = await this.users.findByExternalId(externalId);
+    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
+    return user;
+  }
+
+  private async requireGroup(publicId: string): Promise<GroupEntity> {
+    const group = await this.groups.findByPublicId(publicId);
+    if (!group) throw new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, 'group_id: no such group');
+    return group;
+  }
+}

@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { CursorCodec } from '../common/pagination/cursor';
+import { ClientErrorsRepository } from '../client-errors/client-errors.repository';
+import { MessagesRepository } from '../messages/messages.repository';
+import { ReportsRepository } from '../reports/reports.repository';
+import { UsersRepository } from '../users/users.repository';
+import type { AdminActor } from './admin-actor';
+import { ClientErrorDetailReply, ClientErrorPageReply, toClientErrorGroupReply } from './admin-moderation.reply';
+import { ClientErrorsQueryDto } from './admin.dto';
+import { DashboardReply, toBuckets } from './admin.reply';
+import { pageOf } from './admin-pages';
+
+const PAGE = 50;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Read-only views: client errors (stored scrubbed) and the dashboard's counts. */
+@Injectable()
+export class AdminInsightsService {
+  constructor(
+    private readonly clientErrors: ClientErrorsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly reports: ReportsRepository,
+    private readonly users: UsersRepository,
+    private readonly cursors: CursorCodec,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async clientErrorList(actor: AdminActor, dto: ClientErrorsQueryDto): Promise<ClientErrorPageReply> {
+    const filters = {
+      platform: dto.platform,
+      buildId: dto.build_id,
+      errorCode: dto.error_code,
+      from: dto.from === undefined ? undefined : Number(dto.from),
+      to: dto.to === undefined ? undefined : Number(dto.to),
+    };
+    const before = dto.cursor
+      ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.client_errors', filters)
+      : null;
+    const rows = await this.clientErrors.list(filters, before, PAGE + 1);
+    const users = await this.externalIds(rows.map((r) => r.userId));
+    return pageOf(
+      rows,
+      PAGE,
+      (r) => toClientErrorGroupReply(r, users.get(r.userId) ?? ''),
+      (last) => this.cursors.encode(actor.id, 'admin.client_errors', filters, String(last.id)),
+    );
+  }
+
+  async clientErrorDetail(mergeKey: string): Promise<ClientErrorDetailReply> {
+    const record = await this.clientErrors.findByMergeKey(mergeKey);
+    if (!record) throw AppError.invalid('merge_key', 'no such client error');
+    const start = this.hourStart() - 23 * HOUR;
+    const [users, hourly] = await Promise.all([
+      this.externalIds([record.userId]),
+      this.clientErrors.countPerHour(start, record),
+    ]);
+    return {
+      group: toClientErrorGroupReply(record, users.get(record.userId) ?? ''),
+      device_id: record.deviceId,
+      stack_trace: record.stackTrace,
+      context: JSON.parse(record.context) as Record<string, unknown>,
+      conversation_id: record.conversationId,
+      message_id: record.messageId,
+      trace_id: record.traceId,
+      recovered: record.recovered,
+      similar_per_hour: toBuckets(hourly, start, HOUR, 24),
+    };
+  }
+
+  async dashboard(): Promise<DashboardReply> {
+    const now = this.clock.now();
+    const dayStart = now - (now % DAY) - 13 * DAY;
+    const hourStart = this.hourStart() - 23 * HOUR;
+    const [users, openReports, perDay, perHour] = await Promise.all([
+      this.users.count(),
+      this.reports.countByStatus('pending'),
+      this.messages.countPerDay(dayStart),
+      this.clientErrors.countPerHour(hourStart),
+    ]);
+    return {
+      users,
+      open_reports: openReports,
+      messages_per_day: toBuckets(perDay, dayStart, DAY, 14),
+      client_errors_per_hour: toBuckets(perHour, hourStart, HOUR, 24),
+      generated_at: now,
+    };
+  }
+
+  private hourStart(): number {
+    const now = this.clock.now();
+    return now - (now % HOUR);
+  }
+
+  private async externalIds(ids: string[]): Promise<Map<string, string>> {
+    return new Map((await this.users.findByIds(ids)).map((u) => [String(u.id), u.externalId]));
+  }
+}

@@ -1,0 +1,158 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn } from 'class-validator';
+import { ListQueryDto } from '../common/pagination/list-query.dto';
+import { GROUP_ID_RULES, USER_ID_RULES } from '../common/validation/field-rules';
+import { Optional, Required } from '../common/validation/presence.decorators';
+import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { ADMIN_ROLES, AdminRole } from './admin.entities';
+
+const USERNAME: TextRules = { min: 1, max: 32, noControl: true, noEdgeWhitespace: true };
+const PASSWORD: TextRules = { min: 1, max: 1024 };
+const DECIMAL: TextRules = { min: 1, max: 19, pattern: { regex: /^[0-9]+$/, description: 'a decimal number' } };
+const SEARCH: TextRules = { min: 1, max: 80, noControl: true };
+const NOTE: TextRules = { min: 0, max: 1000, pattern: { regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u, description: 'text' } };
+const SHORT: TextRules = { min: 1, max: 128, noControl: true, noEdgeWhitespace: true };
+const TIME_DOC = {
+  description: 'Unix ms (decimal string); from is inclusive, to exclusive.',
+  example: '1732200000000',
+};
+
+export class AdminLoginDto {
+  @ApiProperty({ example: 'admin' }) @Required() @IsText(USERNAME) username: string;
+  @ApiProperty() @Required() @IsText(PASSWORD) password: string;
+}
+
+export class ChangePasswordDto {
+  @ApiProperty() @Required() @IsText(PASSWORD) current_password: string;
+  @ApiProperty({ description: 'At least 12 characters.' }) @Required() @IsText(PASSWORD) new_password: string;
+}
+
+export class CreateAdminDto {
+  @ApiProperty({ description: '3-32 of a-z 0-9 . _ -', example: 'alice' })
+  @Required()
+  @IsText(USERNAME)
+  username: string;
+  @ApiProperty({ description: 'At least 12 characters.' }) @Required() @IsText(PASSWORD) password: string;
+  @ApiProperty({ enum: ADMIN_ROLES })
+  @Required()
+  @IsIn(ADMIN_ROLES, { message: 'role must be one of viewer, moderator, owner' })
+  role: AdminRole;
+}
+
+export class UpdateAdminDto {
+  @ApiProperty({ example: 'alice' }) @Required() @IsText(USERNAME) username: string;
+  @ApiPropertyOptional({ enum: ADMIN_ROLES })
+  @Optional()
+  @IsIn(ADMIN_ROLES, { message: 'role must be one of viewer, moderator, owner' })
+  role?: AdminRole;
+  @ApiPropertyOptional({ description: 'Disabling ends every session of the account.' })
+  @Optional()
+  @IsBoolean({ message: 'disabled must be a JSON boolean' })
+  disabled?: boolean;
+  @ApiPropertyOptional({ description: 'A new password (at least 12 characters); ends every session of the account.' })
+  @Optional()
+  @IsText(PASSWORD)
+  password?: string;
+}
+
+export class AdminRefDto {
+  @ApiProperty({ example: 'alice' }) @Required() @IsText(USERNAME) username: string;
+}
+
+export class AuditQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ description: 'Username of the acting administrator.' })
+  @Optional()
+  @IsText(USERNAME)
+  admin?: string;
+  @ApiPropertyOptional({ example: 'user.disabled' }) @Optional() @IsText(SHORT) action?: string;
+  @ApiPropertyOptional({ enum: ['admin', 'report', 'user', 'group'] }) @Optional() @IsText(SHORT) target_type?: string;
+  @ApiPropertyOptional() @Optional() @IsText(SHORT) target_id?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) from?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) to?: string;
+}
+
+export const REPORT_STATUSES = ['pending', 'reviewed', 'closed'] as const;
+
+export class ReportsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: REPORT_STATUSES })
+  @Optional()
+  @IsIn(REPORT_STATUSES, { message: 'status must be one of pending, reviewed, closed' })
+  status?: (typeof REPORT_STATUSES)[number];
+  @ApiPropertyOptional({ enum: ['user', 'group'] })
+  @Optional()
+  @IsIn(['user', 'group'], { message: 'target_type must be user or group' })
+  target_type?: 'user' | 'group';
+  @ApiPropertyOptional({ description: 'reason_code (decimal string).' }) @Optional() @IsText(DECIMAL) reason?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) from?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) to?: string;
+}
+
+export class ReportRefDto {
+  @ApiProperty({ description: 'Report ID (decimal string).', example: '12' })
+  @Required()
+  @IsText(DECIMAL)
+  report_id: string;
+}
+
+export class ReportTransitionDto extends ReportRefDto {
+  @ApiProperty({ enum: ['reviewed', 'closed'], description: 'pending → reviewed → closed, or pending → closed.' })
+  @Required()
+  @IsIn(['reviewed', 'closed'], { message: 'status must be reviewed or closed' })
+  status: 'reviewed' | 'closed';
+  @ApiPropertyOptional({ description: 'Moderator note, kept in the audit log.' })
+  @Optional()
+  @IsText(NOTE)
+  note?: string;
+}
+
+export class ClientErrorsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: ['android', 'ios', 'harmony', 'web'] }) @Optional() @IsText(SHORT) platform?: string;
+  @ApiPropertyOptional({ description: 'build_id (the app version) as reported.' })
+  @Optional()
+  @IsText(SHORT)
+  build_id?: string;
+  @ApiPropertyOptional() @Optional() @IsText(SHORT) error_code?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) from?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) to?: string;
+}
+
+export class ClientErrorRefDto {
+  @ApiProperty({ description: 'The merge key of the group.' })
+  @Required()
+  @IsText({ min: 64, max: 64, pattern: { regex: /^[0-9a-f]{64}$/, description: 'a merge key (64 hex)' } })
+  merge_key: string;
+}
+
+export class UsersQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ description: 'Exact user_id or username, or the start of a nickname.' })
+  @Optional()
+  @IsText(SEARCH)
+  q?: string;
+}
+
+export class UserRefDto {
+  @ApiProperty({ example: 'u_10086' }) @Required() @IsText(USER_ID_RULES) user_id: string;
+}
+
+export class SetDisabledUserDto extends UserRefDto {
+  @ApiProperty() @Required() @IsBoolean({ message: 'disabled must be a JSON boolean' }) disabled: boolean;
+}
+
+export class GroupsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ description: 'Exact group_id, or the start of a name.' })
+  @Optional()
+  @IsText(SEARCH)
+  q?: string;
+}
+
+export class GroupRefDto {
+  @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
+}
+
+export class GroupMembersQueryDto extends ListQueryDto {
+  @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
+}
+
+export class SetDisabledGroupDto extends GroupRefDto {
+  @ApiProperty() @Required() @IsBoolean({ message: 'disabled must be a JSON boolean' }) disabled: boolean;
+}

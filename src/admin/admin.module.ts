@@ -1,0 +1,54 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClientErrorsModule } from '../client-errors/client-errors.module';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { GroupManagementModule } from '../groups/group-management.module';
+import { MessageStoreModule } from '../messages/message-store.module';
+import { ReportsModule } from '../reports/reports.module';
+import { AdminAccountsController } from './admin-accounts.controller';
+import { AdminAccountsRepository } from './admin-accounts.repository';
+import { AdminAccountsService } from './admin-accounts.service';
+import { AdminAuditRepository } from './admin-audit.repository';
+import { AdminAuditService } from './admin-audit.service';
+import { AdminAuthController } from './admin-auth.controller';
+import { AdminAuthService } from './admin-auth.service';
+import { AdminDirectoryService } from './admin-directory.service';
+import { AdminInsightsController } from './admin-insights.controller';
+import { AdminInsightsService } from './admin-insights.service';
+import { AdminGroupsController, AdminReportsController, AdminUsersController } from './admin-moderation.controller';
+import { AdminReportsService } from './admin-reports.service';
+import { AdminAccountEntity, AdminAuditEntity, AdminSessionEntity } from './admin.entities';
+import { AdminGuard } from './admin.guard';
+
+/** The admin console's JSON API under /app/admin: its own accounts, sessions and audit log. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([AdminAccountEntity, AdminSessionEntity, AdminAuditEntity]),
+    ConversationsModule,
+    GroupManagementModule,
+    ReportsModule,
+    ClientErrorsModule,
+    MessageStoreModule,
+  ],
+  controllers: [
+    AdminAuthController,
+    AdminAccountsController,
+    AdminReportsController,
+    AdminUsersController,
+    AdminGroupsController,
+    AdminInsightsController,
+  ],
+  providers: [
+    AdminAccountsRepository,
+    AdminAuditRepository,
+    AdminAuditService,
+    AdminAuthService,
+    AdminAccountsService,
+    AdminReportsService,
+    AdminDirectoryService,
+    AdminInsightsService,
+    AdminGuard,
+  ],
+  exports: [AdminAccountsService],
+})
+export class AdminModule {}

@@ -1,0 +1,94 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ADMIN_ROLES, AdminAccountEntity, AdminAuditEntity, AdminRole } from './admin.entities';
+
+export class AdminReply {
+  @ApiProperty({ example: 'alice' }) username: string;
+  @ApiProperty({ enum: ADMIN_ROLES }) role: AdminRole;
+  @ApiProperty() disabled: boolean;
+  @ApiProperty({ description: 'Unix ms.' }) created_at: number;
+  @ApiProperty({ description: 'Unix ms.' }) updated_at: number;
+}
+
+export class AdminMeReply {
+  @ApiProperty({ type: AdminReply }) admin: AdminReply;
+}
+
+export class AdminListReply {
+  @ApiProperty({ type: [AdminReply] }) items: AdminReply[];
+}
+
+export class AdminDoneReply {
+  @ApiProperty({ example: true }) done: boolean;
+}
+
+export class AuditItemReply {
+  @ApiProperty({ description: 'Audit row ID (decimal string).' }) id: string;
+  @ApiProperty({ description: 'Username of the administrator at the time.' }) admin: string;
+  @ApiProperty({ example: 'user.disabled' }) action: string;
+  @ApiProperty({ enum: ['admin', 'report', 'user', 'group'] }) target_type: string;
+  @ApiProperty() target_id: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) before: Record<string, unknown> | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) after: Record<string, unknown> | null;
+  @ApiProperty({ description: 'X-Request-Id of the request that made the change.' }) trace_id: string;
+  @ApiProperty({ description: 'Unix ms.' }) created_at: number;
+}
+
+export class AuditPageReply {
+  @ApiProperty({ type: [AuditItemReply] }) items: AuditItemReply[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
+  @ApiProperty() has_more: boolean;
+}
+
+export function toAdminReply(account: AdminAccountEntity): AdminReply {
+  return {
+    username: account.username,
+    role: account.role,
+    disabled: account.disabled,
+    created_at: account.createdAt,
+    updated_at: account.updatedAt,
+  };
+}
+
+const parsed = (json: string | null): Record<string, unknown> | null =>
+  json === null ? null : (JSON.parse(json) as Record<string, unknown>);
+
+export function toAuditItemReply(row: AdminAuditEntity): AuditItemReply {
+  return {
+    id: String(row.id),
+    admin: row.adminUsername,
+    action: row.action,
+    target_type: row.targetType,
+    target_id: row.targetId,
+    before: parsed(row.beforeJson),
+    after: parsed(row.afterJson),
+    trace_id: row.traceId,
+    created_at: row.createdAt,
+  };
+}
+
+/** One bucket of a time series. */
+export class CountBucketReply {
+  @ApiProperty({ description: 'Start of the bucket, Unix ms (UTC).' }) start: number;
+  @ApiProperty() count: number;
+}
+
+export class DashboardReply {
+  @ApiProperty({ description: 'IM users known to the service.' }) users: number;
+  @ApiProperty({ description: 'Reports still pending.' }) open_reports: number;
+  @ApiProperty({ type: [CountBucketReply], description: 'Messages per UTC day, the last 14 days, oldest first.' })
+  messages_per_day: CountBucketReply[];
+  @ApiProperty({
+    type: [CountBucketReply],
+    description: 'Client error occurrences per hour, the last 24 hours, oldest first.',
+  })
+  client_errors_per_hour: CountBucketReply[];
+  @ApiPropertyOptional({ description: 'Unix ms the counts were taken at.' }) generated_at: number;
+}
+
+/** Every bucket from `start` on, `size` wide, `count` of them, zero where the map has none. */
+export function toBuckets(counts: Map<number, number>, start: number, size: number, count: number): CountBucketReply[] {
+  return Array.from({ length: count }, (_, i) => ({
+    start: start + i * size,
+    count: counts.get(start + i * size) ?? 0,
+  }));
+}
