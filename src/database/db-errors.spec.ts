@@ -1,7 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
-import { isTransientConflict, isUniqueViolation } from './db-errors';
+import { isDatabaseUnavailable, isTransientConflict, isUniqueViolation } from './db-errors';
 
 const failed = (driverError: Record<string, unknown>): QueryFailedError =>
   new QueryFailedError('UPDATE x', [], Object.assign(new Error(String(driverError.message ?? 'x')), driverError));
@@ -49,5 +49,18 @@ describe('isUniqueViolation', () => {
         'sender',
       ),
     ).toBe(true);
+  });
+});
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    ['a closed pool', 'Pool is closed.'],
+    ['a data source closing at shutdown', 'Connection is not established with mysql database'],
+  ])('answers 503 for %s', (_name, message) => {
+    expect(isDatabaseUnavailable(new Error(message))).toBe(true);
+  });
+
+  it('leaves other errors alone', () => {
+    expect(isDatabaseUnavailable(new Error('Connection is not established, says a library of ours'))).toBe(false);
   });
 });

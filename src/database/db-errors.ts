@@ -78,8 +78,9 @@ const UNREACHABLE_CODES = new Set([
  * read-only (1290, 1792, 1836: a fail-over in progress).
  */
 const UNREACHABLE_ERRNOS = new Set([1969, 3024, 1317, 1290, 1792, 1836]);
+// The last one is TypeORM's, for a query that arrives while the data source is closing at shutdown.
 const UNREACHABLE_MESSAGES =
-  /^(Pool is closed\.|Can't add new command when connection is in closed state|Connection lost: The server closed the connection\.)$/;
+  /^(Pool is closed\.|Can't add new command when connection is in closed state|Connection lost: The server closed the connection\.|Connection is not established with \w+ database)$/;
 
 /**
  * True when the database did not answer (timed out, unreachable, restarting) or a transient
