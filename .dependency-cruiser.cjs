@@ -17,14 +17,14 @@ module.exports = {
       severity: 'error',
       comment: 'src/common and src/metrics hold what every module uses; they depend on configuration and the database layer only.',
       from: { path: '^src/(common|metrics)/' },
-      to: { path: '^src/', pathNot: '^src/(common|config|database|metrics)/' },
+      to: { path: '^src/', pathNot: '^src/(common|config|database|metrics|settings)/' },
     },
     {
       name: 'infrastructure-imports-no-feature-module',
       severity: 'error',
       comment: 'Configuration and the database layer sit below the feature modules.',
       from: { path: '^src/(config|database)/', pathNot: '^src/database/migrations/' },
-      to: { path: '^src/', pathNot: '^src/(common|config|database|metrics)/' },
+      to: { path: '^src/', pathNot: '^src/(common|config|database|metrics|settings)/' },
     },
     {
       name: 'tables-stay-in-their-module',

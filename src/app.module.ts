@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger as PinoRoot } from 'pino';
 import { AdminModule } from './admin/admin.module';
+import { RuntimeSettingsModule } from './settings/runtime-settings.module';
 import { AuthModule } from './auth/auth.module';
 import { ClientErrorsModule } from './client-errors/client-errors.module';
 import { CapabilityGuard } from './common/capability.guard';
@@ -44,6 +45,7 @@ export class AppModule {
         MetricsModule,
         CoreModule.forRoot(config, root, overrides.clock),
         DatabaseModule.forRoot(config),
+        RuntimeSettingsModule,
         OutboxModule,
         RateLimitModule,
         HealthModule,

@@ -12,6 +12,7 @@ import { JsonSchema, OpenApiDocument, Operation, ReplyValidator } from './suppor
 import { isolateCallTimers } from './calls/call-helpers';
 import { clientErrorReport } from './helpers/client-error';
 import { ADMIN_PASSWORD, createAdmin, sessionCookie } from './support/admin-client';
+import { isolatedDatabase } from './helpers/isolated-database';
 import { HOST_PASSWORD, hostCookie, inboxCode, randomPhone } from './support/host-app-client';
 import {
   TEST_SECRETS,
@@ -34,6 +35,8 @@ interface Call {
   params?: Record<string, string>;
   headers?: Record<string, string>;
   upload?: { file: Buffer; name: string; fields: Record<string, string> };
+  /** Another instance to send it to (one on a database of its own). */
+  via?: TestApp;
 }
 interface User {
   userId: string;
@@ -100,7 +103,8 @@ describe('replies match the served OpenAPI document', () => {
     const operation = document.paths[template]?.[method.toLowerCase()];
     if (!operation) throw new Error(`${key} is not in the document`);
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
-    let test = method === 'GET' ? t.http.get(path) : t.http.post(path);
+    const http = (request.via ?? t).http;
+    let test = method === 'GET' ? http.get(path) : http.post(path);
     if (request.host) test = test.set(...hostAuth());
     if (request.token) test = test.set(...bearer(request.token));
     for (const [name, value] of Object.entries(request.headers ?? {})) test = test.set(name, value);
@@ -513,6 +517,45 @@ describe('replies match the served OpenAPI document', () => {
     await ok('GET /app/admin/audit', { headers: seen });
     await ok('POST /app/admin/auth/logout', { headers: seen });
     await refused('GET /app/admin/dashboard', 1102, { headers: seen });
+  });
+
+  it('admin console: runtime settings (on a database of their own: they apply to every user of it)', async () => {
+    const database = await isolatedDatabase();
+    const own = await startTestApp(database.env);
+    try {
+      const owner = await createAdmin(own, 'owner');
+      const csrf = { 'X-Admin-CSRF': '1' };
+      const response = await call('POST /app/admin/auth/login', {
+        via: own,
+        headers: csrf,
+        body: { username: owner, password: ADMIN_PASSWORD },
+      });
+      const as = { ...csrf, Cookie: sessionCookie(response) };
+      await ok('GET /app/admin/settings', { via: own, headers: as });
+      await ok('POST /app/admin/settings/update', {
+        via: own,
+        headers: as,
+        body: { capabilities: { search: false }, rate_limits: { send: { limit: 5, window_ms: 1000 } } },
+      });
+      await refused('POST /app/admin/settings/update', 1004, { via: own, headers: as, body: {} });
+      await ok('POST /app/admin/settings/reset', { via: own, headers: as, body: { keys: ['capabilities'] } });
+      await refused('POST /app/admin/settings/rtc-callback-key/promote', 1004, { via: own, headers: as });
+      await ok('POST /app/admin/settings/rtc-callback-key/stage', {
+        via: own,
+        headers: as,
+        body: { key: `next-${randomBytes(16).toString('hex')}` },
+      });
+      await ok('POST /app/admin/settings/rtc-callback-key/cancel', { via: own, headers: as });
+      await ok('POST /app/admin/settings/rtc-callback-key/stage', {
+        via: own,
+        headers: as,
+        body: { key: `next-${randomBytes(16).toString('hex')}` },
+      });
+      await ok('POST /app/admin/settings/rtc-callback-key/promote', { via: own, headers: as });
+    } finally {
+      await own.close();
+      await database.drop();
+    }
   });
 
   it('bundled host application', async () => {

@@ -17,6 +17,8 @@ import { AdminInsightsController } from './admin-insights.controller';
 import { AdminInsightsService } from './admin-insights.service';
 import { AdminGroupsController, AdminReportsController, AdminUsersController } from './admin-moderation.controller';
 import { AdminReportsService } from './admin-reports.service';
+import { AdminSettingsController } from './admin-settings.controller';
+import { AdminSettingsService } from './admin-settings.service';
 import { AdminAccountEntity, AdminAuditEntity, AdminSessionEntity } from './admin.entities';
 import { AdminGuard } from './admin.guard';
 
@@ -37,6 +39,7 @@ import { AdminGuard } from './admin.guard';
     AdminUsersController,
     AdminGroupsController,
     AdminInsightsController,
+    AdminSettingsController,
   ],
   providers: [
     AdminAccountsRepository,
@@ -47,6 +50,7 @@ import { AdminGuard } from './admin.guard';
     AdminReportsService,
     AdminDirectoryService,
     AdminInsightsService,
+    AdminSettingsService,
     AdminGuard,
   ],
   exports: [AdminAccountsService],

@@ -7,6 +7,7 @@ import { UsersService } from '../users/users.service';
 import { IssueTokenDto } from './dto/issue-token.dto';
 import { ProfileFieldsDto } from './dto/profile-fields.dto';
 import { TokenReply, UserStatusReply } from './auth.reply';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 function profileInput(dto: ProfileFieldsDto) {
   return {
@@ -21,6 +22,7 @@ function profileInput(dto: ProfileFieldsDto) {
 @Injectable()
 export class AuthService {
   constructor(
+    private readonly settings: RuntimeSettingsService,
     private readonly users: UsersService,
     private readonly tokens: ImTokenService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -38,7 +40,7 @@ export class AuthService {
       user: toUserReply(user, this.config.defaultAvatarUrl),
       token,
       expire_at: expireAt,
-      push: buildPushConfig(this.config.pushRules, device),
+      push: buildPushConfig(this.settings.current.pushRules, device),
     };
   }
 

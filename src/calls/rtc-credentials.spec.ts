@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { AppConfig, loadConfig } from '../config/app-config';
+import { environmentSettings } from '../settings/runtime-settings';
+import type { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import { MAX_ROOM_ID, RtcCredentialsService, USER_SIG_TTL_SECONDS } from './rtc-credentials';
 
 const KEY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -8,7 +10,8 @@ const NOW_MS = 1_700_000_000_123;
 
 function service(env: NodeJS.ProcessEnv = {}): RtcCredentialsService {
   const config: AppConfig = loadConfig({ NODE_ENV: 'test', RTC_SDK_APP_ID: '1400123456', RTC_SECRET_KEY: KEY, ...env });
-  return new RtcCredentialsService(config);
+  const settings = { current: environmentSettings(config) } as RuntimeSettingsService;
+  return new RtcCredentialsService(config, settings);
 }
 
 function documentOf(userSig: string): Record<string, string | number> {

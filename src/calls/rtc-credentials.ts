@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { genUserSig, providerUserId } from './user-sig';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 /**
  * Lifetime of a UserSig. TRTC checks it when a client enters a room (and when its SDK enters
@@ -32,12 +33,18 @@ const MIN_NOW_MS = 1e12;
 
 @Injectable()
 export class RtcCredentialsService {
-  private readonly sdkAppId: number;
   private readonly secretKey: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.sdkAppId = Number(config.rtc.sdkAppId);
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly settings: RuntimeSettingsService,
+  ) {
     this.secretKey = config.rtc.secretKey;
+  }
+
+  /** The application ID in force (the admin console may change it; RTC_SECRET_KEY must belong to it). */
+  private get sdkAppId(): number {
+    return Number(this.settings.current.rtc.sdkAppId);
   }
 
   /**

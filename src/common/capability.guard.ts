@@ -1,7 +1,7 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CapabilityName } from '../config/messaging-config';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import { AppError } from './app-error';
 import { ErrorCode } from './error-code';
 
@@ -15,7 +15,7 @@ export const RequiresCapability = (name: CapabilityName): MethodDecorator & Clas
 export class CapabilityGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly settings: RuntimeSettingsService,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -23,7 +23,7 @@ export class CapabilityGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (name && !this.config.messaging.capabilities[name])
+    if (name && !this.settings.current.capabilities[name])
       throw new AppError(ErrorCode.CAPABILITY_CLOSED, `capability ${name} is closed`);
     return true;
   }

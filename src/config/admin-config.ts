@@ -12,6 +12,11 @@ export interface AdminConfig {
   loginWindowSeconds: number;
   /** Creates an owner with these credentials at start when no administrator exists; null when unset. */
   bootstrap: { username: string; password: string } | null;
+  /**
+   * How often each instance re-reads the runtime settings (admin console → Settings): a change
+   * made on one instance applies on every other within this many milliseconds.
+   */
+  settingsRefreshMs: number;
 }
 
 export const ADMIN_USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{2,31}$/;
@@ -35,5 +40,6 @@ export function loadAdminConfig(env: NodeJS.ProcessEnv, problems: string[]): Adm
     loginAttemptsPerAddress: readInteger(env, 'ADMIN_LOGIN_ATTEMPTS_PER_ADDRESS', 50, 1, 100_000, problems),
     loginWindowSeconds: readInteger(env, 'ADMIN_LOGIN_WINDOW_SECONDS', 900, 10, 86_400, problems),
     bootstrap: password ? { username, password } : null,
+    settingsRefreshMs: readInteger(env, 'SETTINGS_REFRESH_MS', 2000, 100, 60_000, problems),
   };
 }

@@ -8,6 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { UserEntity } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
 import { AuthUser } from '../common/auth-user';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 /** Audience of IM tokens: a JWT minted for anything else (a host session, say) is refused. */
 export const IM_TOKEN_AUDIENCE = 'im-sdk';
@@ -48,6 +49,7 @@ export class ImTokenService {
   private readonly verified = new Map<string, ImTokenClaims>();
 
   constructor(
+    private readonly settings: RuntimeSettingsService,
     private readonly jwt: JwtService,
     private readonly users: UsersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -79,8 +81,8 @@ export class ImTokenService {
 
   /** verify, with the token's expiry and version (a live connection watches both). */
   async authenticate(token: string): Promise<VerifiedToken> {
-    if (!this.config.realtime.sdkEnabled)
-      throw new AppError(ErrorCode.SDK_DISABLED, 'the SDK is switched off on this service (SDK_ENABLED=false)');
+    if (!this.settings.current.sdkEnabled)
+      throw new AppError(ErrorCode.SDK_DISABLED, 'the SDK is switched off on this service');
     const now = Math.floor(this.clock.now() / 1000);
     let claims = this.verified.get(token);
     if (claims && now >= claims.exp) {

@@ -3,7 +3,6 @@ import { AppError } from '../common/app-error';
 import { AuthUser } from '../common/auth-user';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
 import {
   ConversationAccessService,
   ViewerConversation,
@@ -19,6 +18,7 @@ import type { MessageEntity } from './message.entity';
 import { toMessageReply } from './message.mapper';
 import { MessageChangeReply } from './messages.reply';
 import { MessagesRepository } from './messages.repository';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 /**
  * Recall and delete for everyone. Both turn the message into a tombstone (same mid and sequence,
@@ -28,6 +28,7 @@ import { MessagesRepository } from './messages.repository';
 @Injectable()
 export class MessageChangesService {
   constructor(
+    private readonly settings: RuntimeSettingsService,
     private readonly access: ConversationAccessService,
     private readonly conversationMembers: ConversationMembersRepository,
     private readonly counters: MessageCountersRepository,
@@ -36,7 +37,6 @@ export class MessageChangesService {
     private readonly events: MessageEventWriter,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Recall: by the sender within the configured window, or by a group owner or admin. */
@@ -44,7 +44,7 @@ export class MessageChangesService {
     return this.change(auth, dto, 'recalled', async (view, message, retry) => {
       // A retry of a recall that already happened is not held to the window.
       const withinWindow =
-        retry || this.clock.now() - message.createdAt <= this.config.messaging.recallWindowSeconds * 1000;
+        retry || this.clock.now() - message.createdAt <= this.settings.current.recallWindowSeconds * 1000;
       if (message.senderId === auth.internalId && withinWindow) return;
       if (this.isGroupManager(view)) return;
       throw new AppError(

@@ -5,7 +5,6 @@ import { AppError } from '../common/app-error';
 import { canonicalJson } from '../common/canonical-json';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ConversationAccessService, ViewerConversation } from '../conversations/conversation-access.service';
 import { directPeerId } from '../conversations/conversation-describer.service';
 import { ConversationsRepository } from '../conversations/conversations.repository';
@@ -22,6 +21,7 @@ import { MessageEventWriter } from './message-event-writer';
 import { ParsedContent, findBlockedKeyword, parseMessageContent } from './message-content';
 import { toMessageReply } from './message.mapper';
 import { SendReply } from './messages.reply';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 /** Equal JSON content hashes equally, whatever the key order of a retry. */
 function contentHash(conversationId: string, type: string, content: Record<string, unknown>): string {
@@ -38,6 +38,7 @@ function contentHash(conversationId: string, type: string, content: Record<strin
 @Injectable()
 export class MessagingService {
   constructor(
+    private readonly settings: RuntimeSettingsService,
     private readonly access: ConversationAccessService,
     private readonly conversations: ConversationsRepository,
     private readonly counters: MessageCountersRepository,
@@ -47,7 +48,6 @@ export class MessagingService {
     private readonly events: MessageEventWriter,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -149,7 +149,7 @@ export class MessagingService {
   /** 1203 unless the sender may post here now; 1218 for a disabled group. */
   private async assertMaySend(auth: AuthUser, view: ViewerConversation, parsed: ParsedContent): Promise<void> {
     await this.assertMayPost(auth, view);
-    const keyword = findBlockedKeyword(parsed.moderatedText, this.config.messaging.blockedKeywords);
+    const keyword = findBlockedKeyword(parsed.moderatedText, this.settings.current.blockedKeywords);
     if (keyword) throw new AppError(ErrorCode.SEND_FORBIDDEN, 'the message contains blocked content');
   }
 

@@ -15,6 +15,7 @@ import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
 import { OutboxSequencer } from '../outbox/outbox-sequencer';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { AccessChange, UserAccessEvents } from '../users/user-access-events';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import { UsersRepository } from '../users/users.repository';
 import { ack, ackOf, checkClientMessage } from './client-messages';
 import { DeliveryHub } from './delivery-hub';
@@ -78,6 +79,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly lifecycle: Lifecycle,
     private readonly limiter: RateLimiter,
     accessEvents: UserAccessEvents,
+    settings: RuntimeSettingsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
   ) {
@@ -89,6 +91,10 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     );
     this.hub = new DeliveryHub(sequence, this.tokens, metrics);
     accessEvents.subscribe((userId, change) => this.revoke(userId, change));
+    // Each instance sees the switch at its own refresh and ends its own sockets.
+    settings.onChange((now, before) => {
+      if (before.sdkEnabled && !now.sdkEnabled) this.endAll(ErrorCode.SDK_DISABLED);
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -390,6 +396,11 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   emitToRooms(rooms: string[], envelope: EventEnvelope<string, unknown>): void {
     if (!this.server || rooms.length === 0) return;
     (this.server.to(rooms).emit as (event: string, payload: unknown) => boolean)(envelope.type, envelope);
+  }
+
+  private endAll(code: ErrorCode): void {
+    for (const id of this.hub.users())
+      for (const session of [...this.hub.sessionsOf(id)]) this.end(session, 'session.revoked', code);
   }
 
   /** Shutdown: clients reconnect (to another instance) and resume. */

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { CallbackRejectedError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { secureEqual } from '../common/secure-compare';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import { inexactIntegerPaths } from './callback-content';
 import { InexactNumbers, checkCallbackTs } from './room-callback';
 
@@ -31,13 +31,13 @@ export function signCallback(raw: Buffer | string, secret: string): string {
 
 /**
  * The room callback's only credential: `SdkAppId` must be ours and `Sign` the HMAC of the raw
- * bytes, both compared in constant time, before the body is parsed; then `CallbackTs` must be
+ * bytes under the callback key (or, during a rotation set in the admin console, the next key), both compared in constant time, before the body is parsed; then `CallbackTs` must be
  * within five minutes. Any failure is HTTP 403 `{"code":1}`.
  */
 @Injectable()
 export class CallbackSignatureGuard implements CanActivate {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly settings: RuntimeSettingsService,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -46,13 +46,17 @@ export class CallbackSignatureGuard implements CanActivate {
     const appId = request.headers['sdkappid'];
     const sign = request.headers['sign'];
     const raw = request.body as unknown;
-    if (typeof appId !== 'string' || !secureEqual(appId, this.config.rtc.sdkAppId))
+    const rtc = this.settings.current.rtc;
+    if (typeof appId !== 'string' || !secureEqual(appId, rtc.sdkAppId))
       throw new CallbackRejectedError('SdkAppId mismatch');
     if (typeof sign !== 'string' || sign.length === 0 || sign.length > MAX_SIGN_LENGTH)
       throw new CallbackRejectedError('Sign missing or too long');
     if (!Buffer.isBuffer(raw) || raw.length === 0) throw new CallbackRejectedError('empty body');
-    if (!secureEqual(sign, signCallback(raw, this.config.rtc.callbackSecret)))
-      throw new CallbackRejectedError('signature mismatch');
+    // During a key rotation both keys verify; both are always computed, so the time taken does
+    // not tell which key matched.
+    const current = secureEqual(sign, signCallback(raw, rtc.callbackKey));
+    const next = rtc.nextCallbackKey !== null && secureEqual(sign, signCallback(raw, rtc.nextCallbackKey));
+    if (!current && !next) throw new CallbackRejectedError('signature mismatch');
 
     let text: string;
     let body: unknown;

@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Clock } from '../common/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { VerifiedCallback } from './callback-signature.guard';
 import { parseRoomCallback } from './room-callback';
 import { RoomEventsFeed } from './room-events-feed';
 import { ProviderReply } from './rtc-callback.reply';
 import { RtcRoomEventsRepository } from './rtc-room-events.repository';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 @Injectable()
 export class RtcCallbackService {
   constructor(
+    private readonly settings: RuntimeSettingsService,
     private readonly events: RtcRoomEventsRepository,
     private readonly feed: RoomEventsFeed,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -31,7 +31,7 @@ export class RtcCallbackService {
     const bodySha256 = createHash('sha256').update(callback.raw).digest('hex');
     const stored = await this.events.insertOnce({
       bodySha256,
-      sdkAppId: this.config.rtc.sdkAppId,
+      sdkAppId: this.settings.current.rtc.sdkAppId,
       eventType: event.eventType,
       roomId: event.roomId,
       providerUserId: event.providerUserId,

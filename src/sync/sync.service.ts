@@ -19,6 +19,7 @@ import { UsersRepository } from '../users/users.repository';
 import { ConversationItem, toConversationItem } from './conversation-item';
 import { SyncDto } from './dto/sync.dto';
 import { SettingsReply, SyncReply, UnreadReply } from './sync.reply';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 export const HOME_PAGE_SIZE = 50;
 const UNREAD_DETAIL_LIMIT = 100;
@@ -27,6 +28,7 @@ const UNREAD_DETAIL_LIMIT = 100;
 @Injectable()
 export class SyncService {
   constructor(
+    private readonly settings: RuntimeSettingsService,
     private readonly conversations: ConversationsRepository,
     private readonly conversationMembers: ConversationMembersRepository,
     private readonly viewerConversations: ViewerConversationsRepository,
@@ -61,7 +63,7 @@ export class SyncService {
         has_more: hasMore,
       },
       unread: { total: totals.total, total_unmuted: totals.unmuted },
-      capabilities: this.config.messaging.capabilities,
+      capabilities: this.settings.current.capabilities,
       media_limits: mediaLimits(this.config),
       server_time: this.clock.now(),
     };

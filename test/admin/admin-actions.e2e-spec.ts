@@ -64,6 +64,13 @@ const ENDPOINTS: Endpoint[] = [
     body: { group_id: 'no-such-group', disabled: true },
   },
   { method: 'POST', path: '/app/admin/groups/dismiss', least: 'moderator', body: { group_id: 'no-such-group' } },
+  // The settings apply to every user of the shared database: these bodies are all refused (1004).
+  { method: 'GET', path: '/app/admin/settings', least: 'viewer' },
+  { method: 'POST', path: '/app/admin/settings/update', least: 'owner', body: { capabilities: {} } },
+  { method: 'POST', path: '/app/admin/settings/reset', least: 'owner', body: { keys: ['nothing'] } },
+  { method: 'POST', path: '/app/admin/settings/rtc-callback-key/stage', least: 'owner', body: { key: 'short' } },
+  { method: 'POST', path: '/app/admin/settings/rtc-callback-key/promote', least: 'owner' },
+  { method: 'POST', path: '/app/admin/settings/rtc-callback-key/cancel', least: 'owner' },
 ];
 const ROLES: AdminRole[] = ['viewer', 'moderator', 'owner'];
 const rank = (role: AdminRole): number => ROLES.indexOf(role);

@@ -218,4 +218,12 @@ export const ENDPOINT_ERRORS = {
     setStatus: [...ADMIN, GROUP_OPERATION_FORBIDDEN],
     dismiss: [...ADMIN, GROUP_OPERATION_FORBIDDEN],
   },
+  adminSettings: {
+    get: ADMIN,
+    update: ADMIN,
+    reset: ADMIN,
+    stageCallbackKey: ADMIN,
+    promoteCallbackKey: ADMIN,
+    cancelCallbackKey: ADMIN,
+  },
 } as const satisfies Record<string, Record<string, Codes>>;

@@ -1,7 +1,7 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RateLimitName } from '../../config/messaging-config';
+import { RuntimeSettingsService } from '../../settings/runtime-settings.service';
 import { AuthenticatedRequest } from '../auth-user';
 import { MetricsService } from '../../metrics/metrics.service';
 import { AppError } from '../app-error';
@@ -18,7 +18,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly settings: RuntimeSettingsService,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -30,7 +30,7 @@ export class RateLimitGuard implements CanActivate {
     if (!name) return true;
     const user = context.switchToHttp().getRequest<AuthenticatedRequest>().authUser;
     if (!user) throw new Error('RateLimitGuard must run after ImTokenGuard');
-    if (!(await this.limiter.hit(`${name}:${user.internalId}`, this.config.messaging.rateLimits[name]))) {
+    if (!(await this.limiter.hit(`${name}:${user.internalId}`, this.settings.current.rateLimits[name]))) {
       this.metrics.rateLimitRefusals.inc({ limit: name });
       throw new AppError(ErrorCode.TOO_FAST, `too many ${name.replace('_', ' ')} requests; retry later with backoff`);
     }

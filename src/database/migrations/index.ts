@@ -10,6 +10,7 @@ import { OutboxDeliveryPositions1733000000000 } from './1733000000000-outbox-del
 import { Calls1733100000000 } from './1733100000000-calls';
 import { HostApp1733200000000 } from './1733200000000-host-app';
 import { AdminConsole1733300000000 } from './1733300000000-admin-console';
+import { RuntimeSettings1733500000000 } from './1733500000000-runtime-settings';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Calls1733100000000,
   HostApp1733200000000,
   AdminConsole1733300000000,
+  RuntimeSettings1733500000000,
 ];
