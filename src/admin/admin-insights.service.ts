@@ -6,6 +6,7 @@ import { ClientErrorsRepository } from '../client-errors/client-errors.repositor
 import { MessagesRepository } from '../messages/messages.repository';
 import { ReportsRepository } from '../reports/reports.repository';
 import { UsersRepository } from '../users/users.repository';
+import { SocketCensus } from '../realtime/socket-census';
 import type { AdminActor } from './admin-actor';
 import { ClientErrorDetailReply, ClientErrorPageReply, toClientErrorGroupReply } from './admin-moderation.reply';
 import { ClientErrorsQueryDto } from './admin.dto';
@@ -24,6 +25,7 @@ export class AdminInsightsService {
     private readonly messages: MessagesRepository,
     private readonly reports: ReportsRepository,
     private readonly users: UsersRepository,
+    private readonly census: SocketCensus,
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
@@ -74,17 +76,21 @@ export class AdminInsightsService {
     const now = this.clock.now();
     const dayStart = now - (now % DAY) - 13 * DAY;
     const hourStart = this.hourStart() - 23 * HOUR;
-    const [users, openReports, perDay, perHour] = await Promise.all([
+    const [users, openReports, perDay, perHour, sockets] = await Promise.all([
       this.users.count(),
       this.reports.countByStatus('pending'),
       this.messages.countPerDay(dayStart),
       this.clientErrors.countPerHour(hourStart),
+      this.census.count(),
     ]);
     return {
       users,
       open_reports: openReports,
       messages_per_day: toBuckets(perDay, dayStart, DAY, 14),
       client_errors_per_hour: toBuckets(perHour, hourStart, HOUR, 24),
+      connected_sockets: sockets.sockets,
+      connected_instances: sockets.instances,
+      connected_sockets_complete: sockets.complete,
       generated_at: now,
     };
   }

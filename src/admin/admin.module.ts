@@ -4,6 +4,7 @@ import { ClientErrorsModule } from '../client-errors/client-errors.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { GroupManagementModule } from '../groups/group-management.module';
 import { MessageStoreModule } from '../messages/message-store.module';
+import { RealtimeModule } from '../realtime/realtime.module';
 import { ReportsModule } from '../reports/reports.module';
 import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminAccountsRepository } from './admin-accounts.repository';
@@ -31,6 +32,7 @@ import { AdminGuard } from './admin.guard';
     ReportsModule,
     ClientErrorsModule,
     MessageStoreModule,
+    RealtimeModule,
   ],
   controllers: [
     AdminAuthController,

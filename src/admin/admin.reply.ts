@@ -82,6 +82,12 @@ export class DashboardReply {
     description: 'Client error occurrences per hour, the last 24 hours, oldest first.',
   })
   client_errors_per_hour: CountBucketReply[];
+  @ApiProperty({ description: 'Authenticated socket connections on every instance that answered within a second.' })
+  connected_sockets: number;
+  @ApiProperty({ description: 'Instances counted in connected_sockets (this one included).' })
+  connected_instances: number;
+  @ApiProperty({ description: 'False when an instance did not answer in time: connected_sockets is then a floor.' })
+  connected_sockets_complete: boolean;
   @ApiPropertyOptional({ description: 'Unix ms the counts were taken at.' }) generated_at: number;
 }
 

@@ -47,7 +47,11 @@ export class RealtimeIoAdapter extends IoAdapter {
         : undefined,
     } as ServerOptions) as Server;
     const url = this.config.messaging.redisUrl;
-    if (url) server.adapter(createAdapter(this.redisClient(url, 'publish'), this.redisClient(url, 'subscribe')));
+    if (url)
+      server.adapter(
+        // requestsTimeout bounds a question to the other instances (the admin dashboard's socket census).
+        createAdapter(this.redisClient(url, 'publish'), this.redisClient(url, 'subscribe'), { requestsTimeout: 1000 }),
+      );
     return server;
   }
 

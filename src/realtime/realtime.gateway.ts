@@ -12,6 +12,7 @@ import type { Server } from 'socket.io';
 import type { ClientAck } from '../events/event-map';
 import { PresenceService } from './presence.service';
 import { RealtimeService } from './realtime.service';
+import { SocketCensus } from './socket-census';
 import type { ImSocket } from './socket-session';
 import { TypingService } from './typing.service';
 
@@ -28,10 +29,12 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     private readonly realtime: RealtimeService,
     private readonly typingService: TypingService,
     private readonly presence: PresenceService,
+    private readonly census: SocketCensus,
   ) {}
 
   afterInit(server: Server): void {
     this.realtime.bind(server);
+    this.census.bind(server, () => this.realtime.localSockets);
   }
 
   handleConnection(socket: ImSocket): void {

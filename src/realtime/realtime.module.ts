@@ -6,12 +6,13 @@ import { ImTokenModule } from '../im-token/im-token.module';
 import { PresenceService } from './presence.service';
 import { RealtimeGateway } from './realtime.gateway';
 import { RealtimeService } from './realtime.service';
+import { SocketCensus } from './socket-census';
 import { TypingService } from './typing.service';
 
 /** The socket.io gateway: delivery of the outbox's events, resume, renewal, typing and presence. */
 @Module({
   imports: [ImTokenModule, ConversationsModule, HealthModule, FriendsModule],
-  providers: [RealtimeGateway, RealtimeService, TypingService, PresenceService],
-  exports: [RealtimeService],
+  providers: [RealtimeGateway, RealtimeService, TypingService, PresenceService, SocketCensus],
+  exports: [RealtimeService, SocketCensus],
 })
 export class RealtimeModule {}

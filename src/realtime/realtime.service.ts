@@ -403,6 +403,11 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       for (const session of [...this.hub.sessionsOf(id)]) this.end(session, 'session.revoked', code);
   }
 
+  /** Authenticated connections on this instance. */
+  get localSockets(): number {
+    return this.hub.sockets;
+  }
+
   /** Shutdown: clients reconnect (to another instance) and resume. */
   disconnectAll(): void {
     this.server?.local.disconnectSockets(true);
