@@ -81,8 +81,12 @@ export class ImTokenService {
 
   /** verify, with the token's expiry and version (a live connection watches both). */
   async authenticate(token: string): Promise<VerifiedToken> {
-    if (!this.settings.current.sdkEnabled)
-      throw new AppError(ErrorCode.SDK_DISABLED, 'the SDK is switched off on this service');
+    if (!this.settings.current.sdkEnabled) {
+      const where = this.settings.view.overridden.includes('sdk_enabled')
+        ? 'in the admin console'
+        : 'SDK_ENABLED=false';
+      throw new AppError(ErrorCode.SDK_DISABLED, `the SDK is switched off on this service (${where})`);
+    }
     const now = Math.floor(this.clock.now() / 1000);
     let claims = this.verified.get(token);
     if (claims && now >= claims.exp) {

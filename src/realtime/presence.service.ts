@@ -6,7 +6,8 @@ import { UsersRepository } from '../users/users.repository';
 import { MemoryPresenceRegistry } from './presence/memory-presence-registry';
 import { PresenceRegistry, PresenceTransition } from './presence/presence-registry';
 import { RedisPresenceRegistry } from './presence/redis-presence-registry';
-import { RealtimeService, ephemeral, userRoom } from './realtime.service';
+import { ephemeral, userRoom } from './realtime-events';
+import { RealtimeService } from './realtime.service';
 import type { SocketSession } from './socket-session';
 
 /** Key prefix of the presence sets in Redis. */

@@ -5,8 +5,7 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { isDatabaseUnavailable } from '../database/db-errors';
-import type { ClientAck, EphemeralEventMap, EventEnvelope } from '../events/event-map';
+import type { ClientAck, EventEnvelope } from '../events/event-map';
 import { Lifecycle } from '../health/lifecycle';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { ImTokenService } from '../im-token/im-token.service';
@@ -14,12 +13,14 @@ import { MetricsService } from '../metrics/metrics.service';
 import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
 import { OutboxSequencer } from '../outbox/outbox-sequencer';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { AccessChange, UserAccessEvents } from '../users/user-access-events';
+import { UserAccessEvents } from '../users/user-access-events';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import { UsersRepository } from '../users/users.repository';
 import { ack, ackOf, checkClientMessage } from './client-messages';
+import { refusalOf, userRoom } from './realtime-events';
 import { DeliveryHub } from './delivery-hub';
 import { PositionTokens } from './position-token';
+import { SessionEnds } from './session-ends';
 import { ImSocket, SocketSession } from './socket-session';
 
 const REPLAY_PAGE = 1000;
@@ -34,26 +35,6 @@ const SERVER_HEAD_EVENT = 'outbox.head';
  */
 const CONCURRENT_REPLAYS = 8;
 
-export const userRoom = (userId: string): string => `u:${userId}`;
-
-/** An ephemeral event: not stored, not replayed. */
-export function ephemeral<T extends Exclude<keyof EphemeralEventMap, 'connection.ready'>>(
-  type: T,
-  data: EphemeralEventMap[T],
-  now: number,
-): EventEnvelope<T, EphemeralEventMap[T]> {
-  return { event_id: randomUUID(), type, position: null, created_at: now, data };
-}
-
-/** An error as a client acknowledgement (or handshake refusal): the code and a message safe to show. */
-export function refusalOf(error: unknown, log: Logger): ClientAck {
-  if (error instanceof AppError) return ack(error.code, error.message);
-  if (isDatabaseUnavailable(error)) return ack(ErrorCode.INTERNAL, 'service temporarily unavailable; retry later');
-  const traceId = randomUUID();
-  log.error(`unexpected error [${traceId}]: ${(error as Error)?.message}`, (error as Error)?.stack);
-  return ack(ErrorCode.INTERNAL, 'internal error', traceId);
-}
-
 /**
  * Connections of the real-time gateway: the handshake, replay of what a client missed, live
  * delivery through the DeliveryHub, credential renewal, expiry and revocation.
@@ -63,9 +44,9 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly logger = new Logger('Realtime');
   readonly hub: DeliveryHub;
   readonly tokens: PositionTokens;
+  private readonly ends: SessionEnds;
   private server: Server | null = null;
   private timers: NodeJS.Timeout[] = [];
-  private sweeping = false;
   private replays = 0;
   private replayQueue: Array<() => void> = [];
 
@@ -90,10 +71,11 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
         .digest(),
     );
     this.hub = new DeliveryHub(sequence, this.tokens, metrics);
-    accessEvents.subscribe((userId, change) => this.revoke(userId, change));
+    this.ends = new SessionEnds(this.hub, users, clock, () => this.server);
+    accessEvents.subscribe((userId, change) => this.ends.revoke(userId, change));
     // Each instance sees the switch at its own refresh and ends its own sockets.
     settings.onChange((now, before) => {
-      if (before.sdkEnabled && !now.sdkEnabled) this.endAll(ErrorCode.SDK_DISABLED);
+      if (before.sdkEnabled && !now.sdkEnabled) this.ends.endAll(ErrorCode.SDK_DISABLED);
     });
   }
 
@@ -110,10 +92,10 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       if (this.config.messaging.redisUrl) this.server?.serverSideEmit(SERVER_HEAD_EVENT, batch.upTo);
     });
     const poll = setInterval(() => void this.pollHead(), HEAD_POLL_MS);
-    const expiry = setInterval(() => this.expireSessions(), EXPIRY_CHECK_MS);
+    const expiry = setInterval(() => this.ends.expire(), EXPIRY_CHECK_MS);
     expiry.unref();
     this.timers.push(expiry);
-    const sweep = setInterval(() => void this.sweepAccess(), Math.max(this.config.authCacheMs, 1000));
+    const sweep = setInterval(() => void this.ends.sweep(), Math.max(this.config.authCacheMs, 1000));
     poll.unref();
     sweep.unref();
     this.timers.push(poll, sweep);
@@ -326,62 +308,6 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
-  /**
-   * Ends the connections whose token has expired (checked every second: one walk over the
-   * sessions costs less than a timer per connection, about 0.2 KB each at rest).
-   */
-  private expireSessions(): void {
-    const now = this.clock.now();
-    for (const userId of this.hub.users()) {
-      for (const session of [...this.hub.sessionsOf(userId)]) {
-        if (session.expireAt * 1000 <= now) this.end(session, 'session.expired', ErrorCode.TOKEN_EXPIRED);
-      }
-    }
-  }
-
-  private end(session: SocketSession, type: 'session.expired' | 'session.revoked', code: number): void {
-    if (session.closed) return;
-    session.closed = true;
-    const envelope = ephemeral(type, { code }, this.clock.now());
-    (session.socket.emit as (event: string, payload: unknown) => boolean)(type, envelope);
-    session.socket.disconnect(true);
-  }
-
-  /** Access changed on this instance: every instance's sockets of the user end now (the adapter carries it). */
-  private revoke(userId: string, change: AccessChange): void {
-    const code = change === 'disabled' ? ErrorCode.USER_DISABLED : ErrorCode.TOKEN_INVALID;
-    if (!this.server) return;
-    this.server.to(userRoom(userId)).emit('session.revoked', ephemeral('session.revoked', { code }, this.clock.now()));
-    this.server.in(userRoom(userId)).disconnectSockets(true);
-  }
-
-  /**
-   * The safety net for revocation: every AUTH_CACHE_MS (at least a second) the state of every
-   * connected user is read again, and a socket whose token version is no longer current or whose
-   * user was disabled is ended, also when the notice from the instance that made the change was lost.
-   */
-  private async sweepAccess(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    try {
-      const ids = this.hub.users();
-      if (ids.length === 0) return;
-      const states = await this.users.findAuthStates(ids);
-      for (const id of ids) {
-        const state = states.get(id);
-        for (const session of [...this.hub.sessionsOf(id)]) {
-          if (!state || state.tokenVersion !== session.tokenVersion)
-            this.end(session, 'session.revoked', ErrorCode.TOKEN_INVALID);
-          else if (state.disabled) this.end(session, 'session.revoked', ErrorCode.USER_DISABLED);
-        }
-      }
-    } catch {
-      // Checked again at the next round.
-    } finally {
-      this.sweeping = false;
-    }
-  }
-
   private async pollHead(): Promise<void> {
     try {
       const head = await this.sequence.head();
@@ -396,11 +322,6 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   emitToRooms(rooms: string[], envelope: EventEnvelope<string, unknown>): void {
     if (!this.server || rooms.length === 0) return;
     (this.server.to(rooms).emit as (event: string, payload: unknown) => boolean)(envelope.type, envelope);
-  }
-
-  private endAll(code: ErrorCode): void {
-    for (const id of this.hub.users())
-      for (const session of [...this.hub.sessionsOf(id)]) this.end(session, 'session.revoked', code);
   }
 
   /** Authenticated connections on this instance. */

@@ -8,7 +8,8 @@ import { ConversationMembersRepository } from '../conversations/conversation-mem
 import type { ClientAck } from '../events/event-map';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { ack } from './client-messages';
-import { RealtimeService, ephemeral, refusalOf, userRoom } from './realtime.service';
+import { ephemeral, refusalOf, userRoom } from './realtime-events';
+import { RealtimeService } from './realtime.service';
 import type { SocketSession } from './socket-session';
 
 /** One relay per typer and conversation per second, shared across instances when Redis is there. */

@@ -3,6 +3,7 @@
 // They apply to every user of the database, so this file runs on a database of its own.
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { RuntimeSettingsService } from '../../src/settings/runtime-settings.service';
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TEST_SECRETS, TestApp, hostAuth, issueUser, startTestApp } from '../helpers/test-app';
 import { connect, listen, refusal, waitForDisconnect } from '../helpers/realtime';
@@ -72,6 +73,8 @@ describe('runtime settings (admin console)', () => {
     );
     const staged = expectOk<Settings>(await owner.get('/app/admin/settings')).rtc.next_callback_key;
     if (staged) expectOk(await owner.post('/app/admin/settings/rtc-callback-key/cancel'));
+    // Instance B would follow within REFRESH_MS; the next test must not start inside that window.
+    await b.app.get(RuntimeSettingsService).reload();
   });
 
   const update = async (body: object): Promise<Settings> =>
