@@ -38,7 +38,7 @@ export async function createApp(
   app.flushLogs();
   app.useWebSocketAdapter(new RealtimeIoAdapter(app, config));
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', config.operations.trustProxy);
   // Every reply is `no-store` (requestContext), so an ETag could never be revalidated; hashing
   // each JSON body for one cost about 2 % of the sync path's CPU.
   app.set('etag', false);

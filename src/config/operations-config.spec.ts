@@ -28,6 +28,7 @@ describe('loadOperationsConfig', () => {
       log: { level: 'info', format: 'json' },
       metricsToken: null,
       corsOrigins: [],
+      trustProxy: false,
     });
     expect(load({}, 'development').config.log).toEqual({ level: 'info', format: 'pretty' });
     expect(load({}, 'test').config.log.level).toBe('error');
@@ -41,7 +42,24 @@ describe('loadOperationsConfig', () => {
     expect(load({ CORS_ORIGINS: '*' }).config.corsOrigins).toEqual(['*']);
   });
 
+  it('reads TRUST_PROXY: off, a hop count, or the proxies by address, range or name', () => {
+    expect(load({ TRUST_PROXY: 'false' }).config.trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '2' }).config.trustProxy).toBe(2);
+    expect(load({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 192.0.2.7' }).config.trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.7',
+    ]);
+  });
+
   it.each([
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '0'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'proxy.example.com'],
+    ['TRUST_PROXY', 'loopback,'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],
     ['CORS_ORIGINS', '*,https://a.example.com'],
     ['CORS_ORIGINS', 'app.example.com'],

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { readChoice, readInteger } from './env-values';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -32,6 +33,42 @@ export interface OperationsConfig {
   metricsToken: string | null;
   /** Browser origins allowed to call the IM-token endpoints; ['*'] allows any. */
   corsOrigins: string[];
+  /**
+   * Which peers may name the client address in X-Forwarded-For (Express `trust proxy`): false
+   * (none), a hop count, or addresses and CIDR ranges (`loopback`, `linklocal` and `uniquelocal`
+   * included). It decides the address that the per-address login and SMS limits count.
+   */
+  trustProxy: false | number | string[];
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (/^[0-9]+$/.test(value)) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 10) return hops;
+    problems.push('TRUST_PROXY as a hop count must be from 1 to 10');
+    return false;
+  }
+  // `true` would trust any peer, so every client could choose its own address for the limits.
+  if (value === 'true') {
+    problems.push('TRUST_PROXY=true would let every client forge its address; name the proxies or a hop count');
+    return false;
+  }
+  const entries = value.split(',').map((s) => s.trim());
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk =
+      prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (family === 0 || !prefixOk || rest.length > 0))
+      problems.push(
+        `TRUST_PROXY: "${entry}" is not an address, a CIDR range or one of ${PROXY_NAMES.join(', ')} (or use false or a hop count)`,
+      );
+  }
+  return entries;
 }
 
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;
@@ -94,5 +131,6 @@ export function loadOperationsConfig(env: NodeJS.ProcessEnv, nodeEnv: string, pr
     },
     metricsToken,
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
   };
 }

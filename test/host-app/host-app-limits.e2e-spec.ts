@@ -137,4 +137,37 @@ describe('bundled host application: limits, switches and production mode (issue 
       await t.close();
     }
   });
+
+  describe('behind a reverse proxy (TRUST_PROXY)', () => {
+    const send = (t: TestApp, forwardedFor: string) =>
+      t.http
+        .post('/app/auth/sms/send')
+        .set(...SAME_ORIGIN)
+        .set('X-Forwarded-For', forwardedFor)
+        .send({ phone: randomPhone(), purpose: 'signup' });
+
+    it('counts the per-address limit by the forwarded client address when the proxy is trusted', async () => {
+      const t = await startTestApp({ TRUST_PROXY: 'loopback', SMS_PER_ADDRESS: '1', SMS_WINDOW_SECONDS: '3600' });
+      try {
+        expect((await send(t, '203.0.113.10')).body.code).toBe(0);
+        expect((await send(t, '203.0.113.10')).status).toBe(429);
+        // Another client behind the same proxy has its own allowance.
+        expect((await send(t, '203.0.113.11')).body.code).toBe(0);
+        // A client cannot choose its address: only the proxy's own entry (the right-most) counts.
+        expect((await send(t, '198.51.100.1, 203.0.113.10')).status).toBe(429);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('ignores X-Forwarded-For when no proxy is trusted (the default)', async () => {
+      const t = await startTestApp({ SMS_PER_ADDRESS: '1', SMS_WINDOW_SECONDS: '3600' });
+      try {
+        expect((await send(t, '203.0.113.20')).body.code).toBe(0);
+        expect((await send(t, '203.0.113.21')).status).toBe(429);
+      } finally {
+        await t.close();
+      }
+    });
+  });
 });
