@@ -259,12 +259,7 @@ describe('admin console API (issue 14)', () => {
     );
 
     expectOk(await sessions.moderator.post('/app/admin/groups/status', { group_id: groupId, disabled: true }));
-    const refused = await api.raw.send(member, {
-      conversation_id: groupCid(groupId),
-      client_message_id: randomUUID(),
-      type: 'text',
-      content: { text: 'hi' },
-    });
+    const refused = await api.raw.sendText(member, groupCid(groupId), 'hi');
     expect(refused.body.code).toBe(1218);
     expectOk(await sessions.moderator.post('/app/admin/groups/status', { group_id: groupId, disabled: false }));
     await api.send(member, groupCid(groupId), 'back');

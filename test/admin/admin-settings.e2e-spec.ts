@@ -1,8 +1,9 @@
 // Runtime settings (issue 14): changed in the admin console, applied without a restart on the
 // instance that wrote them at once and on every other instance within SETTINGS_REFRESH_MS.
 // They apply to every user of the database, so this file runs on a database of its own.
-import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { RESETTABLE_SETTINGS } from '../../src/settings/runtime-settings';
 import { RuntimeSettingsService } from '../../src/settings/runtime-settings.service';
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TEST_SECRETS, TestApp, hostAuth, issueUser, startTestApp } from '../helpers/test-app';
@@ -57,20 +58,7 @@ describe('runtime settings (admin console)', () => {
   });
   // Every test starts from the environment's values.
   afterEach(async () => {
-    expectOk(
-      await owner.post('/app/admin/settings/reset', {
-        keys: [
-          'sdk_enabled',
-          'capabilities',
-          'blocked_keywords',
-          'recall_window_seconds',
-          'rate_limits',
-          'push_rules',
-          'rtc_sdk_app_id',
-          'rtc_callback_key',
-        ],
-      }),
-    );
+    expectOk(await owner.post('/app/admin/settings/reset', { keys: RESETTABLE_SETTINGS }));
     const staged = expectOk<Settings>(await owner.get('/app/admin/settings')).rtc.next_callback_key;
     if (staged) expectOk(await owner.post('/app/admin/settings/rtc-callback-key/cancel'));
     // Instance B would follow within REFRESH_MS; the next test must not start inside that window.
@@ -170,14 +158,9 @@ describe('runtime settings (admin console)', () => {
     const [x, y] = [await issueUser(a), await issueUser(a)];
     await apiA.befriend(x, y);
     const word = `blk${randomBytes(3).toString('hex')}`;
-    const settings = await update({ blocked_keywords: [` ${word.toUpperCase()} `.trim(), word, 'Other'] });
+    const settings = await update({ blocked_keywords: [word.toUpperCase(), word, 'Other'] });
     expect(settings.blocked_keywords).toEqual([word, 'other']);
-    const sent = await apiA.raw.send(x, {
-      conversation_id: friendCid(y),
-      client_message_id: randomUUID(),
-      type: 'text',
-      content: { text: `hello ${word.toUpperCase()}!` },
-    });
+    const sent = await apiA.raw.sendText(x, friendCid(y), `hello ${word.toUpperCase()}!`);
     expect(sent.body).toMatchObject({ code: 1203, data: null });
     await update({ blocked_keywords: [] });
     await apiA.send(x, friendCid(y), `hello ${word}`);
@@ -196,12 +179,7 @@ describe('runtime settings (admin console)', () => {
     // The other limits keep their values: a map changes only in the entries sent.
     expect(settings.rate_limits.report.limit).toBe(100000);
     await apiA.send(x, friendCid(y), 'one');
-    const second = await apiA.raw.send(x, {
-      conversation_id: friendCid(y),
-      client_message_id: randomUUID(),
-      type: 'text',
-      content: { text: 'two' },
-    });
+    const second = await apiA.raw.sendText(x, friendCid(y), 'two');
     expect(second.body.code).toBe(1005);
   });
 

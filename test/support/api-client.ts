@@ -115,6 +115,9 @@ class RawApi {
 
   // messages
   send = (u: Actor, body: unknown): Test => this.post(u, '/app/sdk/messages/send', body);
+  /** A text message with a fresh client_message_id, for specs that look at the refusal. */
+  sendText = (u: Actor, conversationId: string, text: string): Test =>
+    this.send(u, { conversation_id: conversationId, client_message_id: cmid(), type: 'text', content: { text } });
   recall = (u: Actor, conversationId: unknown, mid: unknown): Test =>
     this.post(u, '/app/sdk/messages/recall', { conversation_id: conversationId, mid });
   delete = (u: Actor, conversationId: unknown, mid: unknown): Test =>
