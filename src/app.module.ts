@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger as PinoRoot } from 'pino';
 import { AdminModule } from './admin/admin.module';
+import { AdminConsoleModule } from './admin-console/admin-console.module';
 import { RuntimeSettingsModule } from './settings/runtime-settings.module';
 import { AuthModule } from './auth/auth.module';
 import { ClientErrorsModule } from './client-errors/client-errors.module';
@@ -65,6 +66,7 @@ export class AppModule {
         RealtimeModule,
         CallsModule,
         AdminModule,
+        AdminConsoleModule,
         HostAppModule,
       ],
       providers: [

@@ -2,7 +2,8 @@
 // The README's `npm test`: unit specs, then the e2e suite on SQLite and, when
 // TEST_DATABASE_URL points at MySQL/MariaDB, on it too, then the fault tests (the built service
 // against a private mariadbd and redis-server that they freeze and kill; only when those
-// programs are installed). Ends with one "N passed, N failed" line.
+// programs are installed), then the browser tests of the admin console (Debian's chromium,
+// installed with apt-get when missing). Ends with one "N passed, N failed" line.
 // --e2e-only: the e2e suite alone; --faults-only: the fault tests alone.
 const { spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -89,6 +90,7 @@ if (!faultsOnly) {
   }
 }
 if (!e2eOnly) runFaults();
+if (!e2eOnly && !faultsOnly) run('browser', 'test/jest-browser.config.js', { E2E_DATABASE_URL: 'sqlite' });
 rmSync(dir, { recursive: true, force: true });
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(exitCode);

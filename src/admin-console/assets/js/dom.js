@@ -1,0 +1,92 @@
+// Small DOM helpers. Every value from the API is written as text (textContent or an attribute),
+// never parsed as markup.
+
+/** An element with attributes (`on*` functions become listeners) and children (strings are text). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') el.addEventListener(name.slice(2), value);
+    else if (value === true) el.setAttribute(name, '');
+    else el.setAttribute(name, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+let ids = 0;
+/** A labelled control: the label wraps its input, so every input has an accessible name. */
+export function field(label, control) {
+  if (!control.id) control.id = `f${++ids}`;
+  return h('label', { for: control.id }, label, control);
+}
+
+export function input(name, attrs = {}) {
+  return h('input', { name, ...attrs });
+}
+
+export function select(name, options, value = '') {
+  return h(
+    'select',
+    { name },
+    options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+  );
+}
+
+/** A table with a header row; `columns` are [heading, cell(row)] pairs. */
+export function table(caption, columns, rows) {
+  return h(
+    'table',
+    {},
+    h('caption', { class: 'muted' }, caption),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map(([heading]) => h('th', { scope: 'col' }, heading)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.length === 0
+        ? h('tr', {}, h('td', { colspan: columns.length }, 'Nothing to show.'))
+        : rows.map((row) =>
+            h(
+              'tr',
+              {},
+              columns.map(([, cell]) => h('td', {}, cell(row))),
+            ),
+          ),
+    ),
+  );
+}
+
+export function time(ms) {
+  if (ms === null || ms === undefined) return '—';
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+}
+
+/** Says something in the live region (screen readers announce it) and on screen. */
+export function announce(message, isError = false) {
+  const region = document.getElementById('status');
+  region.replaceChildren(h('p', { class: isError ? 'error' : '' }, message));
+  clearTimeout(announce.timer);
+  announce.timer = setTimeout(() => region.replaceChildren(), isError ? 8000 : 4000);
+}
+
+/** The values of a form's named controls, without empty ones. */
+export function formValues(form) {
+  const values = {};
+  for (const [name, value] of new FormData(form).entries()) if (value !== '') values[name] = String(value);
+  return values;
+}

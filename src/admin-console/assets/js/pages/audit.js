@@ -1,0 +1,52 @@
+import { api } from '../api.js';
+import { field, h, input, select, time } from '../dom.js';
+import { pagedTable } from '../list.js';
+import { dateFields, filterForm } from './filters.js';
+
+const summary = (value) => (value === null ? '—' : h('code', {}, JSON.stringify(value)));
+
+export async function renderAudit(main) {
+  const results = h('section', { 'aria-label': 'Audit entries' });
+  const show = async (filters) => {
+    results.replaceChildren();
+    await pagedTable(
+      results,
+      'Audit log, newest first',
+      [
+        ['When', (a) => time(a.created_at)],
+        ['Administrator', (a) => a.admin],
+        ['Action', (a) => a.action],
+        ['Target', (a) => `${a.target_type} ${a.target_id}`],
+        ['Before', (a) => summary(a.before)],
+        ['After', (a) => summary(a.after)],
+        ['Trace', (a) => a.trace_id],
+      ],
+      (cursor) => api.get('audit', { ...filters, cursor }),
+    );
+  };
+  main.append(
+    filterForm(
+      'Filter the audit log',
+      [
+        field('Administrator', input('admin', { size: 12 })),
+        field('Action', input('action', { size: 18, placeholder: 'user.disabled' })),
+        field(
+          'Target type',
+          select('target_type', [
+            ['', 'any'],
+            ['admin', 'admin'],
+            ['report', 'report'],
+            ['user', 'user'],
+            ['group', 'group'],
+            ['settings', 'settings'],
+          ]),
+        ),
+        field('Target ID', input('target_id', { size: 14 })),
+        ...dateFields(),
+      ],
+      show,
+    ),
+    results,
+  );
+  await show({});
+}
