@@ -13,6 +13,7 @@ import { isolateCallTimers } from './calls/call-helpers';
 import { clientErrorReport } from './helpers/client-error';
 import { ADMIN_PASSWORD, createAdmin, sessionCookie } from './support/admin-client';
 import { isolatedDatabase } from './helpers/isolated-database';
+import { totpCodeAt } from '../src/admin/admin-totp';
 import { HOST_PASSWORD, hostCookie, inboxCode, randomPhone } from './support/host-app-client';
 import {
   TEST_SECRETS,
@@ -514,6 +515,17 @@ describe('replies match the served OpenAPI document', () => {
     await ok('POST /app/sdk/groups/create', { token: alice.token, body: { group_id: doomed, name: 'Doomed' } });
     await ok('POST /app/admin/groups/dismiss', { headers: as, body: { group_id: doomed } });
     await refused('POST /app/admin/groups/dismiss', 1209, { headers: as, body: { group_id: doomed } });
+    const setup = await ok<{ secret: string }>('POST /app/admin/auth/totp/setup', { headers: seen });
+    await refused('POST /app/admin/auth/totp/enable', 1004, { headers: seen, body: { code: 'abc' } });
+    await ok('POST /app/admin/auth/totp/enable', {
+      headers: seen,
+      body: { code: totpCodeAt(setup.secret, t.clock.now()) },
+    });
+    t.clock.advance(30_000);
+    await ok('POST /app/admin/auth/totp/disable', {
+      headers: seen,
+      body: { password: ADMIN_PASSWORD, code: totpCodeAt(setup.secret, t.clock.now()) },
+    });
     await ok('GET /app/admin/audit', { headers: seen });
     await ok('POST /app/admin/auth/logout', { headers: seen });
     await refused('GET /app/admin/dashboard', 1102, { headers: seen });

@@ -4,7 +4,9 @@ import { EntityManager, Repository } from 'typeorm';
 import { insertRow } from '../database/insert-row';
 import { AdminAccountEntity, AdminRole, AdminSessionEntity } from './admin.entities';
 
-export type AdminChanges = Partial<Pick<AdminAccountEntity, 'role' | 'disabled' | 'passwordHash'>>;
+export type AdminChanges = Partial<
+  Pick<AdminAccountEntity, 'role' | 'disabled' | 'passwordHash' | 'totpSecret' | 'totpPendingSecret' | 'totpLastStep'>
+>;
 
 /** Admin accounts and their sessions. */
 @Injectable()
@@ -57,6 +59,9 @@ export class AdminAccountsRepository {
       passwordHash: account.passwordHash,
       role: account.role,
       disabled: false,
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpLastStep: null,
       createdAt: account.now,
       updatedAt: account.now,
     });
@@ -66,6 +71,24 @@ export class AdminAccountsRepository {
 
   async update(manager: EntityManager, id: string, changes: AdminChanges, now: number): Promise<void> {
     await manager.update(AdminAccountEntity, { id }, { ...changes, updatedAt: now });
+  }
+
+  /**
+   * Records `step` as the account's last accepted TOTP step when it is newer than the recorded
+   * one; false when it is not, so of two logins with the same code exactly one gets through.
+   */
+  async claimTotpStep(id: string, secret: string, step: number): Promise<boolean> {
+    const result = await this.accounts
+      .createQueryBuilder()
+      .update(AdminAccountEntity)
+      .set({ totpLastStep: step })
+      .where('id = :id AND totp_secret = :secret AND (totp_last_step IS NULL OR totp_last_step < :step)', {
+        id,
+        secret,
+        step,
+      })
+      .execute();
+    return (result.affected ?? 0) === 1;
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {

@@ -19,7 +19,12 @@ import { pageOf } from './admin-pages';
 const AUDIT_PAGE = 50;
 
 /** What the audit log keeps of an account: never its password hash. */
-const audited = (a: AdminAccountEntity) => ({ username: a.username, role: a.role, disabled: a.disabled });
+const audited = (a: AdminAccountEntity) => ({
+  username: a.username,
+  role: a.role,
+  disabled: a.disabled,
+  totp_enabled: a.totpSecret !== null,
+});
 
 /** The owner's management of console accounts, and the audit log. */
 @Injectable()
@@ -74,11 +79,14 @@ export class AdminAccountsService {
       if (dto.role !== undefined && dto.role !== account.role) changes.role = dto.role;
       if (dto.disabled !== undefined && dto.disabled !== account.disabled) changes.disabled = dto.disabled;
       if (passwordHash !== undefined) changes.passwordHash = passwordHash;
+      const resetTotp = dto.reset_totp === true && (account.totpSecret !== null || account.totpPendingSecret !== null);
+      if (resetTotp) Object.assign(changes, { totpSecret: null, totpPendingSecret: null, totpLastStep: null });
       if (Object.keys(changes).length === 0) return toAdminReply(account);
       const after = Object.assign(new AdminAccountEntity(), account, changes, { updatedAt: this.clock.now() });
       await this.keepAnOwner(manager, account, after.role, after.disabled);
       await this.accounts.update(manager, account.id, changes, after.updatedAt);
-      if (changes.disabled || passwordHash !== undefined) await this.accounts.deleteSessionsOf(account.id, manager);
+      if (changes.disabled || passwordHash !== undefined || resetTotp)
+        await this.accounts.deleteSessionsOf(account.id, manager);
       await this.audit.record(manager, actor, {
         action: 'admin.updated',
         targetType: 'admin',

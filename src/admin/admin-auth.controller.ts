@@ -9,9 +9,10 @@ import { AdminApi } from './admin-api.decorator';
 import { AdminAccountsRepository } from './admin-accounts.repository';
 import { AdminAuthService } from './admin-auth.service';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './admin-session-cookie';
-import { AdminLoginDto, ChangePasswordDto } from './admin.dto';
+import { AdminLoginDto, ChangePasswordDto, TotpCodeDto, TotpDisableDto } from './admin.dto';
+import { AdminTotpService } from './admin-totp.service';
 import { AdminPublic, AdminRoles } from './admin.guard';
-import { AdminDoneReply, AdminMeReply, toAdminReply } from './admin.reply';
+import { AdminDoneReply, AdminMeReply, TotpSetupReply, toAdminReply } from './admin.reply';
 
 /** The console's own login: a session cookie, never an SDK secret, IM token or host session. */
 @AdminApi()
@@ -19,6 +20,7 @@ import { AdminDoneReply, AdminMeReply, toAdminReply } from './admin.reply';
 export class AdminAuthController {
   constructor(
     private readonly auth: AdminAuthService,
+    private readonly totp: AdminTotpService,
     private readonly accounts: AdminAccountsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -27,7 +29,7 @@ export class AdminAuthController {
   @AdminPublic()
   @ApiOperation({
     summary:
-      'Log in: sets the ADMIN_SID cookie (HttpOnly, SameSite=Strict, Path=/) with a new session ID, ending the one the browser held.',
+      'Log in: sets the ADMIN_SID cookie (HttpOnly, SameSite=Strict, on Path=/admin and Path=/app/admin) with a new session ID, ending the one the browser held. With two-factor sign-in on, totp_code is required.',
   })
   @ApiEnvelope(AdminMeReply, ENDPOINT_ERRORS.adminAuth.login)
   async login(
@@ -40,6 +42,7 @@ export class AdminAuthController {
       dto.password,
       request.ip ?? request.socket.remoteAddress ?? '',
       sessionCookieOf(request),
+      dto.totp_code,
     );
     setSessionCookie(response, sessionId, this.config.admin.sessionAbsoluteSeconds, this.secure);
     return { admin: toAdminReply(account) };
@@ -74,6 +77,35 @@ export class AdminAuthController {
   @ApiEnvelope(AdminDoneReply, ENDPOINT_ERRORS.adminAuth.changePassword)
   async changePassword(@CurrentAdmin() actor: AdminActor, @Body() dto: ChangePasswordDto): Promise<AdminDoneReply> {
     await this.auth.changePassword(actor, dto.current_password, dto.new_password);
+    return { done: true };
+  }
+
+  @Post('totp/setup')
+  @AdminRoles('viewer')
+  @ApiOperation({
+    summary:
+      'Start two-factor sign-in: a new TOTP secret for an authenticator app, active once confirmed with totp/enable.',
+  })
+  @ApiEnvelope(TotpSetupReply, ENDPOINT_ERRORS.adminAuth.totpSetup)
+  totpSetup(@CurrentAdmin() actor: AdminActor): Promise<TotpSetupReply> {
+    return this.totp.setup(actor);
+  }
+
+  @Post('totp/enable')
+  @AdminRoles('viewer')
+  @ApiOperation({ summary: 'Turn two-factor sign-in on with a code from the new secret; other sessions end.' })
+  @ApiEnvelope(AdminDoneReply, ENDPOINT_ERRORS.adminAuth.totpEnable)
+  async totpEnable(@CurrentAdmin() actor: AdminActor, @Body() dto: TotpCodeDto): Promise<AdminDoneReply> {
+    await this.totp.enable(actor, dto.code);
+    return { done: true };
+  }
+
+  @Post('totp/disable')
+  @AdminRoles('viewer')
+  @ApiOperation({ summary: 'Turn two-factor sign-in off with the password and a current code; other sessions end.' })
+  @ApiEnvelope(AdminDoneReply, ENDPOINT_ERRORS.adminAuth.totpDisable)
+  async totpDisable(@CurrentAdmin() actor: AdminActor, @Body() dto: TotpDisableDto): Promise<AdminDoneReply> {
+    await this.totp.disable(actor, dto.password, dto.code);
     return { done: true };
   }
 

@@ -12,6 +12,7 @@ import type { AdminActor } from './admin-actor';
 import { AdminAccountsRepository } from './admin-accounts.repository';
 import { AdminAuditService } from './admin-audit.service';
 import { checkPassword } from './admin-rules';
+import { totpStep } from './admin-totp';
 import { AdminAccountEntity } from './admin.entities';
 
 /** How often a session's last use is written: idle expiry is this coarse, and reads stay reads. */
@@ -55,12 +56,14 @@ export class AdminAuthService implements OnApplicationBootstrap {
   /**
    * Every attempt counts against the account and the address; past either limit the answer is
    * that of a wrong password, and the password is still hashed so the time taken tells nothing.
+   * With two-factor sign-in on, `totpCode` must be a current code not used before.
    */
   async login(
     username: string,
     password: string,
     address: string,
     previousSessionId: string | null | undefined,
+    totpCode?: string,
   ): Promise<{ sessionId: string; account: AdminAccountEntity }> {
     const rule = (limit: number) => ({ limit, windowMs: this.config.admin.loginWindowSeconds * 1000 });
     const [accountAllowed, addressAllowed] = await Promise.all([
@@ -73,6 +76,13 @@ export class AdminAuthService implements OnApplicationBootstrap {
     const account = await this.accounts.findByUsername(username);
     const matches = await verifyPassword(password, account?.passwordHash ?? null);
     if (!account || !matches || account.disabled || !accountAllowed || !addressAllowed) throw loginFailed();
+    // A missing, wrong or reused code answers exactly as a wrong password: the reply never says
+    // that the password was right.
+    if (account.totpSecret !== null) {
+      const step = totpCode === undefined ? null : totpStep(account.totpSecret, totpCode, this.clock.now());
+      if (step === null || !(await this.accounts.claimTotpStep(account.id, account.totpSecret, step)))
+        throw loginFailed();
+    }
     const now = this.clock.now();
     if (needsRehash(account.passwordHash)) {
       const passwordHash = await hashPassword(password);

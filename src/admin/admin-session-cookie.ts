@@ -2,10 +2,10 @@ import type { Request, Response } from 'express';
 import { isSessionIdShaped } from '../common/security/session-ids';
 
 /**
- * The console's session cookie. Path=/ because a cookie names one path and the console needs it
- * on both /admin (UI) and /app/admin (API); the name is the console's own, so it never meets the
- * host application's PHPSID, and the SDK endpoints never read it. SameSite=Strict: the console
- * is never entered from another site with a state-changing request.
+ * The console's session cookie, set twice with the same value: on Path=/admin (the UI) and on
+ * Path=/app/admin (the API), so no other route of the service (the SDK endpoints, the host
+ * application) is ever sent it. SameSite=Strict: the console is never entered from another site
+ * with a state-changing request.
  */
 export const ADMIN_COOKIE = 'ADMIN_SID';
 /** Header every console write must carry (with a trusted Origin): a cross-site form cannot send it. */
@@ -27,16 +27,22 @@ export function sessionCookieOf(request: Request): string | null | undefined {
   return found;
 }
 
+const PATHS = ['/admin', '/app/admin'];
+/** Versions before 0.2 set the cookie on Path=/: a browser still holding one would send two. */
+const LEGACY_PATH = '/';
+
+function cookies(value: string, maxAgeSeconds: number, secure: boolean): string[] {
+  const attributes = `HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return [
+    ...PATHS.map((path) => `${ADMIN_COOKIE}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; ${attributes}`),
+    `${ADMIN_COOKIE}=; Path=${LEGACY_PATH}; Max-Age=0; ${attributes}`,
+  ];
+}
+
 export function setSessionCookie(response: Response, sessionId: string, maxAgeSeconds: number, secure: boolean): void {
-  response.setHeader(
-    'Set-Cookie',
-    `${ADMIN_COOKIE}=${sessionId}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
-  );
+  response.setHeader('Set-Cookie', cookies(sessionId, maxAgeSeconds, secure));
 }
 
 export function clearSessionCookie(response: Response, secure: boolean): void {
-  response.setHeader(
-    'Set-Cookie',
-    `${ADMIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
-  );
+  response.setHeader('Set-Cookie', cookies('', 0, secure));
 }

@@ -17,8 +17,26 @@ const TIME_DOC = {
   example: '1732200000000',
 };
 
+const TOTP_CODE: TextRules = { min: 6, max: 6, pattern: { regex: /^[0-9]{6}$/, description: 'six digits' } };
+
 export class AdminLoginDto {
   @ApiProperty({ example: 'admin' }) @Required() @IsText(USERNAME) username: string;
+  @ApiProperty() @Required() @IsText(PASSWORD) password: string;
+  @ApiPropertyOptional({
+    example: '123456',
+    description:
+      'The authenticator code, for an account with two-factor sign-in on; missing or wrong, the login fails like a wrong password.',
+  })
+  @Optional()
+  @IsText(TOTP_CODE)
+  totp_code?: string;
+}
+
+export class TotpCodeDto {
+  @ApiProperty({ example: '123456' }) @Required() @IsText(TOTP_CODE) code: string;
+}
+
+export class TotpDisableDto extends TotpCodeDto {
   @ApiProperty() @Required() @IsText(PASSWORD) password: string;
 }
 
@@ -53,6 +71,10 @@ export class UpdateAdminDto {
   @Optional()
   @IsText(PASSWORD)
   password?: string;
+  @ApiPropertyOptional({ description: 'true turns the account’s two-factor sign-in off (a lost authenticator).' })
+  @Optional()
+  @IsBoolean({ message: 'reset_totp must be a JSON boolean' })
+  reset_totp?: boolean;
 }
 
 export class AdminRefDto {
@@ -65,7 +87,10 @@ export class AuditQueryDto extends ListQueryDto {
   @IsText(USERNAME)
   admin?: string;
   @ApiPropertyOptional({ example: 'user.disabled' }) @Optional() @IsText(SHORT) action?: string;
-  @ApiPropertyOptional({ enum: ['admin', 'report', 'user', 'group'] }) @Optional() @IsText(SHORT) target_type?: string;
+  @ApiPropertyOptional({ enum: ['admin', 'report', 'user', 'group', 'settings'] })
+  @Optional()
+  @IsText(SHORT)
+  target_type?: string;
   @ApiPropertyOptional() @Optional() @IsText(SHORT) target_id?: string;
   @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) from?: string;
   @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) to?: string;

@@ -29,6 +29,18 @@ export class AdminAccountEntity {
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
 
+  /** The active TOTP secret (base32): two-factor sign-in is on when set. Never leaves the service. */
+  @Column({ name: 'totp_secret', type: 'varchar', length: 64, nullable: true })
+  totpSecret: string | null;
+
+  /** A secret handed out by setup and not yet confirmed with a code. */
+  @Column({ name: 'totp_pending_secret', type: 'varchar', length: 64, nullable: true })
+  totpPendingSecret: string | null;
+
+  /** The time step of the last code accepted: a code is good once (RFC 6238 section 5.2). */
+  @Column({ name: 'totp_last_step', type: 'bigint', nullable: true, transformer: msTime })
+  totpLastStep: number | null;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;
 

@@ -20,6 +20,7 @@ import { AdminGroupsController, AdminReportsController, AdminUsersController } f
 import { AdminReportsService } from './admin-reports.service';
 import { AdminSettingsController } from './admin-settings.controller';
 import { AdminSettingsService } from './admin-settings.service';
+import { AdminTotpService } from './admin-totp.service';
 import { AdminAccountEntity, AdminAuditEntity, AdminSessionEntity } from './admin.entities';
 import { AdminGuard } from './admin.guard';
 
@@ -53,6 +54,7 @@ import { AdminGuard } from './admin.guard';
     AdminDirectoryService,
     AdminInsightsService,
     AdminSettingsService,
+    AdminTotpService,
     AdminGuard,
   ],
   exports: [AdminAccountsService],

@@ -5,6 +5,7 @@ export class AdminReply {
   @ApiProperty({ example: 'alice' }) username: string;
   @ApiProperty({ enum: ADMIN_ROLES }) role: AdminRole;
   @ApiProperty() disabled: boolean;
+  @ApiProperty({ description: 'Two-factor sign-in (TOTP) is on.' }) totp_enabled: boolean;
   @ApiProperty({ description: 'Unix ms.' }) created_at: number;
   @ApiProperty({ description: 'Unix ms.' }) updated_at: number;
 }
@@ -17,6 +18,11 @@ export class AdminListReply {
   @ApiProperty({ type: [AdminReply] }) items: AdminReply[];
 }
 
+export class TotpSetupReply {
+  @ApiProperty({ description: 'The new secret (base32), for an authenticator app; shown once.' }) secret: string;
+  @ApiProperty({ description: 'The same as an otpauth:// URI (SHA-1, 6 digits, 30 s).' }) otpauth_uri: string;
+}
+
 export class AdminDoneReply {
   @ApiProperty({ example: true }) done: boolean;
 }
@@ -25,7 +31,7 @@ export class AuditItemReply {
   @ApiProperty({ description: 'Audit row ID (decimal string).' }) id: string;
   @ApiProperty({ description: 'Username of the administrator at the time.' }) admin: string;
   @ApiProperty({ example: 'user.disabled' }) action: string;
-  @ApiProperty({ enum: ['admin', 'report', 'user', 'group'] }) target_type: string;
+  @ApiProperty({ enum: ['admin', 'report', 'user', 'group', 'settings'] }) target_type: string;
   @ApiProperty() target_id: string;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) before: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) after: Record<string, unknown> | null;
@@ -44,6 +50,7 @@ export function toAdminReply(account: AdminAccountEntity): AdminReply {
     username: account.username,
     role: account.role,
     disabled: account.disabled,
+    totp_enabled: account.totpSecret !== null,
     created_at: account.createdAt,
     updated_at: account.updatedAt,
   };

@@ -25,6 +25,10 @@ const ENDPOINTS: Endpoint[] = [
     least: 'viewer',
     body: { current_password: 'x', new_password: 'y' },
   },
+  // Setup only makes a pending secret; '000000' is refused (no setup yet, or a wrong code).
+  { method: 'POST', path: '/app/admin/auth/totp/setup', least: 'viewer' },
+  { method: 'POST', path: '/app/admin/auth/totp/enable', least: 'viewer', body: { code: 'x' } },
+  { method: 'POST', path: '/app/admin/auth/totp/disable', least: 'viewer', body: { password: 'x', code: 'x' } },
   { method: 'GET', path: '/app/admin/admins', least: 'owner' },
   {
     method: 'POST',

@@ -33,8 +33,14 @@ describe('admin console: accounts, sessions, CSRF (issue 14)', () => {
     const first = await login(t, username);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ code: 0, data: { admin: { username, role: 'viewer', disabled: false } } });
-    const setCookie = String(first.headers['set-cookie']);
-    expect(setCookie).toMatch(/^ADMIN_SID=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=3600; HttpOnly; SameSite=Strict$/);
+    const setCookie = ([] as string[]).concat(first.headers['set-cookie'] ?? []);
+    const id = /^ADMIN_SID=([A-Za-z0-9_-]{43});/.exec(setCookie[0])?.[1];
+    // One value on the UI's path and the API's, none anywhere else (the old Path=/ one is cleared).
+    expect(setCookie).toEqual([
+      `ADMIN_SID=${id}; Path=/admin; Max-Age=3600; HttpOnly; SameSite=Strict`,
+      `ADMIN_SID=${id}; Path=/app/admin; Max-Age=3600; HttpOnly; SameSite=Strict`,
+      'ADMIN_SID=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict',
+    ]);
     const cookie = sessionCookie(first);
     const me = await t.http.get('/app/admin/auth/me').set('Cookie', cookie);
     expect(me.body).toMatchObject({ code: 0, data: { admin: { username } } });
@@ -51,7 +57,11 @@ describe('admin console: accounts, sessions, CSRF (issue 14)', () => {
       .set('Cookie', rotated)
       .set(...CSRF);
     expect(out.body).toEqual({ code: 0, msg: 'ok', data: { done: true } });
-    expect(String(out.headers['set-cookie'])).toMatch(/^ADMIN_SID=; Path=\/; Max-Age=0/);
+    expect(([] as string[]).concat(out.headers['set-cookie'] ?? [])).toEqual([
+      'ADMIN_SID=; Path=/admin; Max-Age=0; HttpOnly; SameSite=Strict',
+      'ADMIN_SID=; Path=/app/admin; Max-Age=0; HttpOnly; SameSite=Strict',
+      'ADMIN_SID=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict',
+    ]);
     const after = await t.http.get('/app/admin/auth/me').set('Cookie', rotated);
     expect({ status: after.status, code: after.body.code }).toEqual({ status: 401, code: 1102 });
   });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
+import { totpCodeAt } from '../../src/admin/admin-totp';
 import { ADMIN_PASSWORD, createAdmin } from '../support/admin-client';
 import { CHROMIUM } from './ensure-chromium';
 
@@ -197,6 +198,39 @@ async function freePort(): Promise<number> {
       await viewerPage.screenshot({ path: join(SHOTS, 'settings-viewer.png'), fullPage: true });
     } finally {
       await viewerContext.close();
+    }
+  });
+
+  it('turns on two-factor sign-in from My account, then needs the code to sign in', async () => {
+    const username = await createAdmin(t, 'moderator');
+    const own = await browser.newContext({ baseURL: base });
+    try {
+      const tab = await own.newPage();
+      const signIn = async (code?: string) => {
+        await tab.goto('/admin');
+        await tab.getByLabel('Username').fill(username);
+        await tab.getByLabel('Password').fill(ADMIN_PASSWORD);
+        if (code) await tab.getByLabel(/Authentication code/).fill(code);
+        await tab.getByRole('button', { name: 'Sign in' }).click();
+      };
+      await signIn();
+      await tab.getByRole('navigation', { name: 'Console sections' }).waitFor();
+      await tab.goto('/admin#/account');
+      await tab.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      const secret = (await tab.locator('p', { hasText: 'Key:' }).locator('code').textContent()) ?? '';
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      await tab.getByLabel('Code from the app').fill(totpCodeAt(secret, t.clock.now()));
+      await tab.getByRole('button', { name: 'Turn on' }).click();
+      await tab.getByRole('status').filter({ hasText: 'Two-factor sign-in is on.' }).waitFor();
+      await tab.screenshot({ path: join(SHOTS, 'account-two-factor.png'), fullPage: true });
+      await tab.getByRole('button', { name: 'Log out' }).click();
+      await signIn();
+      await tab.getByRole('alert').filter({ hasText: 'incorrect' }).waitFor();
+      t.clock.advance(30_000);
+      await signIn(totpCodeAt(secret, t.clock.now()));
+      await tab.getByRole('navigation', { name: 'Console sections' }).waitFor();
+    } finally {
+      await own.close();
     }
   });
 

@@ -188,6 +188,9 @@ export const ENDPOINT_ERRORS = {
     logout: ADMIN,
     me: ADMIN,
     changePassword: ADMIN,
+    totpSetup: ADMIN,
+    totpEnable: ADMIN,
+    totpDisable: ADMIN,
   },
   adminAccounts: {
     list: ADMIN,

@@ -11,6 +11,7 @@ import { Calls1733100000000 } from './1733100000000-calls';
 import { HostApp1733200000000 } from './1733200000000-host-app';
 import { AdminConsole1733300000000 } from './1733300000000-admin-console';
 import { RuntimeSettings1733500000000 } from './1733500000000-runtime-settings';
+import { AdminTotp1733600000000 } from './1733600000000-admin-totp';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   HostApp1733200000000,
   AdminConsole1733300000000,
   RuntimeSettings1733500000000,
+  AdminTotp1733600000000,
 ];
