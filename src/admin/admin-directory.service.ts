@@ -11,6 +11,7 @@ import { GroupsService } from '../groups/groups.service';
 import type { UserEntity } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
+import { PresenceService } from '../realtime/presence.service';
 import type { AdminActor } from './admin-actor';
 import { AdminAuditService } from './admin-audit.service';
 import {
@@ -47,6 +48,7 @@ export class AdminDirectoryService {
     private readonly groupsService: GroupsService,
     private readonly conversationMembers: ConversationMembersRepository,
     private readonly audit: AdminAuditService,
+    private readonly presence: PresenceService,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,
@@ -63,11 +65,18 @@ export class AdminDirectoryService {
 
   async userDetail(externalId: string): Promise<AdminUserDetailReply> {
     const user = await this.requireUser(externalId);
-    const [groupCount, conversationCount] = await Promise.all([
+    const [groupCount, conversationCount, presence] = await Promise.all([
       this.groups.countActiveGroupsOfUser(user.id),
       this.conversationMembers.countCurrentForUser(user.id),
+      this.presence.stateOf(String(user.id)),
     ]);
-    return { user: toAdminUserReply(user), group_count: groupCount, conversation_count: conversationCount };
+    return {
+      user: toAdminUserReply(user),
+      group_count: groupCount,
+      conversation_count: conversationCount,
+      online: presence?.online ?? null,
+      last_seen_at: presence?.lastSeenAt ?? null,
+    };
   }
 
   async setUserDisabled(actor: AdminActor, externalId: string, disabled: boolean): Promise<AdminUserReply> {

@@ -141,6 +141,18 @@ export class AdminUserDetailReply {
   @ApiProperty({ description: 'Groups the user is a current member of.' }) group_count: number;
   @ApiProperty({ description: 'Conversations the user is a current member of (never their contents).' })
   conversation_count: number;
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description: 'A live socket connection on any instance now; null when the presence store does not answer.',
+  })
+  online: boolean | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Unix ms the last connection closed; null when online or unknown.',
+  })
+  last_seen_at: number | null;
 }
 
 export function toAdminUserReply(user: UserEntity): AdminUserReply {

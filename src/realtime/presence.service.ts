@@ -4,7 +4,12 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { FriendsRepository } from '../friends/friends.repository';
 import { UsersRepository } from '../users/users.repository';
 import { MemoryPresenceRegistry } from './presence/memory-presence-registry';
-import { PresenceRegistry, PresenceTransition } from './presence/presence-registry';
+import {
+  PresenceRegistry,
+  PresenceState,
+  PresenceTransition,
+  PresenceUnavailableError,
+} from './presence/presence-registry';
 import { RedisPresenceRegistry } from './presence/redis-presence-registry';
 import { ephemeral, userRoom } from './realtime-events';
 import { RealtimeService } from './realtime.service';
@@ -96,6 +101,16 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
       }
     } catch (error) {
       this.logger.warn(`presence sweep failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Whether the user has a live connection on any instance; null when the shared store does not answer. */
+  async stateOf(internalId: string): Promise<PresenceState | null> {
+    try {
+      return (await this.registry.stateOf([internalId], this.clock.now())).get(internalId) ?? null;
+    } catch (error) {
+      if (error instanceof PresenceUnavailableError) return null;
+      throw error;
     }
   }
 

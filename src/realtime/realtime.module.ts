@@ -13,6 +13,6 @@ import { TypingService } from './typing.service';
 @Module({
   imports: [ImTokenModule, ConversationsModule, HealthModule, FriendsModule],
   providers: [RealtimeGateway, RealtimeService, TypingService, PresenceService, SocketCensus],
-  exports: [RealtimeService, SocketCensus],
+  exports: [RealtimeService, SocketCensus, PresenceService],
 })
 export class RealtimeModule {}

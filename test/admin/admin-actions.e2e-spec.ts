@@ -173,6 +173,8 @@ describe('admin console API (issue 14)', () => {
       user: expect.objectContaining({ user_id: user.userId, disabled: true }),
       group_count: 0,
       conversation_count: 0,
+      online: false,
+      last_seen_at: null,
     });
     expectOk(await sessions.moderator.post('/app/admin/users/status', { user_id: user.userId, disabled: false }));
     expect((await api.raw.sync(user)).body.code).toBe(0);

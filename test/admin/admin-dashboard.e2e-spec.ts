@@ -23,6 +23,11 @@ describe('admin dashboard: connected sockets', () => {
       ];
       try {
         expect(expectOk<Dashboard>(await viewer.get('/app/admin/dashboard')).connected_sockets).toBe(2);
+        // The user's detail shows them online while a socket is open.
+        const detail = expectOk<{ online: boolean | null; last_seen_at: number | null }>(
+          await viewer.get('/app/admin/users/detail', { user_id: user.userId }),
+        );
+        expect(detail).toMatchObject({ online: true, last_seen_at: null });
       } finally {
         for (const client of clients) client.close();
       }

@@ -58,6 +58,18 @@ export async function renderUsers(main, { can }) {
             h('dd', {}, u.disabled ? 'disabled' : 'active'),
             h('dt', {}, 'Username'),
             h('dd', {}, u.username || '—'),
+            h('dt', {}, 'Connected now'),
+            h(
+              'dd',
+              {},
+              d.online === null
+                ? 'unknown'
+                : d.online
+                  ? 'yes'
+                  : d.last_seen_at
+                    ? `no (last seen ${time(d.last_seen_at)})`
+                    : 'no',
+            ),
             h('dt', {}, 'Token version'),
             h('dd', {}, u.token_version),
             h('dt', {}, 'Groups'),
