@@ -1,4 +1,5 @@
-import { DataSource } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
+import { UsersRepository } from '../src/users/users.repository';
 import { TEST_SECRETS, TestApp, bearer, hostAuth, issueUser, randomUserId, startTestApp } from './helpers/test-app';
 
 interface LogEntry {
@@ -73,8 +74,10 @@ describe('logs (LOG_LEVEL=debug, JSON)', () => {
 
   it('puts the trace ID on the lines written while handling the request, with the stack of a fault', async () => {
     const user = await issueUser(t);
-    const dataSource = t.app.get(DataSource);
-    await dataSource.destroy();
+    // A failing statement the service cannot have expected (not an outage, which is a 503).
+    const failing = jest
+      .spyOn(t.app.get(UsersRepository), 'findAuthState')
+      .mockRejectedValue(new QueryFailedError('SELECT 1', [], new Error('syntax error')));
     const before = lines.length;
     try {
       const reply = await t.http
@@ -84,7 +87,7 @@ describe('logs (LOG_LEVEL=debug, JSON)', () => {
         .send({});
       expect(reply.status).toBe(500);
     } finally {
-      await dataSource.initialize();
+      failing.mockRestore();
     }
     const mine = entries()
       .slice(before)

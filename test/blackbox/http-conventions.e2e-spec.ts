@@ -4,7 +4,8 @@ import { IncomingHttpHeaders, Server, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
-import { DataSource } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
+import { UsersRepository } from '../../src/users/users.repository';
 import {
   IssuedUser,
   TEST_SECRETS,
@@ -456,8 +457,12 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
       const other = await startTestApp();
       try {
         const alice = await issueUser(other);
-        const dataSource = other.app.get(DataSource);
-        await dataSource.destroy();
+        // A failing statement the service cannot have expected (not an outage, which is a 503).
+        const fault = jest
+          .spyOn(other.app.get(UsersRepository), 'findAuthState')
+          .mockRejectedValue(
+            new QueryFailedError('SELECT token_version FROM users WHERE id = ?', [alice.id], new Error('syntax error')),
+          );
         try {
           const res = await other.http
             .post(CLIENT_ERRORS)
@@ -474,7 +479,7 @@ describe('HTTP conventions (spec 4, 7, black box)', () => {
           expect(msg).not.toContain(TEST_SECRETS.JWT_SECRET);
           expect(msg).not.toContain(alice.token);
         } finally {
-          await dataSource.initialize();
+          fault.mockRestore();
         }
       } finally {
         await other.close();
