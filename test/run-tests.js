@@ -4,6 +4,8 @@
 // against a private mariadbd and redis-server that they freeze and kill; only when those
 // programs are installed), then the browser tests of the admin console (Debian's chromium,
 // installed with apt-get when missing). Ends with one "N passed, N failed" line.
+// The Web SDK (sdk/web) is built (ESM, declarations, TypeDoc) and unit-tested with the unit
+// phase; its scenario specs (test/sdk) run with the e2e suites.
 // --e2e-only: the e2e suite alone; --faults-only: the fault tests alone.
 const { spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -78,8 +80,30 @@ function runFaults() {
   run('faults', 'test/jest-faults.config.js', {});
 }
 
+/** The Web SDK's ES module build and its TypeDoc pages must build from the current sources. */
+function runSdkBuild() {
+  for (const [what, args] of [
+    ['build', [require.resolve('typescript/bin/tsc'), '-p', 'sdk/web/tsconfig.json']],
+    [
+      'docs',
+      [join('node_modules', 'typedoc', 'bin', 'typedoc'), '--options', 'sdk/web/typedoc.json', '--logLevel', 'Warn'],
+    ],
+  ]) {
+    const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+    if (result.status !== 0) {
+      console.log(`sdk ${what}: failed`);
+      totals.failed += 1;
+      exitCode = 1;
+    }
+  }
+}
+
 if (!faultsOnly) {
-  if (!e2eOnly) run('unit', 'jest.config.js', {});
+  if (!e2eOnly) {
+    run('unit', 'jest.config.js', {});
+    runSdkBuild();
+    run('sdk-unit', 'sdk/web/jest.config.cjs', {});
+  }
   run('e2e-sqlite', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: 'sqlite' });
   if (process.env.TEST_DATABASE_URL) {
     run('e2e-mysql', 'test/jest-e2e.config.js', { E2E_DATABASE_URL: process.env.TEST_DATABASE_URL });

@@ -1,0 +1,135 @@
+import { AuthProvider, AuthSession } from './auth-session.js';
+import { Coalescer } from './coalescer.js';
+import { ClientEnvironment, browserEnvironment } from './environment.js';
+import { ImError } from './errors.js';
+import { EventDedup } from './event-dedup.js';
+import { ClientEventMap, Emitter, RecoveryReason } from './events.js';
+import { HttpClient, Query } from './http.js';
+import { ImUser } from './jwt.js';
+import { RealtimeLink } from './realtime.js';
+
+export interface ClientOptions {
+  /** The service's origin, e.g. `https://im.example.com`. */
+  baseUrl: string;
+  /** Returns the `/app/sdk/token` reply for the host's logged-in user (spec 5.8). */
+  authProvider: AuthProvider;
+  /** socket.io path (REALTIME_PATH). */
+  realtimePath?: string;
+  /** Renew this long before the token expires. */
+  renewAheadMs?: number;
+  environment?: ClientEnvironment;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+export interface ImClient {
+  login(): Promise<ImUser>;
+  logout(): void;
+  /** logout, and the instance is released (listeners, timers, environment hooks). */
+  destroy(): void;
+  /** Local display only (spec 5.7). */
+  refreshCurrentUser(user: Partial<ImUser>): ImUser;
+  readonly currentUser: ImUser | null;
+  on<K extends keyof ClientEventMap>(type: K, listener: (payload: ClientEventMap[K]) => void): () => void;
+  /** Registers the recovery (spec 4.7: `sync` and the visible chat's `messages`); triggers merge. */
+  setRecovery(recover: (reasons: RecoveryReason[]) => Promise<void>): void;
+  /** Asks for recovery, e.g. on pull to refresh or a detected gap. */
+  recover(reason: RecoveryReason): Promise<void>;
+  get<T = unknown>(path: string, query?: Query): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown): Promise<T>;
+  /** Marks an event ID as processed (the `event_id` of an HTTP reply), so its real-time echo is skipped. */
+  markProcessed(eventId: string): boolean;
+}
+
+export function createClient(options: ClientOptions): ImClient {
+  const emitter = new Emitter<ClientEventMap>();
+  const dedup = new EventDedup();
+  const environment = options.environment ?? browserEnvironment();
+  let recovery: (reasons: RecoveryReason[]) => Promise<void> = async () => undefined;
+  const session = new AuthSession({
+    provider: options.authProvider,
+    renewAheadMs: options.renewAheadMs ?? 60_000,
+    now: options.now ?? (() => Date.now()),
+    onIdentityChanged: (previous, next) => {
+      link.stop();
+      emitter.emit('identity.changed', { previous_user_id: previous.user_id, next_user_id: next.user_id });
+    },
+    onRenewed: (auth) => link.renewed(auth.token),
+  });
+  const http = new HttpClient(options.baseUrl, session, options.fetch ?? fetch.bind(globalThis));
+  const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
+    if (!session.active) return;
+    emitter.emit('recover', { reasons });
+    await recovery(reasons);
+  });
+  const link = new RealtimeLink(options.baseUrl, options.realtimePath ?? '/socket.io', session, dedup, {
+    ready: (info) => {
+      emitter.emit('ready', info);
+      void coalescer.trigger('connection.ready');
+    },
+    event: (event) => emitter.emit('event', event),
+    disconnected: (reason) => emitter.emit('disconnected', { reason }),
+    fatal: (error) => {
+      session.stop();
+      emitter.emit('session.ended', { code: error.code, kind: error.kind, message: error.message });
+    },
+  });
+  const unhook = [
+    environment.onForeground(() => {
+      if (session.active) void coalescer.trigger('foreground');
+    }),
+    environment.onOnline(() => {
+      if (!session.active) return;
+      link.retryNow();
+      // Spec 4.7: at once, without waiting for the connection.
+      void coalescer.trigger('online');
+    }),
+  ];
+
+  const logout = (): void => {
+    session.stop();
+    link.stop();
+    dedup.clear();
+  };
+
+  return {
+    async login() {
+      logout();
+      const auth = await session.login();
+      link.start();
+      void coalescer.trigger('login');
+      return auth.user;
+    },
+    logout,
+    destroy() {
+      logout();
+      for (const off of unhook) off();
+      emitter.clear();
+    },
+    refreshCurrentUser: (user) => session.refreshUser(user),
+    get currentUser() {
+      return session.user;
+    },
+    on: (type, listener) => emitter.on(type, listener),
+    setRecovery(recover) {
+      recovery = recover;
+    },
+    recover: (reason) => coalescer.trigger(reason),
+    get: <T>(path: string, query?: Query) => guarded(() => http.get<T>(path, query)),
+    post: <T>(path: string, body?: unknown) => guarded(() => http.post<T>(path, body)),
+    markProcessed: (eventId) => dedup.firstTime(eventId),
+  };
+
+  async function guarded<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      // A renewal that failed for good ends the session the same way a refused socket does.
+      if (error instanceof ImError && (error.kind === 'auth' || error.kind === 'disabled') && session.active) {
+        logout();
+        emitter.emit('session.ended', { code: error.code, kind: error.kind, message: error.message });
+      }
+      throw error;
+    }
+  }
+}

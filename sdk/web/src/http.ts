@@ -1,0 +1,100 @@
+import { AuthSession } from './auth-session.js';
+import { TOO_FAST_RETRIES, sleep, tooFastDelay } from './backoff.js';
+import { AUTH_CODES, ErrorCode, ImError, kindOf } from './errors.js';
+
+export type Query = Record<string, string | number | undefined>;
+
+interface Envelope {
+  code: number;
+  msg: string;
+  data: unknown;
+}
+
+/**
+ * HTTP calls with the IM token. An authorization refusal renews the credential once and
+ * retries; 1005 waits with bounded backoff; a reply that arrives after logout or a switch is
+ * dropped (it belongs to an earlier login). Errors are typed by code, never by message.
+ */
+export class HttpClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly session: AuthSession,
+    private readonly fetchImpl: typeof fetch,
+  ) {}
+
+  get<T>(path: string, query: Query = {}): Promise<T> {
+    return this.call<T>('GET', path, query, undefined);
+  }
+
+  post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.call<T>('POST', path, {}, body);
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, query: Query, body: unknown): Promise<T> {
+    const generation = this.session.generation;
+    let token = await this.session.token();
+    let renewed = false;
+    for (let attempt = 0; ; attempt += 1) {
+      const { status, envelope } = await this.send(method, path, query, body, token);
+      // 4.7 rule 6: an earlier login's reply is never applied.
+      if (generation !== this.session.generation)
+        throw new ImError('stale', envelope.code, 'the login changed while the request was in flight', status);
+      if (envelope.code === 0) return envelope.data as T;
+      if (AUTH_CODES.includes(envelope.code) && !renewed) {
+        renewed = true;
+        token = await this.session.renewAfterRefusal(token);
+        continue;
+      }
+      if (envelope.code === ErrorCode.TOO_FAST && attempt < TOO_FAST_RETRIES) {
+        await sleep(tooFastDelay(attempt));
+        if (generation !== this.session.generation) throw new ImError('stale', 0, 'the login changed while waiting');
+        continue;
+      }
+      throw new ImError(kindOf(envelope.code, status), envelope.code, envelope.msg, status);
+    }
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Query,
+    body: unknown,
+    token: string,
+  ): Promise<{ status: number; envelope: Envelope }> {
+    const url = new URL(path, this.baseUrl);
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          Accept: 'application/json',
+          ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+        },
+        body: method === 'POST' ? JSON.stringify(body) : undefined,
+      });
+    } catch (error) {
+      throw new ImError('network', ErrorCode.NETWORK, `the service could not be reached: ${(error as Error).message}`);
+    }
+    let envelope: unknown;
+    try {
+      envelope = await response.json();
+    } catch {
+      throw new ImError(
+        response.status >= 500 ? 'server' : 'network',
+        0,
+        `HTTP ${response.status} without a JSON reply`,
+        response.status,
+      );
+    }
+    const e = envelope as Partial<Envelope> | null;
+    if (!e || typeof e.code !== 'number')
+      throw new ImError('server', 0, `HTTP ${response.status} without the {code,msg,data} envelope`, response.status);
+    // Spec 7: a non-zero code is never a success, whatever the HTTP status.
+    if (e.code === 0 && !response.ok)
+      throw new ImError('server', 0, `HTTP ${response.status} with code 0`, response.status);
+    return { status: response.status, envelope: { code: e.code, msg: String(e.msg ?? ''), data: e.data ?? null } };
+  }
+}

@@ -1,0 +1,12 @@
+export { createClient } from './client.js';
+export type { ClientOptions, ImClient } from './client.js';
+export type { AuthProvider } from './auth-session.js';
+export type { Query } from './http.js';
+export type { ClientEnvironment } from './environment.js';
+export { browserEnvironment } from './environment.js';
+export { ErrorCode, ImError, kindOf } from './errors.js';
+export type { ErrorKind } from './errors.js';
+export type { ClientEventMap, ReadyInfo, RecoveryReason, ServerEvent } from './events.js';
+export type { ImAuth, ImUser } from './jwt.js';
+export { checkAuth } from './jwt.js';
+export { reconnectDelay } from './backoff.js';
