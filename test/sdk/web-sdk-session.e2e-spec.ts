@@ -3,35 +3,12 @@
 // (5.5), logout during a request (4.7 rule 6), reconnect and resume with missed messages,
 // events processed once (6), two tabs of one user, and the end of a disabled user's session.
 import { randomUUID } from 'node:crypto';
-import { createClient, ImClient, ImError } from '../../sdk/web/src/index';
-import type { ClientEnvironment } from '../../sdk/web/src/environment';
-import type { ServerEvent } from '../../sdk/web/src/events';
+import { ImClient, ImError } from '../../sdk/web/src/index';
 import { listen } from '../helpers/realtime';
 import { RealtimeService } from '../../src/realtime/realtime.service';
 import { TestApp, hostAuth, issueUser, startTestApp } from '../helpers/test-app';
 import { ApiClient, friendCid } from '../support/api-client';
-
-/** Node has no `document` or `window`: the tests fire foreground and online themselves. */
-function testEnvironment(): ClientEnvironment & { online(): void; foreground(): void } {
-  const online = new Set<() => void>();
-  const foreground = new Set<() => void>();
-  return {
-    onOnline: (listener) => (online.add(listener), () => online.delete(listener)),
-    onForeground: (listener) => (foreground.add(listener), () => foreground.delete(listener)),
-    online: () => online.forEach((l) => l()),
-    foreground: () => foreground.forEach((l) => l()),
-  };
-}
-
-async function until<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { hostProvider, sdkClient, until } from './sdk-harness';
 
 describe('Web SDK: session, renewal and real-time (sdk/web)', () => {
   let t: TestApp;
@@ -48,33 +25,8 @@ describe('Web SDK: session, renewal and real-time (sdk/web)', () => {
   });
   afterAll(() => t.close());
 
-  /** The host backend's part: the token reply for `userId()`, counted. */
-  function provider(userId: () => string) {
-    const calls = { count: 0 };
-    const fn = async () => {
-      calls.count += 1;
-      const response = await t.http
-        .post('/app/sdk/token')
-        .set(...hostAuth())
-        .send({ user_id: userId(), nickname: 'SDK user' });
-      return response.body.data as unknown;
-    };
-    return { fn, calls };
-  }
-
-  function client(authProvider: () => Promise<unknown>, environment = testEnvironment()) {
-    const c = createClient({ baseUrl: base, authProvider, environment });
-    clients.push(c);
-    const events: ServerEvent[] = [];
-    const readies: Array<{ resumed: boolean; replayed: number }> = [];
-    const ended: Array<{ code: number; kind: string }> = [];
-    const recoveries: string[][] = [];
-    c.on('event', (e) => events.push(e));
-    c.on('ready', (r) => readies.push(r));
-    c.on('session.ended', (e) => ended.push(e));
-    c.on('recover', (r) => recoveries.push(r.reasons));
-    return { c, events, readies, ended, recoveries, environment };
-  }
+  const provider = (userId: () => string) => hostProvider(t, userId);
+  const client = (authProvider: () => Promise<unknown>) => sdkClient(base, authProvider, clients);
 
   it('logs in, checks the JWT against the returned user, connects and asks for recovery', async () => {
     const user = await issueUser(t);

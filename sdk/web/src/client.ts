@@ -1,5 +1,6 @@
 import { AuthProvider, AuthSession } from './auth-session.js';
 import { Coalescer } from './coalescer.js';
+import { ConversationWindow, WindowReply, WindowState } from './conversation-window.js';
 import { ClientEnvironment, browserEnvironment } from './environment.js';
 import { ImError } from './errors.js';
 import { EventDedup } from './event-dedup.js';
@@ -39,6 +40,12 @@ export interface ImClient {
   post<T = unknown>(path: string, body?: unknown): Promise<T>;
   /** Marks an event ID as processed (the `event_id` of an HTTP reply), so its real-time echo is skipped. */
   markProcessed(eventId: string): boolean;
+  /**
+   * The visible conversation's window (spec 4.7): calibrated now and at every recovery trigger,
+   * fed by the real-time events. Close it when the chat leaves the screen.
+   */
+  openWindow(conversationId: string, onChange?: (state: WindowState) => void): ConversationWindow;
+  closeWindow(window: ConversationWindow): void;
 }
 
 export function createClient(options: ClientOptions): ImClient {
@@ -46,6 +53,7 @@ export function createClient(options: ClientOptions): ImClient {
   const dedup = new EventDedup();
   const environment = options.environment ?? browserEnvironment();
   let recovery: (reasons: RecoveryReason[]) => Promise<void> = async () => undefined;
+  const windows = new Set<ConversationWindow>();
   const session = new AuthSession({
     provider: options.authProvider,
     renewAheadMs: options.renewAheadMs ?? 60_000,
@@ -60,14 +68,24 @@ export function createClient(options: ClientOptions): ImClient {
   const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
     if (!session.active) return;
     emitter.emit('recover', { reasons });
-    await recovery(reasons);
+    // The home list and the visible chat are two independent chains (4.7): both run now.
+    await Promise.all([recovery(reasons), ...[...windows].map((w) => w.calibrate(reasons.join(',')))]);
   });
   const link = new RealtimeLink(options.baseUrl, options.realtimePath ?? '/socket.io', session, dedup, {
     ready: (info) => {
       emitter.emit('ready', info);
-      void coalescer.trigger('connection.ready');
+      void coalescer.trigger('connection.ready').catch(() => undefined);
     },
-    event: (event) => emitter.emit('event', event),
+    event: (event) => {
+      for (const w of windows) w.onEvent(event);
+      if (event.type === 'conversation.read') {
+        const data = event.data as { conversation_id?: string; read_seq?: string; unread?: number };
+        for (const w of windows)
+          if (w.conversationId === data.conversation_id && data.read_seq !== undefined)
+            w.applyReadState(BigInt(data.read_seq), Number(data.unread ?? 0));
+      }
+      emitter.emit('event', event);
+    },
     disconnected: (reason) => emitter.emit('disconnected', { reason }),
     fatal: (error) => {
       session.stop();
@@ -76,17 +94,19 @@ export function createClient(options: ClientOptions): ImClient {
   });
   const unhook = [
     environment.onForeground(() => {
-      if (session.active) void coalescer.trigger('foreground');
+      if (session.active) void coalescer.trigger('foreground').catch(() => undefined);
     }),
     environment.onOnline(() => {
       if (!session.active) return;
       link.retryNow();
       // Spec 4.7: at once, without waiting for the connection.
-      void coalescer.trigger('online');
+      void coalescer.trigger('online').catch(() => undefined);
     }),
   ];
 
   const logout = (): void => {
+    for (const w of windows) w.close();
+    windows.clear();
     session.stop();
     link.stop();
     dedup.clear();
@@ -97,7 +117,7 @@ export function createClient(options: ClientOptions): ImClient {
       logout();
       const auth = await session.login();
       link.start();
-      void coalescer.trigger('login');
+      void coalescer.trigger('login').catch(() => undefined);
       return auth.user;
     },
     logout,
@@ -118,6 +138,24 @@ export function createClient(options: ClientOptions): ImClient {
     get: <T>(path: string, query?: Query) => guarded(() => http.get<T>(path, query)),
     post: <T>(path: string, body?: unknown) => guarded(() => http.post<T>(path, body)),
     markProcessed: (eventId) => dedup.firstTime(eventId),
+    openWindow(conversationId, onChange) {
+      const w = new ConversationWindow(
+        conversationId,
+        {
+          messages: (query) => guarded(() => http.get<WindowReply>('/app/sdk/messages', query)),
+          read: (id, readSeq) =>
+            guarded(() => http.post('/app/sdk/messages/read', { conversation_id: id, read_seq: readSeq })),
+        },
+        onChange,
+      );
+      windows.add(w);
+      void w.calibrate('open').catch(() => undefined);
+      return w;
+    },
+    closeWindow(w) {
+      w.close();
+      windows.delete(w);
+    },
   };
 
   async function guarded<T>(call: () => Promise<T>): Promise<T> {

@@ -10,3 +10,5 @@ export type { ClientEventMap, ReadyInfo, RecoveryReason, ServerEvent } from './e
 export type { ImAuth, ImUser } from './jwt.js';
 export { checkAuth } from './jwt.js';
 export { reconnectDelay } from './backoff.js';
+export { ConversationWindow } from './conversation-window.js';
+export type { ImMessage, WindowReply, WindowState, WindowTransport } from './conversation-window.js';

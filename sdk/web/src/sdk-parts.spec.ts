@@ -70,6 +70,26 @@ describe('Coalescer (spec 4.7 rule 1)', () => {
   });
 });
 
+describe('Coalescer failures', () => {
+  it('rejects the triggers a failed run served, and still runs the trailing one', async () => {
+    let calls = 0;
+    let release!: () => void;
+    const coalescer = new Coalescer<string>(async () => {
+      calls += 1;
+      if (calls === 1) {
+        await new Promise<void>((resolve) => (release = resolve));
+        throw new Error('first run failed');
+      }
+    });
+    const first = coalescer.trigger('a');
+    const trailing = coalescer.trigger('b');
+    release();
+    await expect(first).rejects.toThrow('first run failed');
+    await expect(trailing).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+});
+
 describe('kindOf (spec 7)', () => {
   it('sorts codes for the app to branch on', () => {
     expect([1101, 1102, 1103].map((c) => kindOf(c, 200))).toEqual(['auth', 'auth', 'auth']);

@@ -1,0 +1,230 @@
+import { Coalescer } from './coalescer.js';
+import { ImError } from './errors.js';
+import { ServerEvent } from './events.js';
+
+/** A message as the service returns it (tombstones keep `mid` and `conversation_seq`). */
+export interface ImMessage {
+  mid: string;
+  conversation_id: string;
+  conversation_seq: string;
+  sender_id: string;
+  client_message_id: string;
+  type: string;
+  content: Record<string, unknown> | null;
+  status: 'normal' | 'recalled' | 'deleted';
+  created_at: number;
+  /** Content version: a recall or delete raises it. The higher one wins. */
+  updated_at: number;
+}
+
+export interface WindowReply {
+  conversation_id: string;
+  outcome: 'unchanged' | 'reset' | 'page';
+  messages: ImMessage[];
+  has_more_before: boolean | null;
+  has_more_after: boolean | null;
+  last_seq: string;
+  updated_at: number;
+  deletion_revision: string;
+  read_seq: string;
+  unread: number;
+}
+
+export interface WindowTransport {
+  messages(query: Record<string, string>): Promise<WindowReply>;
+  read(conversationId: string, readSeq: string): Promise<unknown>;
+}
+
+export interface WindowState {
+  messages: ImMessage[];
+  hasMoreBefore: boolean;
+  /** True while the user browses history: new messages are announced, not scrolled to, and nothing is read. */
+  browsingHistory: boolean;
+  /** The highest sequence up to which the window has no hole (tombstones count). */
+  continuousTo: bigint;
+  readSeq: bigint;
+  unread: number;
+}
+
+type Trio = { known_last_seq: string; known_updated_at: string; known_deletion_revision: string };
+const MESSAGE_EVENTS = ['message.new', 'message.recalled', 'message.deleted'];
+
+/**
+ * The visible conversation's window, kept exactly as spec 4.7 says:
+ * - the calibration trio always comes from one tail read, and real-time merges never touch it;
+ * - `unchanged` keeps the messages; `reset` replaces them and re-applies what arrived meanwhile;
+ * - a higher sequence after a hole triggers calibration, and no read goes past the hole;
+ * - `read_seq` advances only to the continuous boundary the user has seen, not while browsing
+ *   history, and a failed read keeps its checkpoint for the next chance;
+ * - an older copy of a message never overwrites a newer one (`updated_at`).
+ */
+export class ConversationWindow {
+  private readonly bySeq = new Map<bigint, ImMessage>();
+  private trio: Trio | null = null;
+  private hasMoreBefore = false;
+  private browsing = false;
+  private readSeq = 0n;
+  private unread = 0;
+  /** Events received while a tail read is in flight: re-applied over a reset. */
+  private duringRead: ImMessage[] | null = null;
+  private seenTo = 0n;
+  private readInFlight = false;
+  private closed = false;
+  private readonly calibrator: Coalescer<string>;
+
+  constructor(
+    readonly conversationId: string,
+    private readonly transport: WindowTransport,
+    private readonly onChange: (state: WindowState) => void = () => undefined,
+  ) {
+    this.calibrator = new Coalescer<string>(() => this.calibrateOnce());
+  }
+
+  get state(): WindowState {
+    const messages = [...this.bySeq.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, m]) => m);
+    return {
+      messages,
+      hasMoreBefore: this.hasMoreBefore,
+      browsingHistory: this.browsing,
+      continuousTo: this.continuousTo(),
+      readSeq: this.readSeq,
+      unread: this.unread,
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Tail calibration (4.7 rule 2); adjacent calls merge into one read plus one trailing. */
+  calibrate(reason = 'calibrate'): Promise<void> {
+    return this.calibrator.trigger(reason);
+  }
+
+  private async calibrateOnce(): Promise<void> {
+    const trio = this.trio ?? { known_last_seq: '0', known_updated_at: '0', known_deletion_revision: '0' };
+    this.duringRead = [];
+    let reply: WindowReply;
+    try {
+      reply = await this.transport.messages({ conversation_id: this.conversationId, ...trio });
+    } finally {
+      if (this.closed) this.duringRead = null;
+    }
+    if (this.closed) return;
+    const meanwhile = this.duringRead ?? [];
+    this.duringRead = null;
+    if (reply.outcome === 'reset') {
+      this.bySeq.clear();
+      for (const message of reply.messages) this.bySeq.set(BigInt(message.conversation_seq), message);
+      this.hasMoreBefore = reply.has_more_before === true;
+      for (const message of meanwhile) this.upsert(message);
+    }
+    this.trio = {
+      known_last_seq: reply.last_seq,
+      known_updated_at: String(reply.updated_at),
+      known_deletion_revision: reply.deletion_revision,
+    };
+    this.applyReadState(BigInt(reply.read_seq), reply.unread);
+    this.changed();
+    // A failed read keeps its checkpoint; the calibration itself succeeded.
+    await this.flushRead().catch(() => undefined);
+  }
+
+  /** Older history (4.7 rule 3): never mixed with the trio. */
+  async loadOlder(): Promise<void> {
+    const first = this.firstSeq();
+    if (first === null || !this.hasMoreBefore) return;
+    const reply = await this.transport.messages({ conversation_id: this.conversationId, before_seq: String(first) });
+    if (this.closed) return;
+    for (const message of reply.messages) this.upsert(message);
+    this.hasMoreBefore = reply.has_more_before === true;
+    this.changed();
+  }
+
+  /** The user scrolled away from the latest messages (true) or back to them (false). */
+  setBrowsingHistory(browsing: boolean): void {
+    this.browsing = browsing;
+    this.changed();
+    if (!browsing) void this.flushRead().catch(() => undefined);
+  }
+
+  /** The latest sequence the user has actually seen on screen. */
+  async markSeen(seq: bigint): Promise<void> {
+    if (seq > this.seenTo) this.seenTo = seq;
+    await this.flushRead();
+  }
+
+  /** A real-time event; only message events of this conversation are taken. */
+  onEvent(event: ServerEvent): void {
+    if (this.closed || !MESSAGE_EVENTS.includes(event.type)) return;
+    const data = event.data as { conversation_id?: string; message?: ImMessage };
+    const message = data.message;
+    const conversationId = data.conversation_id ?? message?.conversation_id;
+    if (!message || conversationId !== this.conversationId) return;
+    const normalized = { ...message, conversation_id: this.conversationId };
+    this.duringRead?.push(normalized);
+    const seq = BigInt(normalized.conversation_seq);
+    const last = this.lastSeq();
+    this.upsert(normalized);
+    this.changed();
+    // 4.7 rule 4: a hole before this message: calibrate first.
+    if (last !== null && seq > last + 1n) void this.calibrate('gap').catch(() => undefined);
+  }
+
+  /** A read on another device of this user (`conversation.read`). */
+  applyReadState(readSeq: bigint, unread: number): void {
+    if (readSeq >= this.readSeq) {
+      this.readSeq = readSeq;
+      this.unread = unread;
+    }
+  }
+
+  private upsert(message: ImMessage): void {
+    const seq = BigInt(message.conversation_seq);
+    const current = this.bySeq.get(seq);
+    // 4.7 rule 6: an older read never overwrites a newer message.
+    if (current && current.updated_at > message.updated_at) return;
+    this.bySeq.set(seq, message);
+  }
+
+  /** Rule 5: to the seen, continuous boundary; not while browsing history; retried after a failure. */
+  private async flushRead(): Promise<void> {
+    if (this.browsing || this.readInFlight || this.closed) return;
+    const target = this.seenTo < this.continuousTo() ? this.seenTo : this.continuousTo();
+    if (target <= this.readSeq) return;
+    this.readInFlight = true;
+    try {
+      await this.transport.read(this.conversationId, String(target));
+      if (target > this.readSeq) this.readSeq = target;
+    } catch (error) {
+      // The checkpoint stays; the next visible message, foreground or reconnect tries again.
+      if (!(error instanceof ImError) || error.kind !== 'stale') throw error;
+    } finally {
+      this.readInFlight = false;
+    }
+  }
+
+  private continuousTo(): bigint {
+    const first = this.firstSeq();
+    if (first === null) return this.readSeq;
+    let seq = first;
+    while (this.bySeq.has(seq + 1n)) seq += 1n;
+    return seq;
+  }
+
+  private firstSeq(): bigint | null {
+    let min: bigint | null = null;
+    for (const seq of this.bySeq.keys()) if (min === null || seq < min) min = seq;
+    return min;
+  }
+
+  private lastSeq(): bigint | null {
+    let max: bigint | null = null;
+    for (const seq of this.bySeq.keys()) if (max === null || seq > max) max = seq;
+    return max;
+  }
+
+  private changed(): void {
+    if (!this.closed) this.onChange(this.state);
+  }
+}

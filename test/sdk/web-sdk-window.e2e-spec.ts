@@ -1,0 +1,163 @@
+// The Web SDK's conversation window against the real service (spec 4.7): gap injection,
+// a reset racing a live message, recall and delete while offline, a read failing in a network
+// flap, reads held at the continuous boundary and while browsing history.
+import { ConversationWindow, ImClient } from '../../sdk/web/src/index';
+import type { ServerEvent } from '../../sdk/web/src/events';
+import { RealtimeService } from '../../src/realtime/realtime.service';
+import { listen } from '../helpers/realtime';
+import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
+import { ApiClient, friendCid } from '../support/api-client';
+import { SteeredTransport, hostProvider, sdkClient, until } from './sdk-harness';
+
+describe('Web SDK: the visible conversation window (4.7)', () => {
+  let t: TestApp;
+  let base: string;
+  let api: ApiClient;
+  const clients: ImClient[] = [];
+  beforeAll(async () => {
+    t = await startTestApp();
+    base = await listen(t);
+    api = new ApiClient(t);
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.destroy();
+  });
+  afterAll(() => t.close());
+
+  /** `me` logged in through the SDK, befriended with `peer`, with a steered window on their chat. */
+  async function chat(options: { drop?: (e: ServerEvent) => boolean } = {}) {
+    const [me, peer] = [await issueUser(t), await issueUser(t)];
+    await api.befriend(me, peer);
+    const sdk = sdkClient(base, hostProvider(t, () => me.userId).fn, clients);
+    await sdk.c.login();
+    await until(() => sdk.readies.length === 1, 'ready');
+    const transport = new SteeredTransport(sdk.c);
+    const window = new ConversationWindow(friendCid(peer), transport);
+    sdk.c.on('event', (e) => {
+      if (!options.drop?.(e)) window.onEvent(e);
+    });
+    await window.calibrate();
+    return { me, peer, sdk, transport, window };
+  }
+
+  const seqs = (w: ConversationWindow) => w.state.messages.map((m) => Number(m.conversation_seq));
+  const serverWindow = (u: IssuedUser, peer: IssuedUser) =>
+    api.window(u, friendCid(peer), { known_last_seq: '0', known_updated_at: '0', known_deletion_revision: '0' });
+
+  it('fills a hole left by a dropped event: calibration first, and no read past the hole', async () => {
+    let dropped: string | null = null;
+    const { me, peer, transport, window } = await chat({
+      drop: (e) => e.type === 'message.new' && dropped !== null && e.event_id === dropped,
+    });
+    await api.send(peer, friendCid(me), 'one');
+    await until(() => seqs(window).includes(1), 'message 1');
+    const release = transport.holdNextReply();
+    const second = await api.send(peer, friendCid(me), 'two');
+    dropped = second.event_id;
+    await api.send(peer, friendCid(me), 'three');
+    await until(() => seqs(window).includes(3), 'message 3');
+    // The hole at 2 is seen: the window calibrates, and the continuous boundary stays at 1.
+    expect(window.state.continuousTo).toBe(1n);
+    await window.markSeen(3n);
+    expect(transport.reads.every((seq) => BigInt(seq) <= 1n)).toBe(true);
+    release();
+    await until(() => seqs(window).includes(2), 'the hole filled by calibration');
+    expect(seqs(window)).toEqual([1, 2, 3]);
+    await window.markSeen(3n);
+    expect(transport.reads.at(-1)).toBe('3');
+    expect((await serverWindow(me, peer)).read_seq).toBe('3');
+  });
+
+  it('keeps a message that arrives live while a reset is in flight', async () => {
+    const { me, peer, transport, window } = await chat();
+    await api.send(peer, friendCid(me), 'before');
+    const release = transport.holdNextReply();
+    const calibrating = window.calibrate('refresh');
+    await until(() => transport.queries.length === 2, 'the tail read sent');
+    // The server has answered (without this message); the message arrives live meanwhile.
+    await api.send(peer, friendCid(me), 'during');
+    await until(() => seqs(window).includes(2), 'the live message');
+    release();
+    await calibrating;
+    expect(window.state.messages.map((m) => m.content?.text)).toEqual(['before', 'during']);
+  });
+
+  it('shows messages recalled and deleted while the client was away, and a recall is never undone by an older read', async () => {
+    const { me, peer, sdk, window } = await chat();
+    const [a, b, c] = [
+      await api.send(peer, friendCid(me), 'a'),
+      await api.send(peer, friendCid(me), 'b'),
+      await api.send(peer, friendCid(me), 'c'),
+    ];
+    await until(() => seqs(window).length === 3, 'three messages');
+    sdk.c.logout();
+    await api.recall(peer, friendCid(me), a.message.mid);
+    await api.deleteMessage(peer, friendCid(me), b.message.mid);
+    await sdk.c.login();
+    await window.calibrate('login');
+    expect(window.state.messages.map((m) => [m.content?.text ?? null, m.status])).toEqual([
+      [null, 'recalled'],
+      [null, 'deleted'],
+      ['c', 'normal'],
+    ]);
+    // Tombstones count for continuity.
+    expect(window.state.continuousTo).toBe(3n);
+    void c;
+  });
+
+  it('keeps the read checkpoint through a failed read and submits it again later', async () => {
+    const { me, peer, transport, window } = await chat();
+    await api.send(peer, friendCid(me), 'one');
+    await api.send(peer, friendCid(me), 'two');
+    await until(() => seqs(window).length === 2, 'two messages');
+    transport.failReads = 1;
+    await expect(window.markSeen(2n)).rejects.toThrow('network flap');
+    expect((await serverWindow(me, peer)).read_seq).toBe('0');
+    await window.calibrate('online');
+    expect(transport.reads).toEqual(['2', '2']);
+    expect((await serverWindow(me, peer)).read_seq).toBe('2');
+    expect(window.state.readSeq).toBe(2n);
+  });
+
+  it('does not read while the user browses history, and reads once back at the latest message', async () => {
+    const { me, peer, transport, window } = await chat();
+    await api.send(peer, friendCid(me), 'one');
+    await until(() => seqs(window).length === 1, 'a message');
+    window.setBrowsingHistory(true);
+    await api.send(peer, friendCid(me), 'two');
+    await until(() => seqs(window).length === 2, 'the new message, announced');
+    await window.markSeen(2n);
+    expect(transport.reads).toEqual([]);
+    window.setBrowsingHistory(false);
+    await until(() => transport.reads.length === 1, 'the read after returning');
+    expect(transport.reads).toEqual(['2']);
+  });
+
+  it('pages older history by before_seq without touching the calibration trio', async () => {
+    const { me, peer, transport, window } = await chat();
+    await api.sendMany(peer, friendCid(me), 60, 'm');
+    await window.calibrate('refresh');
+    expect(seqs(window)).toHaveLength(50);
+    await window.loadOlder();
+    expect(seqs(window)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const history = transport.queries.find((q) => q.before_seq !== undefined)!;
+    expect(Object.keys(history).sort()).toEqual(['before_seq', 'conversation_id']);
+  });
+
+  it('calibrates the open window by itself after the connection comes back (client.openWindow)', async () => {
+    const [me, peer] = [await issueUser(t), await issueUser(t)];
+    await api.befriend(me, peer);
+    const sdk = sdkClient(base, hostProvider(t, () => me.userId).fn, clients);
+    await sdk.c.login();
+    await until(() => sdk.readies.length === 1, 'ready');
+    const window = sdk.c.openWindow(friendCid(peer));
+    await api.send(peer, friendCid(me), 'one');
+    await until(() => seqs(window).includes(1), 'message 1');
+    t.app.get(RealtimeService).disconnectAll();
+    await api.send(peer, friendCid(me), 'two');
+    sdk.environment.online();
+    await until(() => sdk.readies.length >= 2, 'ready again');
+    await until(() => seqs(window).includes(2), 'message 2 after recovery');
+    expect(sdk.recoveries.flat()).toEqual(expect.arrayContaining(['online', 'connection.ready']));
+  });
+});
