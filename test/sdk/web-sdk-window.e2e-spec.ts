@@ -82,13 +82,28 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     expect(window.state.messages.map((m) => m.content?.text)).toEqual(['before', 'during']);
   });
 
-  it('shows messages recalled and deleted while the client was away, and a recall is never undone by an older read', async () => {
+  it("keeps the user's own message sent while a reset is in flight", async () => {
+    const { me, peer, sdk, transport, window } = await chat();
+    await api.send(peer, friendCid(me), 'theirs');
+    const release = transport.holdNextReply();
+    const calibrating = window.calibrate('refresh');
+    await until(() => transport.queries.length === 2, 'the tail read sent');
+    const sent = await sdk.c.post<{ message: { mid: string } }>('/app/sdk/messages/send', {
+      conversation_id: friendCid(peer),
+      client_message_id: `c-${Date.now()}`,
+      type: 'text',
+      content: { text: 'mine, during the reset' },
+    });
+    await until(() => window.state.messages.some((m) => m.mid === sent.message.mid), 'the echo of my message');
+    release();
+    await calibrating;
+    expect(window.state.messages.map((m) => m.content?.text)).toEqual(['theirs', 'mine, during the reset']);
+  });
+
+  it('shows messages recalled and deleted while the client was away', async () => {
     const { me, peer, sdk, window } = await chat();
-    const [a, b, c] = [
-      await api.send(peer, friendCid(me), 'a'),
-      await api.send(peer, friendCid(me), 'b'),
-      await api.send(peer, friendCid(me), 'c'),
-    ];
+    const [a, b] = [await api.send(peer, friendCid(me), 'a'), await api.send(peer, friendCid(me), 'b')];
+    await api.send(peer, friendCid(me), 'c');
     await until(() => seqs(window).length === 3, 'three messages');
     sdk.c.logout();
     await api.recall(peer, friendCid(me), a.message.mid);
@@ -102,7 +117,25 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     ]);
     // Tombstones count for continuity.
     expect(window.state.continuousTo).toBe(3n);
-    void c;
+  });
+
+  it('never lets an older read undo a recall that arrived while it was in flight', async () => {
+    const { me, peer, transport, window } = await chat();
+    const sent = await api.send(peer, friendCid(me), 'soon recalled');
+    await until(() => seqs(window).includes(1), 'the message');
+    const release = transport.holdNextReply();
+    // This read is answered now (force a reset: the trio is stale) but held back...
+    await api.send(peer, friendCid(me), 'next');
+    await until(() => seqs(window).includes(2), 'the second message');
+    const calibrating = window.calibrate('refresh');
+    await until(() => transport.queries.length === 2, 'the tail read sent');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // ...while the recall arrives live.
+    await api.recall(peer, friendCid(me), sent.message.mid);
+    await until(() => window.state.messages[0]?.status === 'recalled', 'the live recall');
+    release();
+    await calibrating;
+    expect(window.state.messages.map((m) => m.status)).toEqual(['recalled', 'normal']);
   });
 
   it('keeps the read checkpoint through a failed read and submits it again later', async () => {

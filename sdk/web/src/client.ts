@@ -8,6 +8,7 @@ import { ClientEventMap, Emitter, RecoveryReason } from './events.js';
 import { HttpClient, Query } from './http.js';
 import { ImUser } from './jwt.js';
 import { RealtimeLink } from './realtime.js';
+import { BadgeState, UnreadBadge, UnreadTotals } from './unread-badge.js';
 
 export interface ClientOptions {
   /** The service's origin, e.g. `https://im.example.com`. */
@@ -46,6 +47,20 @@ export interface ImClient {
    */
   openWindow(conversationId: string, onChange?: (state: WindowState) => void): ConversationWindow;
   closeWindow(window: ConversationWindow): void;
+  /** `POST /app/sdk/sync` (one page of the home list); its absolute unread resets the badge. */
+  sync<T extends SyncPage = SyncPage>(body?: { cursor?: string }): Promise<T>;
+  /** The aggregate unread badge, capped at 100 and recalibrated with `unread` (spec 4.7). */
+  readonly badge: BadgeState;
+  onBadge(listener: (state: BadgeState) => void): () => void;
+}
+
+/** The part of a `sync` reply the SDK reads; the rest is passed through to the app. */
+export interface SyncPage {
+  conversations: {
+    items: Array<{ conversation_id: string; unread: number; muted: boolean }>;
+    next_cursor: string | null;
+  };
+  unread: UnreadTotals;
 }
 
 export function createClient(options: ClientOptions): ImClient {
@@ -54,6 +69,7 @@ export function createClient(options: ClientOptions): ImClient {
   const environment = options.environment ?? browserEnvironment();
   let recovery: (reasons: RecoveryReason[]) => Promise<void> = async () => undefined;
   const windows = new Set<ConversationWindow>();
+  const badgeListeners = new Set<(state: BadgeState) => void>();
   const session = new AuthSession({
     provider: options.authProvider,
     renewAheadMs: options.renewAheadMs ?? 60_000,
@@ -65,6 +81,11 @@ export function createClient(options: ClientOptions): ImClient {
     onRenewed: (auth) => link.renewed(auth.token),
   });
   const http = new HttpClient(options.baseUrl, session, options.fetch ?? fetch.bind(globalThis));
+  const badge = new UnreadBadge(
+    () => session.user?.user_id ?? null,
+    () => guarded(() => http.get('/app/sdk/unread')),
+    (state) => badgeListeners.forEach((listener) => listener(state)),
+  );
   const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
     if (!session.active) return;
     emitter.emit('recover', { reasons });
@@ -78,6 +99,7 @@ export function createClient(options: ClientOptions): ImClient {
     },
     event: (event) => {
       for (const w of windows) w.onEvent(event);
+      badge.onEvent(event);
       if (event.type === 'conversation.read') {
         const data = event.data as { conversation_id?: string; read_seq?: string; unread?: number };
         for (const w of windows)
@@ -155,6 +177,18 @@ export function createClient(options: ClientOptions): ImClient {
     closeWindow(w) {
       w.close();
       windows.delete(w);
+    },
+    async sync<T extends SyncPage>(body: { cursor?: string } = {}) {
+      const page = await guarded(() => http.post<T>('/app/sdk/sync', body));
+      badge.setAbsolute(page.unread, page.conversations.items);
+      return page;
+    },
+    get badge() {
+      return badge.state;
+    },
+    onBadge(listener) {
+      badgeListeners.add(listener);
+      return () => badgeListeners.delete(listener);
     },
   };
 

@@ -1,5 +1,5 @@
 export { createClient } from './client.js';
-export type { ClientOptions, ImClient } from './client.js';
+export type { ClientOptions, ImClient, SyncPage } from './client.js';
 export type { AuthProvider } from './auth-session.js';
 export type { Query } from './http.js';
 export type { ClientEnvironment } from './environment.js';
@@ -12,3 +12,5 @@ export { checkAuth } from './jwt.js';
 export { reconnectDelay } from './backoff.js';
 export { ConversationWindow } from './conversation-window.js';
 export type { ImMessage, WindowReply, WindowState, WindowTransport } from './conversation-window.js';
+export { UNREAD_CAP, UnreadBadge } from './unread-badge.js';
+export type { BadgeState, UnreadTotals } from './unread-badge.js';
