@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger as PinoRoot } from 'pino';
 import { AdminModule } from './admin/admin.module';
 import { AdminConsoleModule } from './admin-console/admin-console.module';
+import { DemoModule } from './demo/demo.module';
 import { RuntimeSettingsModule } from './settings/runtime-settings.module';
 import { AuthModule } from './auth/auth.module';
 import { ClientErrorsModule } from './client-errors/client-errors.module';
@@ -67,6 +68,7 @@ export class AppModule {
         CallsModule,
         AdminModule,
         AdminConsoleModule,
+        DemoModule,
         HostAppModule,
       ],
       providers: [

@@ -2,36 +2,17 @@
 // a user and see 1003 on their next SDK call, close a capability and see 1202, a screenshot of
 // every page, and an axe-core accessibility check of every page with no serious violations.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
 import { totpCodeAt } from '../../src/admin/admin-totp';
 import { ADMIN_PASSWORD, createAdmin } from '../support/admin-client';
+import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
 
-const SHOTS = join(__dirname, '..', '..', 'test-output', 'browser');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'settings', 'audit', 'admins', 'account'];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 (existsSync(CHROMIUM) ? describe : describe.skip)('admin console in Chromium', () => {
   let database: IsolatedDatabase;
@@ -45,7 +26,6 @@ async function freePort(): Promise<number> {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     database = await isolatedDatabase();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -53,7 +33,7 @@ async function freePort(): Promise<number> {
     t = await startTestApp({ ...database.env, PUBLIC_BASE_URL: base });
     await t.app.listen(port, '127.0.0.1');
     owner = await createAdmin(t, 'owner');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.on('console', (message) => {

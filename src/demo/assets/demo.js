@@ -1,0 +1,221 @@
+// A small chat on the Web SDK: the bundled host application's login, the home list with
+// badges, one conversation with history, live messages, read state and recall.
+import { createClient } from '@im-sdk/web';
+
+const $ = (id) => document.getElementById(id);
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name.startsWith('on')) el.addEventListener(name.slice(2), value);
+    else if (value !== undefined && value !== false) el.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined) el.append(child);
+  return el;
+}
+const say = (text) => ($('status').textContent = text);
+
+async function host(path, body) {
+  const response = await fetch(`/app/auth/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = await response.json();
+  if (envelope.code !== 0) throw new Error(envelope.msg);
+  return envelope.data;
+}
+
+let client = null;
+let account = null;
+let openChat = null;
+let peerRead = new Map();
+
+function showLogin() {
+  const form = h(
+    'form',
+    { class: 'auth', 'aria-label': 'Log in' },
+    h('h1', {}, 'Log in'),
+    h('label', {}, 'Phone', h('input', { name: 'phone', autocomplete: 'tel', required: true })),
+    h('label', {}, 'Password', h('input', { name: 'password', type: 'password', required: true })),
+    h('button', { type: 'submit' }, 'Log in'),
+    h('button', { type: 'button', class: 'link', onclick: showSignup }, 'Create an account'),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    try {
+      account = (await host('login', { phone: data.get('phone'), password: data.get('password') })).account;
+      await start();
+    } catch (error) {
+      say(error.message);
+    }
+  });
+  $('main').replaceChildren(form);
+}
+
+function showSignup() {
+  const form = h(
+    'form',
+    { class: 'auth', 'aria-label': 'Create an account' },
+    h('h1', {}, 'Create an account'),
+    h('label', {}, 'Phone', h('input', { name: 'phone', required: true })),
+    h('label', {}, 'Nickname', h('input', { name: 'nickname', required: true })),
+    h(
+      'label',
+      {},
+      'Password (8 or more characters)',
+      h('input', { name: 'password', type: 'password', required: true }),
+    ),
+    h('label', {}, 'Code from the SMS', h('input', { name: 'code', inputmode: 'numeric' })),
+    h('button', { type: 'button', onclick: () => sendCode(form) }, 'Send code'),
+    h('button', { type: 'submit' }, 'Create account'),
+    h('button', { type: 'button', class: 'link', onclick: showLogin }, 'Back to log in'),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = Object.fromEntries(new FormData(form).entries());
+    try {
+      account = (await host('signup', data)).account;
+      await start();
+    } catch (error) {
+      say(error.message);
+    }
+  });
+  $('main').replaceChildren(form);
+}
+
+async function sendCode(form) {
+  const phone = new FormData(form).get('phone');
+  try {
+    await host('sms/send', { phone, purpose: 'signup' });
+    // Development only: the log driver keeps the code in an inbox the demo may read.
+    const inbox = await host(`dev/sms-inbox?phone=${encodeURIComponent(phone)}`);
+    const code = inbox.items.find((item) => item.purpose === 'signup')?.code;
+    if (code) form.elements.namedItem('code').value = code;
+    say('Code sent');
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function start() {
+  client = createClient({ baseUrl: location.origin, authProvider: () => host('token', {}) });
+  client.onBadge(({ count, capped }) => ($('badge').textContent = count === 0 ? '' : capped ? '99+' : String(count)));
+  client.setRecovery(() => renderHome());
+  client.on('event', (event) => {
+    if (event.type === 'conversation.peer_read') {
+      peerRead.set(event.data.conversation_id, BigInt(event.data.read_seq));
+      if (openChat) renderMessages(openChat.window.state);
+    }
+    if (event.type.startsWith('message.') || event.type.startsWith('conversation.') || event.type.startsWith('friend.'))
+      void renderHome();
+  });
+  client.on('session.ended', ({ code }) => say(`Session ended (${code})`));
+  const user = await client.login();
+  $('me').textContent = `${user.nickname} (${user.user_id})`;
+  $('main').replaceChildren(
+    h('nav', { id: 'home', 'aria-label': 'Conversations' }),
+    h('section', { id: 'chat', 'aria-label': 'Chat' }),
+  );
+}
+
+async function renderHome() {
+  const page = await client.sync();
+  const list = h(
+    'ul',
+    {},
+    page.conversations.items.map((item) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          { type: 'button', 'data-conversation': item.conversation_id, onclick: () => open(item) },
+          h('span', {}, item.title || item.conversation_id, h('br'), h('small', {}, preview(item.last_message))),
+          item.unread ? h('span', { class: 'badge' }, String(item.unread)) : null,
+        ),
+      ),
+    ),
+  );
+  $('home')?.replaceChildren(h('h2', {}, 'Chats'), list);
+}
+
+const preview = (m) => (!m ? '' : m.status !== 'normal' ? `(${m.status})` : (m.content?.text ?? `[${m.type}]`));
+
+function open(item) {
+  if (openChat) client.closeWindow(openChat.window);
+  const list = h('ol', { id: 'messages', 'aria-label': 'Messages' });
+  const form = h(
+    'form',
+    { class: 'send', 'aria-label': 'Send a message' },
+    h('input', { name: 'text', 'aria-label': 'Message', autocomplete: 'off' }),
+    h('button', { type: 'submit' }, 'Send'),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const input = form.elements.namedItem('text');
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = '';
+    try {
+      const reply = await client.post('/app/sdk/messages/send', {
+        conversation_id: item.conversation_id,
+        client_message_id: crypto.randomUUID(),
+        type: 'text',
+        content: { text },
+      });
+      client.markProcessed(reply.event_id);
+    } catch (error) {
+      say(error.message);
+    }
+  });
+  const older = h(
+    'button',
+    { type: 'button', class: 'link', onclick: () => openChat.window.loadOlder() },
+    'Older messages',
+  );
+  $('chat').replaceChildren(h('h2', {}, item.title || item.conversation_id), older, list, form);
+  openChat = { item, window: client.openWindow(item.conversation_id, renderMessages) };
+}
+
+function renderMessages(state) {
+  const list = $('messages');
+  if (!list || !openChat) return;
+  const mine = account?.user_id;
+  const readTo = peerRead.get(openChat.item.conversation_id) ?? 0n;
+  list.replaceChildren(
+    ...state.messages.map((m) => {
+      const own = m.sender_id === mine;
+      const text = m.status === 'normal' ? (m.content?.text ?? `[${m.type}]`) : `(${m.status})`;
+      return h(
+        'li',
+        { class: own ? 'mine' : '', 'data-seq': m.conversation_seq },
+        h('span', { class: 'bubble' }, text),
+        own && BigInt(m.conversation_seq) <= readTo ? h('span', { class: 'meta' }, 'Read') : null,
+        own && m.status === 'normal'
+          ? h('button', { type: 'button', class: 'link', onclick: () => recall(m) }, 'Recall')
+          : null,
+      );
+    }),
+  );
+  list.scrollTop = list.scrollHeight;
+  const last = state.messages.at(-1);
+  if (last && document.visibilityState === 'visible')
+    void openChat.window.markSeen(BigInt(last.conversation_seq)).catch(() => undefined);
+}
+
+async function recall(message) {
+  try {
+    await client.post('/app/sdk/messages/recall', { conversation_id: openChat.item.conversation_id, mid: message.mid });
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+host('me')
+  .then((data) => {
+    account = data.account;
+    return start();
+  })
+  .catch(() => showLogin());
