@@ -50,7 +50,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '\\.spec\\.ts$' },
+    // Browser assets (the admin console, the demo chat) resolve their imports in the page.
+    exclude: { path: '(\\.spec\\.ts$|^src/[^/]+/assets/)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
