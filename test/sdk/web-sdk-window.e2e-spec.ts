@@ -1,13 +1,13 @@
 // The Web SDK's conversation window against the real service (spec 4.7): gap injection,
 // a reset racing a live message, recall and delete while offline, a read failing in a network
 // flap, reads held at the continuous boundary and while browsing history.
-import { ConversationWindow, ImClient } from '../../sdk/web/src/index';
+import { ConversationWindow, ImClient, MemoryStateStore, createClient } from '../../sdk/web/src/index';
 import type { ServerEvent } from '../../sdk/web/src/events';
 import { RealtimeService } from '../../src/realtime/realtime.service';
 import { listen } from '../helpers/realtime';
 import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
 import { ApiClient, friendCid } from '../support/api-client';
-import { SteeredTransport, hostProvider, sdkClient, until } from './sdk-harness';
+import { SteeredTransport, hostProvider, sdkClient, testEnvironment, until } from './sdk-harness';
 
 describe('Web SDK: the visible conversation window (4.7)', () => {
   let t: TestApp;
@@ -175,6 +175,74 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     expect(seqs(window)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     const history = transport.queries.find((q) => q.before_seq !== undefined)!;
     expect(Object.keys(history).sort()).toEqual(['before_seq', 'conversation_id']);
+  });
+
+  it("puts the user's own sends and recalls into the open window once, whichever arrives first", async () => {
+    const [me, peer] = [await issueUser(t), await issueUser(t)];
+    await api.befriend(me, peer);
+    const sdk = sdkClient(base, hostProvider(t, () => me.userId).fn, clients);
+    await sdk.c.login();
+    await until(() => sdk.readies.length === 1, 'ready');
+    const window = sdk.c.openWindow(friendCid(peer));
+    for (let i = 1; i <= 5; i++)
+      await sdk.c.sendMessage({ conversation_id: friendCid(peer), type: 'text', content: { text: `mine ${i}` } });
+    expect(seqs(window)).toEqual([1, 2, 3, 4, 5]);
+    const first = window.state.messages[0];
+    await sdk.c.changeMessage('recall', friendCid(peer), first.mid);
+    expect(window.state.messages[0].status).toBe('recalled');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seqs(window)).toEqual([1, 2, 3, 4, 5]);
+    expect(sdk.events.filter((e) => e.type === 'message.new').length).toBeLessThanOrEqual(5);
+  });
+
+  it('shows the cached window at once after a reload, calibrates it as unchanged, and forgets it at logout', async () => {
+    const [me, peer] = [await issueUser(t), await issueUser(t)];
+    await api.befriend(me, peer);
+    const store = new MemoryStateStore();
+    const first = createClient({
+      baseUrl: base,
+      authProvider: hostProvider(t, () => me.userId).fn,
+      store,
+      environment: testEnvironment(),
+    });
+    clients.push(first);
+    await first.login();
+    await api.send(peer, friendCid(me), 'kept across the reload');
+    const before = first.openWindow(friendCid(peer));
+    await until(() => seqs(before).includes(1), 'the message');
+    await first.sync();
+
+    // A reload: a new client on the same store, the old page simply gone (no logout).
+    const outcomes: string[] = [];
+    const recordingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).includes('/app/sdk/messages?'))
+        outcomes.push(((await response.clone().json()) as { data?: { outcome: string } }).data?.outcome ?? '');
+      return response;
+    };
+    const second = createClient({
+      baseUrl: base,
+      authProvider: hostProvider(t, () => me.userId).fn,
+      store,
+      fetch: recordingFetch,
+      environment: testEnvironment(),
+    });
+    clients.push(second);
+    await second.login();
+    expect((await second.cachedHome())?.conversations.items.map((i) => i.conversation_id)).toContain(friendCid(peer));
+    const firstStates: string[][] = [];
+    const after = second.openWindow(friendCid(peer), (state) => firstStates.push(state.messages.map((m) => m.mid)));
+    await until(() => outcomes.length >= 1, 'the calibration');
+    // The cached copy was on screen before the service answered, and the service confirmed it.
+    expect(firstStates[0]).toEqual(before.state.messages.map((m) => m.mid));
+    expect(outcomes[0]).toBe('unchanged');
+    expect(seqs(after)).toEqual([1]);
+
+    second.logout();
+    await until(
+      async () => (await store.load(`${me.userId}/window/${friendCid(peer)}`)) === undefined,
+      'the cache cleared',
+    );
   });
 
   it('calibrates the open window by itself after the connection comes back (client.openWindow)', async () => {

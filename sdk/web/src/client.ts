@@ -1,6 +1,7 @@
 import { AuthProvider, AuthSession } from './auth-session.js';
 import { Coalescer } from './coalescer.js';
-import { ConversationWindow, WindowReply, WindowState } from './conversation-window.js';
+import { ConversationWindow, ImMessage, WindowReply, WindowSnapshot, WindowState } from './conversation-window.js';
+import { StateStore, defaultStateStore } from './state-store.js';
 import { ClientEnvironment, browserEnvironment } from './environment.js';
 import { ImError } from './errors.js';
 import { EventDedup } from './event-dedup.js';
@@ -20,6 +21,8 @@ export interface ClientOptions {
   /** Renew this long before the token expires. */
   renewAheadMs?: number;
   environment?: ClientEnvironment;
+  /** The readable cache across reloads: IndexedDB where available, memory otherwise. */
+  store?: StateStore;
   fetch?: typeof fetch;
   now?: () => number;
 }
@@ -52,6 +55,26 @@ export interface ImClient {
   /** The aggregate unread badge, capped at 100 and recalibrated with `unread` (spec 4.7). */
   readonly badge: BadgeState;
   onBadge(listener: (state: BadgeState) => void): () => void;
+  /**
+   * Sends a message (`POST /app/sdk/messages/send`). The reply's message goes into the open
+   * window of its conversation at once, and its event ID is marked processed, so the real-time
+   * echo neither duplicates it nor is needed. A retry with the same `client_message_id` returns
+   * the original message.
+   */
+  sendMessage(message: {
+    conversation_id: string;
+    type: string;
+    content: Record<string, unknown>;
+    client_message_id?: string;
+  }): Promise<{ message: ImMessage; event_id: string }>;
+  /** Recall or delete (`/app/sdk/messages/recall` or `/delete`); the open window shows the tombstone at once. */
+  changeMessage(
+    action: 'recall' | 'delete',
+    conversationId: string,
+    mid: string,
+  ): Promise<{ message: ImMessage; event_id: string | null }>;
+  /** The last `sync` page this user saw (from the store), to show before the network answers. */
+  cachedHome<T extends SyncPage = SyncPage>(): Promise<T | undefined>;
 }
 
 /** The part of a `sync` reply the SDK reads; the rest is passed through to the app. */
@@ -63,10 +86,32 @@ export interface SyncPage {
   unread: UnreadTotals;
 }
 
+/** A client_message_id for a send (retries of one send must reuse it). */
+function randomId(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return crypto?.randomUUID
+    ? crypto.randomUUID()
+    : `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 export function createClient(options: ClientOptions): ImClient {
   const emitter = new Emitter<ClientEventMap>();
   const dedup = new EventDedup();
   const environment = options.environment ?? browserEnvironment();
+  const store = options.store ?? defaultStateStore();
+  /** A store key of the current login's user; writes of an earlier login are dropped. */
+  const saver = () => {
+    const user = session.user?.user_id;
+    const generation = session.generation;
+    return user === undefined
+      ? null
+      : {
+          prefix: `${user}/`,
+          save: (key: string, value: unknown) => {
+            if (generation === session.generation) void store.save(`${user}/${key}`, value).catch(() => undefined);
+          },
+        };
+  };
   let recovery: (reasons: RecoveryReason[]) => Promise<void> = async () => undefined;
   const windows = new Set<ConversationWindow>();
   const badgeListeners = new Set<(state: BadgeState) => void>();
@@ -76,6 +121,7 @@ export function createClient(options: ClientOptions): ImClient {
     now: options.now ?? (() => Date.now()),
     onIdentityChanged: (previous, next) => {
       link.stop();
+      void store.clear(`${previous.user_id}/`).catch(() => undefined);
       emitter.emit('identity.changed', { previous_user_id: previous.user_id, next_user_id: next.user_id });
     },
     onRenewed: (auth) => link.renewed(auth.token),
@@ -127,6 +173,9 @@ export function createClient(options: ClientOptions): ImClient {
   ];
 
   const logout = (): void => {
+    // Spec 4.7 rule 7: logout clears the account's session, its readable cache included.
+    const user = session.user?.user_id;
+    if (user !== undefined) void store.clear(`${user}/`).catch(() => undefined);
     for (const w of windows) w.close();
     windows.clear();
     session.stop();
@@ -161,6 +210,8 @@ export function createClient(options: ClientOptions): ImClient {
     post: <T>(path: string, body?: unknown) => guarded(() => http.post<T>(path, body)),
     markProcessed: (eventId) => dedup.firstTime(eventId),
     openWindow(conversationId, onChange) {
+      const keys = saver();
+      const cacheKey = `window/${conversationId}`;
       const w = new ConversationWindow(
         conversationId,
         {
@@ -169,9 +220,16 @@ export function createClient(options: ClientOptions): ImClient {
             guarded(() => http.post('/app/sdk/messages/read', { conversation_id: id, read_seq: readSeq })),
         },
         onChange,
+        keys && {
+          load: () => store.load(`${keys.prefix}${cacheKey}`),
+          save: (snapshot: WindowSnapshot) => keys.save(cacheKey, snapshot),
+        },
       );
       windows.add(w);
-      void w.calibrate('open').catch(() => undefined);
+      void w
+        .restore()
+        .then(() => w.calibrate('open'))
+        .catch(() => undefined);
       return w;
     },
     closeWindow(w) {
@@ -181,16 +239,57 @@ export function createClient(options: ClientOptions): ImClient {
     async sync<T extends SyncPage>(body: { cursor?: string } = {}) {
       const page = await guarded(() => http.post<T>('/app/sdk/sync', body));
       badge.setAbsolute(page.unread, page.conversations.items);
+      if (!body.cursor) saver()?.save('home', page);
       return page;
     },
     get badge() {
       return badge.state;
+    },
+    async sendMessage(message) {
+      const body = { client_message_id: randomId(), ...message };
+      const reply = await guarded(() =>
+        http.post<{ message: ImMessage; event_id: string }>('/app/sdk/messages/send', body),
+      );
+      applyOwn('message.new', message.conversation_id, reply.message, reply.event_id);
+      return reply;
+    },
+    async changeMessage(action, conversationId, mid) {
+      const reply = await guarded(() =>
+        http.post<{ message: ImMessage; event_id: string | null }>(`/app/sdk/messages/${action}`, {
+          conversation_id: conversationId,
+          mid,
+        }),
+      );
+      applyOwn(
+        action === 'recall' ? 'message.recalled' : 'message.deleted',
+        conversationId,
+        reply.message,
+        reply.event_id,
+      );
+      return reply;
+    },
+    async cachedHome<T extends SyncPage>() {
+      const keys = saver();
+      return keys ? ((await store.load(`${keys.prefix}home`)) as T | undefined) : undefined;
     },
     onBadge(listener) {
       badgeListeners.add(listener);
       return () => badgeListeners.delete(listener);
     },
   };
+
+  /** A change this client made: into the open windows now; its real-time echo is then skipped. */
+  function applyOwn(type: string, conversationId: string, message: ImMessage, eventId: string | null): void {
+    if (eventId !== null && !dedup.firstTime(eventId)) return;
+    const event = {
+      event_id: eventId ?? `local-${message.mid}-${message.updated_at}`,
+      type,
+      position: null,
+      created_at: message.updated_at,
+      data: { conversation_id: conversationId, message },
+    };
+    for (const w of windows) w.onEvent(event);
+  }
 
   async function guarded<T>(call: () => Promise<T>): Promise<T> {
     try {

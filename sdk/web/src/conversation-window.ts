@@ -47,6 +47,23 @@ export interface WindowState {
 }
 
 type Trio = { known_last_seq: string; known_updated_at: string; known_deletion_revision: string };
+
+/** Where a window keeps its readable copy across reloads (see StateStore); bound to one login. */
+export interface WindowCache {
+  load(): Promise<unknown>;
+  save(snapshot: WindowSnapshot): void;
+}
+
+/** The latest messages with the trio of the read they came from: calibrating from it can answer `unchanged`. */
+export interface WindowSnapshot {
+  messages: ImMessage[];
+  trio: Trio | null;
+  hasMoreBefore: boolean;
+  readSeq: string;
+  unread: number;
+}
+
+const CACHED_MESSAGES = 50;
 const MESSAGE_EVENTS = ['message.new', 'message.recalled', 'message.deleted'];
 
 /**
@@ -76,6 +93,7 @@ export class ConversationWindow {
     readonly conversationId: string,
     private readonly transport: WindowTransport,
     private readonly onChange: (state: WindowState) => void = () => undefined,
+    private readonly cache: WindowCache | null = null,
   ) {
     this.calibrator = new Coalescer<string>(() => this.calibrateOnce());
   }
@@ -94,6 +112,17 @@ export class ConversationWindow {
 
   close(): void {
     this.closed = true;
+  }
+
+  /** Shows the cached copy at once (before any network), when the window is still empty. */
+  async restore(): Promise<void> {
+    const snapshot = (await this.cache?.load().catch(() => undefined)) as WindowSnapshot | undefined;
+    if (!snapshot || this.closed || this.bySeq.size > 0 || !Array.isArray(snapshot.messages)) return;
+    for (const message of snapshot.messages) this.upsert(message);
+    this.trio ??= snapshot.trio;
+    this.hasMoreBefore = snapshot.hasMoreBefore;
+    this.applyReadState(BigInt(snapshot.readSeq), snapshot.unread);
+    this.changed();
   }
 
   /** Tail calibration (4.7 rule 2); adjacent calls merge into one read plus one trailing. */
@@ -225,6 +254,15 @@ export class ConversationWindow {
   }
 
   private changed(): void {
-    if (!this.closed) this.onChange(this.state);
+    if (this.closed) return;
+    const state = this.state;
+    this.onChange(state);
+    this.cache?.save({
+      messages: state.messages.slice(-CACHED_MESSAGES),
+      trio: this.trio,
+      hasMoreBefore: this.hasMoreBefore || state.messages.length > CACHED_MESSAGES,
+      readSeq: String(this.readSeq),
+      unread: this.unread,
+    });
   }
 }

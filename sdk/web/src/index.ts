@@ -14,3 +14,6 @@ export { ConversationWindow } from './conversation-window.js';
 export type { ImMessage, WindowReply, WindowState, WindowTransport } from './conversation-window.js';
 export { UNREAD_CAP, UnreadBadge } from './unread-badge.js';
 export type { BadgeState, UnreadTotals } from './unread-badge.js';
+export { IndexedDbStateStore, MemoryStateStore, defaultStateStore } from './state-store.js';
+export type { IdbFactoryLike, IdbKeyRangeLike, StateStore } from './state-store.js';
+export type { WindowCache, WindowSnapshot } from './conversation-window.js';

@@ -159,13 +159,7 @@ function open(item) {
     if (!text) return;
     input.value = '';
     try {
-      const reply = await client.post('/app/sdk/messages/send', {
-        conversation_id: item.conversation_id,
-        client_message_id: crypto.randomUUID(),
-        type: 'text',
-        content: { text },
-      });
-      client.markProcessed(reply.event_id);
+      await client.sendMessage({ conversation_id: item.conversation_id, type: 'text', content: { text } });
     } catch (error) {
       say(error.message);
     }
@@ -207,7 +201,7 @@ function renderMessages(state) {
 
 async function recall(message) {
   try {
-    await client.post('/app/sdk/messages/recall', { conversation_id: openChat.item.conversation_id, mid: message.mid });
+    await client.changeMessage('recall', openChat.item.conversation_id, message.mid);
   } catch (error) {
     say(error.message);
   }
