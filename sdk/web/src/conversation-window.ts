@@ -46,7 +46,7 @@ export interface WindowState {
   unread: number;
 }
 
-type Trio = { known_last_seq: string; known_updated_at: string; known_deletion_revision: string };
+export type CalibrationTrio = { known_last_seq: string; known_updated_at: string; known_deletion_revision: string };
 
 /** Where a window keeps its readable copy across reloads (see StateStore); bound to one login. */
 export interface WindowCache {
@@ -57,7 +57,7 @@ export interface WindowCache {
 /** The latest messages with the trio of the read they came from: calibrating from it can answer `unchanged`. */
 export interface WindowSnapshot {
   messages: ImMessage[];
-  trio: Trio | null;
+  trio: CalibrationTrio | null;
   hasMoreBefore: boolean;
   readSeq: string;
   unread: number;
@@ -77,7 +77,7 @@ const MESSAGE_EVENTS = ['message.new', 'message.recalled', 'message.deleted'];
  */
 export class ConversationWindow {
   private readonly bySeq = new Map<bigint, ImMessage>();
-  private trio: Trio | null = null;
+  private trio: CalibrationTrio | null = null;
   private hasMoreBefore = false;
   private browsing = false;
   private readSeq = 0n;

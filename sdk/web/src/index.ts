@@ -15,5 +15,13 @@ export type { ImMessage, WindowReply, WindowState, WindowTransport } from './con
 export { UNREAD_CAP, UnreadBadge } from './unread-badge.js';
 export type { BadgeState, UnreadTotals } from './unread-badge.js';
 export { IndexedDbStateStore, MemoryStateStore, defaultStateStore } from './state-store.js';
-export type { IdbFactoryLike, IdbKeyRangeLike, StateStore } from './state-store.js';
-export type { WindowCache, WindowSnapshot } from './conversation-window.js';
+export type {
+  IdbDatabase,
+  IdbFactoryLike,
+  IdbKeyRangeLike,
+  IdbObjectStore,
+  IdbOpenRequest,
+  IdbRequest,
+  StateStore,
+} from './state-store.js';
+export type { CalibrationTrio, WindowCache, WindowSnapshot } from './conversation-window.js';

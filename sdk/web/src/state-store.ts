@@ -32,22 +32,22 @@ const STORE = 'state';
 
 // The parts of the IndexedDB API used here, typed locally so the package compiles the same
 // with and without the DOM library.
-interface IdbRequest<T = unknown> {
+export interface IdbRequest<T = unknown> {
   result: T;
   error: unknown;
   onsuccess: (() => void) | null;
   onerror: (() => void) | null;
 }
-interface IdbObjectStore {
+export interface IdbObjectStore {
   get(key: string): IdbRequest;
   put(value: unknown, key: string): IdbRequest;
   delete(range: unknown): IdbRequest;
 }
-interface IdbDatabase {
+export interface IdbDatabase {
   transaction(store: string, mode: 'readonly' | 'readwrite'): { objectStore(name: string): IdbObjectStore };
   createObjectStore(name: string): unknown;
 }
-interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
+export interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
   onupgradeneeded: (() => void) | null;
 }
 export interface IdbFactoryLike {
