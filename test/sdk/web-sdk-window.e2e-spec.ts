@@ -177,6 +177,33 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     expect(Object.keys(history).sort()).toEqual(['before_seq', 'conversation_id']);
   });
 
+  it('locates a search result by around_mid, pages newer by after_seq back to the tail, never with the trio', async () => {
+    const { me, peer, transport, window } = await chat();
+    const sent = await api.sendMany(peer, friendCid(me), 120, 'm');
+    await window.calibrate('refresh');
+    await window.locate(sent[29].mid);
+    expect(window.state).toMatchObject({ browsingHistory: true, hasMoreAfter: true, hasMoreBefore: true });
+    expect(seqs(window)).toContain(30);
+    expect(seqs(window)[0]).toBe(5);
+    // A live message while located does not land in this window (it is not the tail).
+    await api.send(peer, friendCid(me), 'live while located');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seqs(window)).not.toContain(121);
+    while (window.state.hasMoreAfter) await window.loadNewer();
+    expect(seqs(window).at(-1)).toBe(121);
+    const trioKeys = ['known_last_seq', 'known_updated_at', 'known_deletion_revision'];
+    for (const query of transport.queries) {
+      const modes = ['around_mid', 'after_seq', 'before_seq'].filter((k) => query[k] !== undefined);
+      const trio = trioKeys.filter((k) => query[k] !== undefined);
+      // Exactly one mode per read: a page mode, or all three of the trio.
+      const ok = (modes.length === 1 && trio.length === 0) || (modes.length === 0 && trio.length === 3);
+      expect({ query, ok }).toEqual({ query, ok: true });
+    }
+    // Back at the tail, the window calibrates again and takes live messages.
+    await api.send(peer, friendCid(me), 'live at the tail');
+    await until(() => seqs(window).includes(122), 'the live message at the tail');
+  });
+
   it("puts the user's own sends and recalls into the open window once, whichever arrives first", async () => {
     const [me, peer] = [await issueUser(t), await issueUser(t)];
     await api.befriend(me, peer);

@@ -38,6 +38,8 @@ export interface WindowTransport {
 export interface WindowState {
   messages: ImMessage[];
   hasMoreBefore: boolean;
+  /** Newer messages exist beyond the window (after locating an older message). */
+  hasMoreAfter: boolean;
   /** True while the user browses history: new messages are announced, not scrolled to, and nothing is read. */
   browsingHistory: boolean;
   /** The highest sequence up to which the window has no hole (tombstones count). */
@@ -79,6 +81,7 @@ export class ConversationWindow {
   private readonly bySeq = new Map<bigint, ImMessage>();
   private trio: CalibrationTrio | null = null;
   private hasMoreBefore = false;
+  private hasMoreAfter = false;
   private browsing = false;
   private readSeq = 0n;
   private unread = 0;
@@ -103,6 +106,7 @@ export class ConversationWindow {
     return {
       messages,
       hasMoreBefore: this.hasMoreBefore,
+      hasMoreAfter: this.hasMoreAfter,
       browsingHistory: this.browsing,
       continuousTo: this.continuousTo(),
       readSeq: this.readSeq,
@@ -146,6 +150,7 @@ export class ConversationWindow {
       this.bySeq.clear();
       for (const message of reply.messages) this.bySeq.set(BigInt(message.conversation_seq), message);
       this.hasMoreBefore = reply.has_more_before === true;
+      this.hasMoreAfter = false;
       for (const message of meanwhile) this.upsert(message);
     }
     this.trio = {
@@ -167,6 +172,35 @@ export class ConversationWindow {
     if (this.closed) return;
     for (const message of reply.messages) this.upsert(message);
     this.hasMoreBefore = reply.has_more_before === true;
+    this.changed();
+  }
+
+  /** Newer messages after a located window, by `after_seq` (4.7 rule 3). */
+  async loadNewer(): Promise<void> {
+    const last = this.lastSeq();
+    if (last === null || !this.hasMoreAfter) return;
+    const reply = await this.transport.messages({ conversation_id: this.conversationId, after_seq: String(last) });
+    if (this.closed) return;
+    for (const message of reply.messages) this.upsert(message);
+    this.hasMoreAfter = reply.has_more_after === true;
+    this.changed();
+    // Back at the latest message: a tail read gives the window its trio again.
+    if (!this.hasMoreAfter) await this.calibrate('tail');
+  }
+
+  /**
+   * Shows the messages around `mid` (a search result), by `around_mid`. The window is no longer
+   * the tail, so its trio is dropped: the next calibration reads the tail afresh (4.7 rule 3).
+   */
+  async locate(mid: string): Promise<void> {
+    const reply = await this.transport.messages({ conversation_id: this.conversationId, around_mid: mid });
+    if (this.closed) return;
+    this.bySeq.clear();
+    for (const message of reply.messages) this.upsert(message);
+    this.trio = null;
+    this.hasMoreBefore = reply.has_more_before === true;
+    this.hasMoreAfter = reply.has_more_after === true;
+    this.browsing = true;
     this.changed();
   }
 
@@ -194,6 +228,8 @@ export class ConversationWindow {
     this.duringRead?.push(normalized);
     const seq = BigInt(normalized.conversation_seq);
     const last = this.lastSeq();
+    // A located window is not the tail: newer messages arrive with "load newer", not live.
+    if (this.hasMoreAfter && last !== null && seq > last) return;
     this.upsert(normalized);
     this.changed();
     // 4.7 rule 4: a hole before this message: calibrate first.
