@@ -1,4 +1,5 @@
 import { TestApp, startTestApp } from './helpers/test-app';
+import { RateLimiter } from '../src/common/rate-limit/rate-limiter';
 import { ApiClient } from './support/api-client';
 import { expectFail } from './support/assertions';
 import { clientErrorBody } from './support/factories';
@@ -55,6 +56,9 @@ describe('per-user rate limits (1005)', () => {
       const window = Date.UTC(2040, 0, 1) + Math.floor(Math.random() * 1e6) * 60_000 + 1000;
       first.clock.set(window);
       second.clock.set(window);
+      // An instance whose Redis connection is not up yet counts in memory (the outage path):
+      // start counting only once both are connected.
+      for (const app of [first, second]) expect(await app.app.get(RateLimiter).storeUp(5000)).toBe(true);
     });
     afterAll(async () => {
       await second.close();

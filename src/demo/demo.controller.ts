@@ -52,7 +52,7 @@ export class DemoController {
   private send(response: Response, file: DemoFile | undefined): void {
     if (!file) throw new AppError(ErrorCode.INVALID_PARAMETER, 'path: no such demo file', 404);
     response.set({
-      'Content-Security-Policy': `default-src 'self'; script-src 'self' '${IMPORT_MAP_HASH}'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
+      'Content-Security-Policy': `default-src 'self'; script-src 'self' '${IMPORT_MAP_HASH}'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Content-Type': file.contentType,

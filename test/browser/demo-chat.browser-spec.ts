@@ -12,6 +12,11 @@ import { HOST_PASSWORD, randomPhone } from '../support/host-app-client';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
 
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 (existsSync(CHROMIUM) ? describe : describe.skip)('demo chat in Chromium', () => {
   let t: TestApp;
   let base: string;
@@ -125,6 +130,14 @@ import { CHROMIUM } from './ensure-chromium';
     expect(await texts(bob)).toEqual(expected);
     await alice.screenshot({ path: join(SHOTS, 'demo-chat-after-recovery.png'), fullPage: true });
     await bob.screenshot({ path: join(SHOTS, 'demo-chat-peer.png'), fullPage: true });
+
+    // An image, uploaded and shown through the SDK (its bytes need the IM token).
+    await alice.getByLabel('Send an image').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    const picture = bob.locator('#messages img.image');
+    await picture.waitFor();
+    await bob.waitForFunction("[...document.querySelectorAll('#messages img.image')].some((i) => i.naturalWidth > 0)");
+    expect(await picture.count()).toBe(1);
+    await bob.screenshot({ path: join(SHOTS, 'demo-image.png'), fullPage: true });
 
     // Recall from the page: both sides show the tombstone.
     await alice.locator('#messages li.mine', { hasText: 'hi Bob' }).getByRole('button', { name: 'Recall' }).click();

@@ -129,6 +129,21 @@ describe('Web SDK: session, renewal and real-time (sdk/web)', () => {
     expect(fromSocket + (firstFromReply ? 1 : 0)).toBe(1);
   });
 
+  it('uploads media and downloads its bytes with the IM token', async () => {
+    const user = await issueUser(t);
+    const { c } = client(provider(() => user.userId).fn);
+    await c.login();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const { media } = await c.uploadMedia(new Blob([png], { type: 'image/png' }), 'image', 'dot.png');
+    expect(media).toMatchObject({ mime_type: 'image/png', size: png.length });
+    const blob = await c.downloadMedia(media.media_id);
+    expect(Buffer.from(await blob.arrayBuffer()).equals(png)).toBe(true);
+    await expect(c.downloadMedia('999999999')).rejects.toBeInstanceOf(ImError);
+  });
+
   it('delivers to two tabs of one user, each once', async () => {
     const [me, peer] = [await issueUser(t), await issueUser(t)];
     await api.befriend(me, peer);

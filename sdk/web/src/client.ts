@@ -73,6 +73,14 @@ export interface ImClient {
     conversationId: string,
     mid: string,
   ): Promise<{ message: ImMessage; event_id: string | null }>;
+  /** Uploads a file (`kind` image or file) and answers its `media` (`media_id` to send in a message). */
+  uploadMedia(
+    file: Blob,
+    kind: 'image' | 'file',
+    name?: string,
+  ): Promise<{ media: { media_id: string; mime_type: string; size: number; url: string } }>;
+  /** The bytes of a media item, for `URL.createObjectURL` (the download needs the IM token). */
+  downloadMedia(mediaId: string): Promise<Blob>;
   /** The last `sync` page this user saw (from the store), to show before the network answers. */
   cachedHome<T extends SyncPage = SyncPage>(): Promise<T | undefined>;
 }
@@ -268,6 +276,13 @@ export function createClient(options: ClientOptions): ImClient {
       );
       return reply;
     },
+    uploadMedia(file, kind, name = 'upload') {
+      const form = new FormData();
+      form.append('kind', kind);
+      form.append('file', file, name);
+      return guarded(() => http.upload('/app/sdk/media/upload', form));
+    },
+    downloadMedia: (mediaId) => guarded(() => http.download(`/app/sdk/media/${encodeURIComponent(mediaId)}`)),
     async cachedHome<T extends SyncPage>() {
       const keys = saver();
       return keys ? ((await store.load(`${keys.prefix}home`)) as T | undefined) : undefined;

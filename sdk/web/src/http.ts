@@ -30,6 +30,46 @@ export class HttpClient {
     return this.call<T>('POST', path, {}, body);
   }
 
+  /** A multipart upload (`/app/sdk/media/upload`), with the same renewal, backoff and login checks. */
+  upload<T>(path: string, form: FormData): Promise<T> {
+    return this.call<T>('POST', path, {}, form);
+  }
+
+  /** Bytes behind the IM token (`/app/sdk/media/{id}`): an `<img>` cannot send the token itself. */
+  async download(path: string): Promise<Blob> {
+    const generation = this.session.generation;
+    let token = await this.session.token();
+    for (let renewed = false; ; renewed = true) {
+      let response: Response;
+      try {
+        response = await this.fetchImpl(new URL(path, this.baseUrl), { headers: { Authorization: `Bearer ${token}` } });
+      } catch (error) {
+        throw new ImError(
+          'network',
+          ErrorCode.NETWORK,
+          `the service could not be reached: ${(error as Error).message}`,
+        );
+      }
+      if (generation !== this.session.generation)
+        throw new ImError('stale', 0, 'the login changed during the download');
+      const type = response.headers.get('content-type') ?? '';
+      if (response.ok && !type.startsWith('application/json')) return response.blob();
+      // Refusals come as the JSON envelope.
+      const envelope = (await response.json().catch(() => null)) as { code?: number; msg?: string } | null;
+      const code = typeof envelope?.code === 'number' ? envelope.code : 0;
+      if (AUTH_CODES.includes(code) && !renewed) {
+        token = await this.session.renewAfterRefusal(token);
+        continue;
+      }
+      throw new ImError(
+        kindOf(code, response.status),
+        code,
+        envelope?.msg ?? `HTTP ${response.status}`,
+        response.status,
+      );
+    }
+  }
+
   private async call<T>(method: 'GET' | 'POST', path: string, query: Query, body: unknown): Promise<T> {
     const generation = this.session.generation;
     let token = await this.session.token();
@@ -71,9 +111,10 @@ export class HttpClient {
         headers: {
           Authorization: `Bearer ${token}`,
           Accept: 'application/json',
-          ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+          // A FormData body sets its own multipart Content-Type with the boundary.
+          ...(method === 'POST' && !isForm(body) ? { 'Content-Type': 'application/json' } : {}),
         },
-        body: method === 'POST' ? JSON.stringify(body) : undefined,
+        body: method === 'POST' ? (isForm(body) ? body : JSON.stringify(body)) : undefined,
       });
     } catch (error) {
       throw new ImError('network', ErrorCode.NETWORK, `the service could not be reached: ${(error as Error).message}`);
@@ -97,4 +138,8 @@ export class HttpClient {
       throw new ImError('server', 0, `HTTP ${response.status} with code 0`, response.status);
     return { status: response.status, envelope: { code: e.code, msg: String(e.msg ?? ''), data: e.data ?? null } };
   }
+}
+
+function isForm(body: unknown): body is FormData {
+  return typeof FormData !== 'undefined' && body instanceof FormData;
 }

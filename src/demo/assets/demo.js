@@ -151,6 +151,17 @@ function open(item) {
     { class: 'send', 'aria-label': 'Send a message' },
     h('input', { name: 'text', 'aria-label': 'Message', autocomplete: 'off' }),
     h('button', { type: 'submit' }, 'Send'),
+    h(
+      'label',
+      { class: 'image' },
+      'Send an image',
+      h('input', {
+        type: 'file',
+        name: 'image',
+        accept: 'image/*',
+        onchange: (event) => sendImage(item, event.target),
+      }),
+    ),
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -181,7 +192,12 @@ function renderMessages(state) {
   list.replaceChildren(
     ...state.messages.map((m) => {
       const own = m.sender_id === mine;
-      const text = m.status === 'normal' ? (m.content?.text ?? `[${m.type}]`) : `(${m.status})`;
+      const text =
+        m.status !== 'normal'
+          ? `(${m.status})`
+          : m.type === 'image' && m.content?.media_id
+            ? image(m.content.media_id)
+            : (m.content?.text ?? `[${m.type}]`);
       return h(
         'li',
         { class: own ? 'mine' : '', 'data-seq': m.conversation_seq },
@@ -197,6 +213,40 @@ function renderMessages(state) {
   const last = state.messages.at(-1);
   if (last && document.visibilityState === 'visible')
     void openChat.window.markSeen(BigInt(last.conversation_seq)).catch(() => undefined);
+}
+
+async function sendImage(item, input) {
+  const file = input.files?.[0];
+  input.value = '';
+  if (!file) return;
+  try {
+    const { media } = await client.uploadMedia(file, 'image', file.name);
+    await client.sendMessage({
+      conversation_id: item.conversation_id,
+      type: 'image',
+      content: { media_id: media.media_id },
+    });
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+/** Images need the IM token: their bytes come through the SDK, shown from an object URL. */
+const imageUrls = new Map();
+function image(mediaId) {
+  const img = h('img', { alt: 'Image', class: 'image', 'data-media': mediaId });
+  const known = imageUrls.get(mediaId);
+  if (known) img.src = known;
+  else
+    client
+      .downloadMedia(mediaId)
+      .then((blob) => {
+        const url = URL.createObjectURL(blob);
+        imageUrls.set(mediaId, url);
+        img.src = url;
+      })
+      .catch(() => (img.alt = 'Image unavailable'));
+  return img;
 }
 
 async function recall(message) {
