@@ -139,6 +139,16 @@ const PNG = Buffer.from(
     expect(await picture.count()).toBe(1);
     await bob.screenshot({ path: join(SHOTS, 'demo-image.png'), fullPage: true });
 
+    // A call: Alice rings, Bob accepts, Alice hangs up; both pages follow the call's states.
+    await alice.getByRole('button', { name: 'Audio call' }).click();
+    await alice.getByRole('region', { name: 'Call' }).filter({ hasText: 'Calling' }).waitFor();
+    await bob.getByRole('region', { name: 'Call' }).filter({ hasText: 'Incoming audio call' }).waitFor();
+    await bob.getByRole('button', { name: 'Accept' }).click();
+    await alice.getByRole('region', { name: 'Call' }).filter({ hasText: 'In call' }).waitFor();
+    await bob.screenshot({ path: join(SHOTS, 'demo-call.png'), fullPage: true });
+    await alice.getByRole('button', { name: 'Hang up' }).click();
+    await bob.getByRole('region', { name: 'Call' }).filter({ hasText: 'Call ended' }).waitFor();
+
     // Recall from the page: both sides show the tombstone.
     await alice.locator('#messages li.mine', { hasText: 'hi Bob' }).getByRole('button', { name: 'Recall' }).click();
     await bob.locator('#messages .bubble', { hasText: '(recalled)' }).waitFor();

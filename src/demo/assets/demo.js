@@ -30,6 +30,7 @@ let client = null;
 let account = null;
 let openChat = null;
 let peerRead = new Map();
+let call = null;
 
 function showLogin() {
   const form = h(
@@ -111,6 +112,11 @@ async function start() {
     if (event.type.startsWith('message.') || event.type.startsWith('conversation.') || event.type.startsWith('friend.'))
       void renderHome();
   });
+  client.on('event', (event) => {
+    if (!event.type.startsWith('call.') || !event.data.call) return;
+    call = { ...event.data.call, conversation_id: event.data.conversation_id };
+    renderCall();
+  });
   client.on('session.ended', ({ code }) => say(`Session ended (${code})`));
   const user = await client.login();
   $('me').textContent = `${user.nickname} (${user.user_id})`;
@@ -180,7 +186,20 @@ function open(item) {
     { type: 'button', class: 'link', onclick: () => openChat.window.loadOlder() },
     'Older messages',
   );
-  $('chat').replaceChildren(h('h2', {}, item.title || item.conversation_id), older, list, form);
+  const callButton = h(
+    'button',
+    {
+      type: 'button',
+      onclick: () =>
+        callAction('start', {
+          conversation_id: item.conversation_id,
+          media: 'audio',
+          client_call_id: crypto.randomUUID(),
+        }),
+    },
+    'Audio call',
+  );
+  $('chat').replaceChildren(h('h2', {}, item.title || item.conversation_id, ' ', callButton), older, list, form);
   openChat = { item, window: client.openWindow(item.conversation_id, renderMessages) };
 }
 
@@ -247,6 +266,54 @@ function image(mediaId) {
       })
       .catch(() => (img.alt = 'Image unavailable'));
   return img;
+}
+
+/** A stable ID of this browser for the call endpoints (not a secret). */
+function deviceId() {
+  let id = localStorage.getItem('im-demo-device');
+  if (!id) localStorage.setItem('im-demo-device', (id = `web-${crypto.randomUUID().slice(0, 8)}`));
+  return id;
+}
+
+async function callAction(action, body) {
+  try {
+    const reply = await client.post(`/app/sdk/calls/${action}`, { device_id: deviceId(), ...body });
+    if (reply?.call) {
+      call = { ...reply.call, conversation_id: call?.conversation_id ?? body.conversation_id };
+      renderCall();
+    }
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+/**
+ * The call's signalling (the service's call states and events). Audio and video themselves go
+ * through the provider's Web SDK with the credentials from the call endpoints; the demo does
+ * not bundle it.
+ */
+function renderCall() {
+  const box = $('call');
+  if (!call) return box.replaceChildren();
+  const mine = call.caller_user_id === account?.user_id;
+  const id = { call_id: call.call_id };
+  if (call.state === 'ringing' && mine)
+    return box.replaceChildren(
+      'Calling…',
+      h('button', { type: 'button', onclick: () => callAction('cancel', id) }, 'Cancel call'),
+    );
+  if (call.state === 'ringing')
+    return box.replaceChildren(
+      `Incoming ${call.media} call`,
+      h('button', { type: 'button', onclick: () => callAction('accept', id) }, 'Accept'),
+      h('button', { type: 'button', onclick: () => callAction('reject', id) }, 'Decline'),
+    );
+  if (call.state === 'ongoing')
+    return box.replaceChildren(
+      'In call',
+      h('button', { type: 'button', onclick: () => callAction('hangup', id) }, 'Hang up'),
+    );
+  box.replaceChildren(`Call ended (${call.end_reason ?? 'ended'})`);
 }
 
 async function recall(message) {
