@@ -4,7 +4,9 @@ import { createClient, ImClient } from '../../sdk/web/src/index';
 import type { ClientEnvironment } from '../../sdk/web/src/environment';
 import type { ServerEvent } from '../../sdk/web/src/events';
 import type { WindowReply, WindowTransport } from '../../sdk/web/src/conversation-window';
-import { TestApp, hostAuth } from '../helpers/test-app';
+import { listen } from '../helpers/realtime';
+import { TestApp, hostAuth, startTestApp } from '../helpers/test-app';
+import { ApiClient } from '../support/api-client';
 
 /** Node has no `document` or `window`: the tests fire foreground and online themselves. */
 export function testEnvironment(): ClientEnvironment & { online(): void; foreground(): void } {
@@ -100,4 +102,28 @@ export class SteeredTransport implements WindowTransport {
     }
     return this.c.post('/app/sdk/messages/read', { conversation_id: conversationId, read_seq: readSeq });
   }
+}
+
+export interface SdkApp {
+  t: TestApp;
+  /** The app's listening origin, for the SDK's fetch and socket.io. */
+  base: string;
+  api: ApiClient;
+  /** Clients made in a test; destroyed after it. */
+  clients: ImClient[];
+}
+
+/** One listening test app per spec file, and the SDK clients of each test destroyed after it. */
+export function useSdkApp(): SdkApp {
+  const app = { clients: [] as ImClient[] } as SdkApp;
+  beforeAll(async () => {
+    app.t = await startTestApp();
+    app.base = await listen(app.t);
+    app.api = new ApiClient(app.t);
+  });
+  afterEach(() => {
+    for (const client of app.clients.splice(0)) client.destroy();
+  });
+  afterAll(() => app.t.close());
+  return app;
 }

@@ -1,25 +1,17 @@
 // The Web SDK's aggregate unread badge (spec 4.7): absolute from sync, moved by real-time
 // events, capped at 100, and recalibrated with `unread` once a capped badge goes down.
 import { ImClient } from '../../sdk/web/src/index';
-import { listen } from '../helpers/realtime';
-import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
+import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
 import { ApiClient, friendCid, groupCid } from '../support/api-client';
-import { hostProvider, sdkClient, until } from './sdk-harness';
+import { hostProvider, sdkClient, until, useSdkApp } from './sdk-harness';
 
 describe('Web SDK: the unread badge', () => {
+  const app = useSdkApp();
   let t: TestApp;
   let base: string;
   let api: ApiClient;
-  const clients: ImClient[] = [];
-  beforeAll(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    api = new ApiClient(t);
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.destroy();
-  });
-  afterAll(() => t.close());
+  let clients: ImClient[];
+  beforeAll(() => ({ t, base, api, clients } = app));
 
   async function loggedIn() {
     const [me, peer] = [await issueUser(t), await issueUser(t)];

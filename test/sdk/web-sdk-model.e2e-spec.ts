@@ -4,10 +4,9 @@
 // client has recovered, its window and unread equal what `messages` and `sync` say.
 import { ConversationWindow, ImClient } from '../../sdk/web/src/index';
 import { RealtimeService } from '../../src/realtime/realtime.service';
-import { listen } from '../helpers/realtime';
-import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
+import { TestApp, issueUser } from '../helpers/test-app';
 import { ApiClient, friendCid } from '../support/api-client';
-import { SteeredTransport, hostProvider, sdkClient, until } from './sdk-harness';
+import { hostProvider, sdkClient, SteeredTransport, until, useSdkApp } from './sdk-harness';
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed with MODEL_SEED. */
 function random(seed: number): () => number {
@@ -25,19 +24,12 @@ const ROUNDS = 4;
 const STEPS = 30;
 
 describe('Web SDK model check: the window converges to the server', () => {
+  const app = useSdkApp();
   let t: TestApp;
   let base: string;
   let api: ApiClient;
-  const clients: ImClient[] = [];
-  beforeAll(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    api = new ApiClient(t);
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.destroy();
-  });
-  afterAll(() => t.close());
+  let clients: ImClient[];
+  beforeAll(() => ({ t, base, api, clients } = app));
 
   const seed = Number(process.env.MODEL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 

@@ -4,26 +4,18 @@
 // events processed once (6), two tabs of one user, and the end of a disabled user's session.
 import { randomUUID } from 'node:crypto';
 import { ImClient, ImError } from '../../sdk/web/src/index';
-import { listen } from '../helpers/realtime';
 import { RealtimeService } from '../../src/realtime/realtime.service';
-import { TestApp, hostAuth, issueUser, startTestApp } from '../helpers/test-app';
+import { TestApp, hostAuth, issueUser } from '../helpers/test-app';
 import { ApiClient, friendCid } from '../support/api-client';
-import { hostProvider, sdkClient, until } from './sdk-harness';
+import { hostProvider, sdkClient, until, useSdkApp } from './sdk-harness';
 
 describe('Web SDK: session, renewal and real-time (sdk/web)', () => {
+  const app = useSdkApp();
   let t: TestApp;
   let base: string;
   let api: ApiClient;
-  const clients: ImClient[] = [];
-  beforeAll(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    api = new ApiClient(t);
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.destroy();
-  });
-  afterAll(() => t.close());
+  let clients: ImClient[];
+  beforeAll(() => ({ t, base, api, clients } = app));
 
   const provider = (userId: () => string) => hostProvider(t, userId);
   const client = (authProvider: () => Promise<unknown>) => sdkClient(base, authProvider, clients);

@@ -4,25 +4,17 @@
 import { ConversationWindow, ImClient, MemoryStateStore, createClient } from '../../sdk/web/src/index';
 import type { ServerEvent } from '../../sdk/web/src/events';
 import { RealtimeService } from '../../src/realtime/realtime.service';
-import { listen } from '../helpers/realtime';
-import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
+import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
 import { ApiClient, friendCid } from '../support/api-client';
-import { SteeredTransport, hostProvider, sdkClient, testEnvironment, until } from './sdk-harness';
+import { hostProvider, sdkClient, SteeredTransport, testEnvironment, until, useSdkApp } from './sdk-harness';
 
 describe('Web SDK: the visible conversation window (4.7)', () => {
+  const app = useSdkApp();
   let t: TestApp;
   let base: string;
   let api: ApiClient;
-  const clients: ImClient[] = [];
-  beforeAll(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    api = new ApiClient(t);
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.destroy();
-  });
-  afterAll(() => t.close());
+  let clients: ImClient[];
+  beforeAll(() => ({ t, base, api, clients } = app));
 
   /** `me` logged in through the SDK, befriended with `peer`, with a steered window on their chat. */
   async function chat(options: { drop?: (e: ServerEvent) => boolean } = {}) {
