@@ -17,6 +17,18 @@ const PNG = Buffer.from(
   'base64',
 );
 
+/**
+ * Polls from the test side. The page's policy forbids eval, and Playwright's waitForFunction
+ * evaluates its predicate with it once the first check fails.
+ */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 (existsSync(CHROMIUM) ? describe : describe.skip)('demo chat in Chromium', () => {
   let t: TestApp;
   let base: string;
@@ -61,7 +73,7 @@ const PNG = Buffer.from(
     await tab.getByLabel('Nickname').fill(nickname);
     await tab.getByLabel(/Password/).fill(HOST_PASSWORD);
     await tab.getByRole('button', { name: 'Send code' }).click();
-    await tab.waitForFunction("document.querySelector('input[name=code]')?.value.length === 6");
+    await until(async () => (await tab.locator('input[name=code]').inputValue()).length === 6, 'the code');
     await tab.getByRole('button', { name: 'Create account' }).click();
     const me = await tab.locator('#me').filter({ hasText: nickname }).textContent();
     return /\(([^)]+)\)$/.exec(me ?? '')![1];
@@ -123,9 +135,11 @@ const PNG = Buffer.from(
       ...[1, 2, 3].map((i) => `while reconnecting ${i}`),
       ...[1, 2, 3].map((i) => `while offline ${i}`),
     ];
-    await alice.waitForFunction(`document.querySelectorAll('#messages .bubble').length === ${expected.length}`, null, {
-      timeout: 20_000,
-    });
+    await until(
+      async () => (await alice.locator('#messages .bubble').count()) === expected.length,
+      'every message',
+      20_000,
+    );
     expect(await texts(alice)).toEqual(expected);
     expect(await texts(bob)).toEqual(expected);
     await alice.screenshot({ path: join(SHOTS, 'demo-chat-after-recovery.png'), fullPage: true });
@@ -135,7 +149,10 @@ const PNG = Buffer.from(
     await alice.getByLabel('Send an image').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     const picture = bob.locator('#messages img.image');
     await picture.waitFor();
-    await bob.waitForFunction("[...document.querySelectorAll('#messages img.image')].some((i) => i.naturalWidth > 0)");
+    await until(
+      async () => (await picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) > 0,
+      'the image loaded',
+    );
     expect(await picture.count()).toBe(1);
     await bob.screenshot({ path: join(SHOTS, 'demo-image.png'), fullPage: true });
 
