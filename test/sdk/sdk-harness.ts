@@ -3,7 +3,7 @@
 import { createClient, ImClient } from '../../sdk/web/src/index';
 import type { ClientEnvironment } from '../../sdk/web/src/environment';
 import type { ServerEvent } from '../../sdk/web/src/events';
-import type { WindowReply, WindowTransport } from '../../sdk/web/src/conversation-window';
+import type { ReadReply, WindowReply, WindowTransport } from '../../sdk/web/src/conversation-window';
 import { listen } from '../helpers/realtime';
 import { TestApp, hostAuth, startTestApp } from '../helpers/test-app';
 import { ApiClient } from '../support/api-client';
@@ -94,13 +94,13 @@ export class SteeredTransport implements WindowTransport {
     return reply;
   }
 
-  async read(conversationId: string, readSeq: string): Promise<unknown> {
+  async read(conversationId: string, readSeq: string): Promise<ReadReply> {
     this.reads.push(readSeq);
     if (this.failReads > 0) {
       this.failReads -= 1;
       throw new Error('network flap');
     }
-    return this.c.post('/app/sdk/messages/read', { conversation_id: conversationId, read_seq: readSeq });
+    return this.c.post<ReadReply>('/app/sdk/messages/read', { conversation_id: conversationId, read_seq: readSeq });
   }
 }
 

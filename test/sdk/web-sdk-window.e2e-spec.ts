@@ -60,6 +60,22 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     expect((await serverWindow(me, peer)).read_seq).toBe('3');
   });
 
+  it("takes the read's exact unread from its reply, without waiting for an event or a calibration", async () => {
+    const { me, peer, transport, window } = await chat();
+    for (const text of ['one', 'two', 'three']) await api.send(peer, friendCid(me), text);
+    await until(() => seqs(window).includes(3), 'message 3');
+    await window.calibrate('refresh');
+    expect(window.state.unread).toBe(3);
+    const queries = transport.queries.length;
+    await window.markSeen(2n);
+    expect({ read: window.state.readSeq, unread: window.state.unread }).toEqual({ read: 2n, unread: 1 });
+    // Another device read further meanwhile: the window follows the reply, never goes back.
+    await api.read(me, friendCid(peer), '3');
+    await window.markSeen(3n);
+    expect({ read: window.state.readSeq, unread: window.state.unread }).toEqual({ read: 3n, unread: 0 });
+    expect(transport.queries.length).toBe(queries);
+  });
+
   it('keeps a message that arrives live while a reset is in flight', async () => {
     const { me, peer, transport, window } = await chat();
     await api.send(peer, friendCid(me), 'before');

@@ -1,6 +1,13 @@
 import { AuthProvider, AuthSession } from './auth-session.js';
 import { Coalescer } from './coalescer.js';
-import { ConversationWindow, ImMessage, WindowReply, WindowSnapshot, WindowState } from './conversation-window.js';
+import {
+  ConversationWindow,
+  ImMessage,
+  ReadReply,
+  WindowReply,
+  WindowSnapshot,
+  WindowState,
+} from './conversation-window.js';
 import { StateStore, defaultStateStore } from './state-store.js';
 import { ClientEnvironment, browserEnvironment } from './environment.js';
 import { ImError } from './errors.js';
@@ -225,7 +232,7 @@ export function createClient(options: ClientOptions): ImClient {
         {
           messages: (query) => guarded(() => http.get<WindowReply>('/app/sdk/messages', query)),
           read: (id, readSeq) =>
-            guarded(() => http.post('/app/sdk/messages/read', { conversation_id: id, read_seq: readSeq })),
+            guarded(() => http.post<ReadReply>('/app/sdk/messages/read', { conversation_id: id, read_seq: readSeq })),
         },
         onChange,
         keys && {

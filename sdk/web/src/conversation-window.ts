@@ -30,9 +30,17 @@ export interface WindowReply {
   unread: number;
 }
 
+/** The reply of `POST /app/sdk/messages/read`: the read position and the exact unread after it. */
+export interface ReadReply {
+  conversation_id: string;
+  read_seq: string;
+  unread: number;
+  event_id: string | null;
+}
+
 export interface WindowTransport {
   messages(query: Record<string, string>): Promise<WindowReply>;
-  read(conversationId: string, readSeq: string): Promise<unknown>;
+  read(conversationId: string, readSeq: string): Promise<ReadReply>;
 }
 
 export interface WindowState {
@@ -88,7 +96,7 @@ export class ConversationWindow {
   /** Events received while a tail read is in flight: re-applied over a reset. */
   private duringRead: ImMessage[] | null = null;
   private seenTo = 0n;
-  private readInFlight = false;
+  private reading: Promise<void> | null = null;
   private closed = false;
   private readonly calibrator: Coalescer<string>;
 
@@ -252,20 +260,33 @@ export class ConversationWindow {
     this.bySeq.set(seq, message);
   }
 
-  /** Rule 5: to the seen, continuous boundary; not while browsing history; retried after a failure. */
+  /**
+   * Rule 5: to the seen, continuous boundary; not while browsing history; retried after a failure.
+   * One read at a time: a caller arriving meanwhile waits for it, then reads on if it saw further,
+   * so that `markSeen` resolves once the server has what it marked.
+   */
   private async flushRead(): Promise<void> {
-    if (this.browsing || this.readInFlight || this.closed) return;
+    while (this.reading) await this.reading.catch(() => undefined);
+    if (this.browsing || this.closed) return;
     const target = this.seenTo < this.continuousTo() ? this.seenTo : this.continuousTo();
     if (target <= this.readSeq) return;
-    this.readInFlight = true;
+    this.reading = this.readTo(target);
     try {
-      await this.transport.read(this.conversationId, String(target));
-      if (target > this.readSeq) this.readSeq = target;
+      await this.reading;
+    } finally {
+      this.reading = null;
+    }
+  }
+
+  private async readTo(target: bigint): Promise<void> {
+    try {
+      const reply = await this.transport.read(this.conversationId, String(target));
+      // The reply's unread is exact after the read; a read already further on (another device) is kept.
+      this.applyReadState(BigInt(reply.read_seq), reply.unread);
+      this.changed();
     } catch (error) {
       // The checkpoint stays; the next visible message, foreground or reconnect tries again.
       if (!(error instanceof ImError) || error.kind !== 'stale') throw error;
-    } finally {
-      this.readInFlight = false;
     }
   }
 

@@ -11,7 +11,7 @@ export type { ImAuth, ImUser } from './jwt.js';
 export { checkAuth } from './jwt.js';
 export { reconnectDelay } from './backoff.js';
 export { ConversationWindow } from './conversation-window.js';
-export type { ImMessage, WindowReply, WindowState, WindowTransport } from './conversation-window.js';
+export type { ImMessage, ReadReply, WindowReply, WindowState, WindowTransport } from './conversation-window.js';
 export { UNREAD_CAP, UnreadBadge } from './unread-badge.js';
 export type { BadgeState, UnreadTotals } from './unread-badge.js';
 export { IndexedDbStateStore, MemoryStateStore, defaultStateStore } from './state-store.js';
