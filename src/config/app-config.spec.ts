@@ -115,6 +115,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...strong, MIGRATIONS_RUN: 'false' }).migrationsRun).toBe(false);
     expect(problems({ ...strong, MIGRATIONS_RUN: 'no' })[0]).toContain('MIGRATIONS_RUN');
   });
+
+  it('keeps host-app sessions in the table unless HOST_SESSION_STORE=redis, which needs REDIS_URL', () => {
+    expect(loadConfig({ ...strong }).hostApp.sessionStore).toBe('database');
+    expect(problems({ ...strong, HOST_SESSION_STORE: 'redis' })).toEqual(['HOST_SESSION_STORE=redis needs REDIS_URL']);
+    const redis = loadConfig({ ...strong, HOST_SESSION_STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(redis.hostApp.sessionStore).toBe('redis');
+    expect(problems({ ...strong, HOST_SESSION_STORE: 'memory' })[0]).toContain('HOST_SESSION_STORE');
+  });
 });
 
 describe('parseDatabaseUrl', () => {

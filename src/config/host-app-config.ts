@@ -1,12 +1,15 @@
 import { readChoice, readInteger } from './env-values';
 
 export const SMS_DRIVERS = ['log', 'http'] as const;
+export const HOST_SESSION_STORES = ['database', 'redis'] as const;
 export type SmsDriver = (typeof SMS_DRIVERS)[number];
 
 /** The bundled host application (/app/auth/*): its switch, sessions, login limits and SMS delivery. */
 export interface HostAppConfig {
   /** Off: every /app/auth route answers HTTP 404 as if it did not exist. */
   enabled: boolean;
+  /** Where sessions live: the `host_sessions` table, or Redis (REDIS_URL). */
+  sessionStore: (typeof HOST_SESSION_STORES)[number];
   /** A session unused this long ends (sliding). */
   sessionIdleSeconds: number;
   /** A session ends this long after login however active it is. */
@@ -48,6 +51,8 @@ export function loadHostAppConfig(env: NodeJS.ProcessEnv, nodeEnv: string, probl
   );
   if (sessionAbsoluteSeconds < sessionIdleSeconds)
     problems.push('HOST_SESSION_ABSOLUTE_SECONDS must not be shorter than HOST_SESSION_IDLE_SECONDS');
+  const sessionStore = readChoice(env, 'HOST_SESSION_STORE', HOST_SESSION_STORES, 'database', problems);
+  if (sessionStore === 'redis' && !env.REDIS_URL) problems.push('HOST_SESSION_STORE=redis needs REDIS_URL');
   const driver = readChoice(env, 'SMS_DRIVER', SMS_DRIVERS, 'log', problems);
   const httpUrl = env.SMS_HTTP_URL ?? '';
   const httpKey = env.SMS_HTTP_KEY ?? '';
@@ -61,6 +66,7 @@ export function loadHostAppConfig(env: NodeJS.ProcessEnv, nodeEnv: string, probl
     problems.push('HOST_APP_ENABLED=true in production needs SMS_DRIVER=http with SMS_HTTP_URL and SMS_HTTP_KEY');
   return {
     enabled,
+    sessionStore,
     sessionIdleSeconds,
     sessionAbsoluteSeconds,
     loginAttemptsPerAccount: readInteger(env, 'HOST_LOGIN_ATTEMPTS_PER_ACCOUNT', 10, 1, 1000, problems),

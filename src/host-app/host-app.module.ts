@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthService } from '../auth/auth.service';
 import { Clock } from '../common/clock';
@@ -9,7 +9,9 @@ import { HostAppController } from './host-app.controller';
 import { HostAccountEntity, HostSessionEntity, SmsCodeEntity } from './host-app.entities';
 import { HostAuthService } from './host-auth.service';
 import { HostSessionGuard } from './host-session.guard';
+import { HostSessionStore } from './host-session-store';
 import { HostSessionsRepository } from './host-sessions.repository';
+import { RedisHostSessionStore } from './redis-host-session-store';
 import { SmsCodesRepository } from './sms-codes.repository';
 import { HttpSmsSender, LogSmsSender, SmsSender } from './sms-sender';
 import { SmsService } from './sms.service';
@@ -31,6 +33,19 @@ import { SmsService } from './sms.service';
     HostAuthService,
     HostSessionGuard,
     {
+      provide: HostSessionStore,
+      inject: [APP_CONFIG, HostSessionsRepository],
+      useFactory: (config: AppConfig, table: HostSessionsRepository): HostSessionStore =>
+        config.hostApp.sessionStore === 'redis'
+          ? new RedisHostSessionStore(
+              config.messaging.redisUrl!,
+              // A login may wait a little longer for Redis than a rate-limit check does.
+              Math.max(config.operations.redisTimeoutMs, 1000),
+              config.hostApp.sessionAbsoluteSeconds * 1000,
+            )
+          : table,
+    },
+    {
       provide: SmsSender,
       inject: [APP_CONFIG, Clock],
       useFactory: (config: AppConfig, clock: Clock): SmsSender =>
@@ -41,4 +56,10 @@ import { SmsService } from './sms.service';
   ],
   exports: [HostSessionsRepository, SmsCodesRepository],
 })
-export class HostAppModule {}
+export class HostAppModule implements OnApplicationShutdown {
+  constructor(@Inject(HostSessionStore) private readonly sessions: HostSessionStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sessions.close();
+  }
+}

@@ -14,7 +14,7 @@ import { AuthService } from '../auth/auth.service';
 import { TokenReply } from '../auth/auth.reply';
 import { HostClient, HostSession } from './host-client';
 import { HostAccountsRepository } from './host-accounts.repository';
-import { HostSessionsRepository } from './host-sessions.repository';
+import { HostSessionStore } from './host-session-store';
 import { HostAccountEntity } from './host-app.entities';
 import { checkPassword, newImUserId, parsePhone } from './host-app-rules';
 import {
@@ -45,7 +45,7 @@ const loginFailed = (): AppError =>
 export class HostAuthService {
   constructor(
     private readonly accounts: HostAccountsRepository,
-    private readonly sessions: HostSessionsRepository,
+    private readonly sessions: HostSessionStore,
     private readonly sms: SmsService,
     private readonly imAuth: AuthService,
     private readonly imUsers: UsersRepository,
@@ -118,7 +118,7 @@ export class HostAuthService {
     const passwordHash = await hashPassword(dto.new_password);
     await this.tx.run(async (manager) => {
       await this.accounts.setPasswordHash(manager, account.id, passwordHash, this.clock.now());
-      await this.sessions.deleteOfAccount(account.id, manager);
+      await this.sessions.deleteOfAccount(account, manager);
     });
     return { done: true };
   }
@@ -144,7 +144,7 @@ export class HostAuthService {
     const passwordHash = await hashPassword(dto.new_password);
     await this.tx.run(async (manager) => {
       await this.accounts.setPasswordHash(manager, account.id, passwordHash, this.clock.now());
-      await this.sessions.deleteOfAccount(account.id, manager, session.sessionHash);
+      await this.sessions.deleteOfAccount(account, manager, session.sessionHash);
     });
     return { done: true };
   }
@@ -175,15 +175,13 @@ export class HostAuthService {
     const session = await this.sessions.findByHash(hash);
     if (!session) throw invalid;
     const now = this.clock.now();
-    const { sessionIdleSeconds, sessionAbsoluteSeconds } = this.config.hostApp;
-    if (
-      now - session.createdAt >= sessionAbsoluteSeconds * 1000 ||
-      now - session.lastSeenAt >= sessionIdleSeconds * 1000
-    ) {
+    const { idleMs, absoluteMs } = this.lifetimes();
+    if (now - session.createdAt >= absoluteMs || now - session.lastSeenAt >= idleMs) {
       await this.sessions.deleteByHash(hash);
       throw invalid;
     }
-    if (now - session.lastSeenAt >= TOUCH_EVERY_MS) await this.sessions.touch(session.id, now);
+    if (now - session.lastSeenAt >= TOUCH_EVERY_MS)
+      await this.sessions.touch(hash, now, Math.min(idleMs, session.createdAt + absoluteMs - now));
     return { accountId: session.accountId, sessionHash: hash };
   }
 
@@ -191,7 +189,7 @@ export class HostAuthService {
   private async startSession(account: HostAccountEntity, client: HostClient): Promise<HostMeReply> {
     if (client.presented?.id) await this.sessions.deleteByHash(sessionIdHash(client.presented.id));
     const sessionId = newSessionId();
-    await this.sessions.insert(sessionIdHash(sessionId), account.id, this.clock.now());
+    await this.sessions.insert(sessionIdHash(sessionId), account, this.clock.now(), this.lifetimes().idleMs);
     client.startSession(sessionId);
     return toHostMeReply(account, await this.imUsers.findByExternalId(account.imUserId));
   }
@@ -206,6 +204,12 @@ export class HostAuthService {
       'too many login attempts from this address; retry after Retry-After seconds',
     );
     return this.limiter.hit(`host-login:account:${phone}`, this.loginRule(true));
+  }
+
+  /** The absolute lifetime is never shorter than the idle one (checked at boot). */
+  private lifetimes(): { idleMs: number; absoluteMs: number } {
+    const { sessionIdleSeconds, sessionAbsoluteSeconds } = this.config.hostApp;
+    return { idleMs: sessionIdleSeconds * 1000, absoluteMs: sessionAbsoluteSeconds * 1000 };
   }
 
   private loginRule(perAccount: boolean): RateLimitRule {

@@ -2,35 +2,38 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { HostSessionEntity } from './host-app.entities';
+import { HostSessionStore, SessionOwner, StoredHostSession } from './host-session-store';
 
-/** Host application sessions, found by the SHA-256 of their ID. */
+/** Host application sessions in the `host_sessions` table; expired rows go in the retention job. */
 @Injectable()
-export class HostSessionsRepository {
-  constructor(@InjectRepository(HostSessionEntity) private readonly sessions: Repository<HostSessionEntity>) {}
-
-  async insert(hash: string, accountId: string, now: number): Promise<void> {
-    await this.sessions.insert({ sessionIdHash: hash, accountId, createdAt: now, lastSeenAt: now });
+export class HostSessionsRepository extends HostSessionStore {
+  constructor(@InjectRepository(HostSessionEntity) private readonly sessions: Repository<HostSessionEntity>) {
+    super();
   }
 
-  findByHash(hash: string): Promise<HostSessionEntity | null> {
-    return this.sessions.findOneBy({ sessionIdHash: hash });
+  async insert(hash: string, owner: SessionOwner, now: number): Promise<void> {
+    await this.sessions.insert({ sessionIdHash: hash, accountId: owner.id, createdAt: now, lastSeenAt: now });
   }
 
-  async touch(id: string, now: number): Promise<void> {
-    await this.sessions.update({ id }, { lastSeenAt: now });
+  async findByHash(hash: string): Promise<StoredHostSession | null> {
+    const row = await this.sessions.findOneBy({ sessionIdHash: hash });
+    return row && { accountId: row.accountId, createdAt: row.createdAt, lastSeenAt: row.lastSeenAt };
+  }
+
+  async touch(hash: string, now: number): Promise<void> {
+    await this.sessions.update({ sessionIdHash: hash }, { lastSeenAt: now });
   }
 
   async deleteByHash(hash: string): Promise<void> {
     await this.sessions.delete({ sessionIdHash: hash });
   }
 
-  /** Every session of the account except, when given, the one with `keepHash`. */
-  async deleteOfAccount(accountId: string, manager?: EntityManager, keepHash?: string): Promise<void> {
+  async deleteOfAccount(owner: SessionOwner, manager?: EntityManager, keepHash?: string): Promise<void> {
     const qb = (manager ?? this.sessions.manager)
       .createQueryBuilder()
       .delete()
       .from(HostSessionEntity)
-      .where('account_id = :accountId', { accountId });
+      .where('account_id = :accountId', { accountId: owner.id });
     if (keepHash) qb.andWhere('session_id_hash <> :keepHash', { keepHash });
     await qb.execute();
   }
