@@ -2,7 +2,8 @@
 // older than their configured time are deleted in small batches; newer rows stay; two instances
 // pruning the same database at once delete each row once and fail nothing; a retry of a pruned
 // idempotency key is counted again. Rows are written at a random day of 2001 (the apps' clocks
-// are set there), so rows of other test files on a shared database are never old enough.
+// are set there), so rows of other test files on a shared database are never old enough; the
+// one other spec that runs retention (realtime/ordering) keeps these tables.
 import { randomBytes, randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RtcRoomEventsRepository } from '../src/rtc-callback/rtc-room-events.repository';
