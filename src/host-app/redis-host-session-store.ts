@@ -1,6 +1,7 @@
 import Redis, { ChainableCommander } from 'ioredis';
 import { AppError } from '../common/app-error';
 import { HostSessionStore, SessionOwner, StoredHostSession } from './host-session-store';
+import { closeRedis, redisReconnectDelay } from '../common/redis-connection';
 
 const SESSION_KEY = 'im:host-session:';
 const OWNER_KEY = 'im:host-sessions:';
@@ -41,7 +42,7 @@ export class RedisHostSessionStore extends HostSessionStore {
       commandTimeout: timeoutMs,
       connectTimeout: Math.max(timeoutMs, 1000),
       maxRetriesPerRequest: 1,
-      retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000),
+      retryStrategy: redisReconnectDelay,
     });
     // Without a listener ioredis reports every failed reconnect as an unhandled error event; the
     // failure reaches the caller as a 503 on the command that needed Redis.
@@ -97,13 +98,7 @@ export class RedisHostSessionStore extends HostSessionStore {
   }
 
   override async close(): Promise<void> {
-    // QUIT only reaches a connected server; otherwise stop any reconnect loop at once.
-    if (this.redis.status !== 'ready') return this.redis.disconnect();
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
-    }
+    await closeRedis(this.redis);
   }
 
   /** Drops index entries whose session Redis has already expired. */

@@ -7,6 +7,7 @@ import type { Observable } from 'rxjs';
 import type { Server, ServerOptions, Socket } from 'socket.io';
 import type { AppConfig } from '../config/app-config';
 import { SOCKET_MAX_HTTP_BUFFER_BYTES } from '../config/realtime-config';
+import { redisReconnectDelay } from '../common/redis-connection';
 
 /**
  * The socket.io server, configured on purpose rather than by defaults:
@@ -66,7 +67,7 @@ export class RealtimeIoAdapter extends IoAdapter {
     // failing; ioredis subscribes again by itself after a reconnect.
     const client = new Redis(url, {
       maxRetriesPerRequest: role === 'subscribe' ? null : 1,
-      retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000),
+      retryStrategy: redisReconnectDelay,
     });
     let down = false;
     client.on('error', (error: Error) => {

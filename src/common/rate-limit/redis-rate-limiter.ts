@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import type { RateLimitRule } from '../../config/messaging-config';
 import { withTimeout } from '../with-timeout';
 import { MemoryRateLimiter, RateLimiter } from './rate-limiter';
+import { closeRedis, redisReconnectDelay } from '../redis-connection';
 
 // INCR and PEXPIRE in one atomic step, so a crash between them cannot leave an eternal key.
 const HIT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n`;
@@ -46,7 +47,7 @@ export class RedisRateLimiter extends RateLimiter {
       maxRetriesPerRequest: 0,
       commandTimeout: timeoutMs,
       connectTimeout: Math.max(timeoutMs, 1000),
-      retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000),
+      retryStrategy: redisReconnectDelay,
     });
     // Without a listener ioredis reports every failed reconnect as an unhandled error event.
     this.redis.on('error', () => this.setUp(false));
@@ -97,13 +98,7 @@ export class RedisRateLimiter extends RateLimiter {
 
   override async close(): Promise<void> {
     this.redis.removeAllListeners('close');
-    // QUIT only reaches a connected server; otherwise stop the reconnect loop at once.
-    if (this.redis.status !== 'ready') return this.redis.disconnect();
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
-    }
+    await closeRedis(this.redis);
   }
 
   private setUp(up: boolean): void {

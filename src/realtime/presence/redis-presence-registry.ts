@@ -8,6 +8,7 @@ import {
   PresenceTransition,
   PresenceUnavailableError,
 } from './presence-registry';
+import { closeRedis, redisReconnectDelay } from '../../common/redis-connection';
 
 // Keys, all under the prefix P (put a hash tag in P, e.g. "im:{presence}:", on Redis Cluster):
 //   P users     ZSET userId → latest expiry of their connections; holds exactly the users that have
@@ -188,7 +189,7 @@ export class RedisPresenceRegistry extends PresenceRegistry {
       maxRetriesPerRequest: 0,
       commandTimeout: this.timeoutMs,
       connectTimeout: Math.max(this.timeoutMs, 1000),
-      retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000),
+      retryStrategy: redisReconnectDelay,
     });
     // Without a listener ioredis reports every failed reconnect as an unhandled error event.
     this.redis.on('error', () => this.setUp(false));
@@ -299,12 +300,7 @@ export class RedisPresenceRegistry extends PresenceRegistry {
     this.redis.removeAllListeners('error');
     // Keep errors of a last reconnect attempt from being reported as unhandled.
     this.redis.on('error', () => undefined);
-    if (this.redis.status !== 'ready') return this.redis.disconnect();
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
-    }
+    await closeRedis(this.redis);
   }
 
   /** One script, failing when Redis has not answered within the timeout. */
