@@ -20,14 +20,14 @@ import {
 import { AdminReportsService } from './admin-reports.service';
 import {
   GroupMembersQueryDto,
-  GroupRefDto,
+  AdminGroupRefDto,
   GroupsQueryDto,
   ReportRefDto,
   ReportTransitionDto,
   ReportsQueryDto,
   SetDisabledGroupDto,
   SetDisabledUserDto,
-  UserRefDto,
+  AdminUserRefDto,
   UsersQueryDto,
 } from './admin.dto';
 import { AdminRoles } from './admin.guard';
@@ -81,7 +81,7 @@ export class AdminUsersController {
   @AdminRoles('viewer')
   @ApiOperation({ summary: 'Profile, token version, disabled flag, and counts of groups and conversations.' })
   @ApiEnvelope(AdminUserDetailReply, ENDPOINT_ERRORS.adminUsers.detail)
-  detail(@Query() dto: UserRefDto): Promise<AdminUserDetailReply> {
+  detail(@Query() dto: AdminUserRefDto): Promise<AdminUserDetailReply> {
     return this.directory.userDetail(dto.user_id);
   }
 
@@ -99,7 +99,7 @@ export class AdminUsersController {
   @AdminRoles('moderator')
   @ApiOperation({ summary: 'Revoke every token issued so far (1102), as POST /app/sdk/users/revoke-tokens.' })
   @ApiEnvelope(AdminUserReply, ENDPOINT_ERRORS.adminUsers.forceLogout)
-  forceLogout(@CurrentAdmin() actor: AdminActor, @Body() dto: UserRefDto): Promise<AdminUserReply> {
+  forceLogout(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminUserRefDto): Promise<AdminUserReply> {
     return this.directory.forceLogout(actor, dto.user_id);
   }
 }
@@ -138,7 +138,7 @@ export class AdminGroupsController {
   @AdminRoles('moderator')
   @ApiOperation({ summary: 'Dismiss a group exactly as its owner would (state and the group.dismissed event).' })
   @ApiEnvelope(AdminGroupDismissReply, ENDPOINT_ERRORS.adminGroups.dismiss)
-  dismiss(@CurrentAdmin() actor: AdminActor, @Body() dto: GroupRefDto): Promise<AdminGroupDismissReply> {
+  dismiss(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminGroupRefDto): Promise<AdminGroupDismissReply> {
     return this.directory.dismissGroup(actor, dto.group_id);
   }
 }

@@ -155,11 +155,11 @@ export class UsersQueryDto extends ListQueryDto {
   q?: string;
 }
 
-export class UserRefDto {
+export class AdminUserRefDto {
   @ApiProperty({ example: 'u_10086' }) @Required() @IsText(USER_ID_RULES) user_id: string;
 }
 
-export class SetDisabledUserDto extends UserRefDto {
+export class SetDisabledUserDto extends AdminUserRefDto {
   @ApiProperty() @Required() @IsBoolean({ message: 'disabled must be a JSON boolean' }) disabled: boolean;
 }
 
@@ -170,7 +170,7 @@ export class GroupsQueryDto extends ListQueryDto {
   q?: string;
 }
 
-export class GroupRefDto {
+export class AdminGroupRefDto {
   @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
 }
 
@@ -178,6 +178,6 @@ export class GroupMembersQueryDto extends ListQueryDto {
   @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
 }
 
-export class SetDisabledGroupDto extends GroupRefDto {
+export class SetDisabledGroupDto extends AdminGroupRefDto {
   @ApiProperty() @Required() @IsBoolean({ message: 'disabled must be a JSON boolean' }) disabled: boolean;
 }
