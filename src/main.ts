@@ -6,7 +6,8 @@ import { createApp } from './app.factory';
 import { StandbyServer } from './common/http/standby-server';
 import { createRootLogger } from './common/logging/root-logger';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { applyDevSecrets } from './config/dev-secrets';
+import { applyDevSecrets, describeDevSecrets, DevSecretsUse } from './config/dev-secrets';
+import { startupBanner } from './config/startup-banner';
 import { waitForDatabase } from './database/wait-for-database';
 import { Lifecycle } from './health/lifecycle';
 import { RealtimeService } from './realtime/realtime.service';
@@ -73,9 +74,9 @@ function drainOnSignals(app: NestExpressApplication, config: AppConfig, log: Pin
 
 async function bootstrap(): Promise<void> {
   let config: AppConfig;
-  let secretsFile: string | null;
+  let devSecrets: DevSecretsUse | null;
   try {
-    secretsFile = applyDevSecrets(process.env);
+    devSecrets = applyDevSecrets(process.env);
     config = loadConfig(process.env);
   } catch (error) {
     // The message lists which settings are wrong, never their values.
@@ -102,13 +103,8 @@ async function bootstrap(): Promise<void> {
   await standby.stop();
   await app.listen(config.port);
   drainOnSignals(app, config, log);
-  log.info(
-    `IM SDK service listening on http://localhost:${config.port} (${config.nodeEnv}, database: ${describeDatabase(config)})`,
-  );
-  if (secretsFile)
-    log.info(
-      `Development secrets (SDK_SECRET, JWT_SECRET, RTC_*) were read from ${secretsFile}; set them in the environment for production.`,
-    );
+  for (const line of startupBanner(config, describeDatabase(config))) log.info(line);
+  if (devSecrets) log.info(describeDevSecrets(devSecrets));
 }
 
 bootstrap().catch((error: unknown) => {

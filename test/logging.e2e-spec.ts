@@ -63,6 +63,16 @@ describe('logs (LOG_LEVEL=debug, JSON)', () => {
     expect(entries().some((e) => JSON.stringify(e).includes('/app/sdk/unread?'))).toBe(false);
   });
 
+  it("starts without warnings, with Nest's module and route lines at debug level", () => {
+    const boot = entries().filter((entry) =>
+      ['InstanceLoader', 'RoutesResolver', 'RouterExplorer'].includes(entry.context ?? ''),
+    );
+    expect(boot.length).toBeGreaterThan(50);
+    expect(boot.every((entry) => entry.level === 20)).toBe(true);
+    // e.g. Swagger's "Duplicate DTO detected" for two request classes of one name
+    expect(entries().filter((entry) => entry.level >= 40 && /DTO|deprecat/i.test(entry.msg))).toEqual([]);
+  });
+
   it('writes one access line per request with its trace ID and envelope code', async () => {
     const before = lines.length;
     await t.http.post('/app/sdk/sync').set('X-Request-Id', 'trace-access-1').send({});

@@ -5,15 +5,22 @@ import { SECRET_NAMES, SecretName } from './app-config';
 
 export const DEFAULT_DEV_SECRETS_FILE = './data/dev-secrets.json';
 
+/** Where the development secrets came from: the start-up line names the file, never the values. */
+export interface DevSecretsUse {
+  path: string;
+  /** The secrets generated (and written to the file) now; the others were read from it. */
+  generated: SecretName[];
+  read: SecretName[];
+}
+
 /**
  * Outside production, fills missing secrets from a file under ./data/, generating each one
- * once so tokens stay valid across restarts. The file is created with mode 0600. Returns the
- * file's path when it was used, so the start-up line can name it (never the values).
+ * once so tokens stay valid across restarts. The file is created with mode 0600.
  */
 export function applyDevSecrets(
   env: NodeJS.ProcessEnv,
   file = env.DEV_SECRETS_FILE || DEFAULT_DEV_SECRETS_FILE,
-): string | null {
+): DevSecretsUse | null {
   if (env.NODE_ENV === 'production') return null;
   const missing = SECRET_NAMES.filter((name) => !env[name]);
   if (missing.length === 0) return null;
@@ -27,20 +34,31 @@ export function applyDevSecrets(
       throw new Error(`${path} is not valid JSON; delete it to generate new development secrets`);
     }
   }
-  let changed = false;
+  const generated: SecretName[] = [];
+  const read: SecretName[] = [];
   for (const name of missing) {
-    if (!stored[name]) {
+    if (stored[name]) {
+      read.push(name);
+    } else {
       stored[name] = generate(name);
-      changed = true;
+      generated.push(name);
     }
     env[name] = stored[name];
   }
-  if (changed) {
+  if (generated.length > 0) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
   }
   chmodSync(path, 0o600);
-  return path;
+  return { path, generated, read };
+}
+
+/** The start-up line about development secrets: generated into, or read from, the file. */
+export function describeDevSecrets(use: DevSecretsUse): string {
+  const parts: string[] = [];
+  if (use.generated.length) parts.push(`generated ${use.generated.join(', ')} into ${use.path}`);
+  if (use.read.length) parts.push(`read ${use.read.join(', ')} from ${use.path}`);
+  return `Development secrets: ${parts.join('; ')}. Set them in the environment for production.`;
 }
 
 function generate(name: SecretName): string {

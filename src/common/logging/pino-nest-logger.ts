@@ -4,6 +4,18 @@ import type { Level, Logger as PinoRoot } from 'pino';
 const STACK = /\n\s*at /;
 
 /**
+ * Nest's start-up chatter (one line per module, controller and route: ~150 lines) is for
+ * debugging a wiring problem, not for an operator reading the start-up log.
+ */
+const BOOT_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'WebSocketsController',
+  'NestFactory',
+]);
+
+/**
  * Nest's logger interface over the process's pino logger, so Nest's own lines and every
  * `new Logger(context)` in the code are JSON lines like the rest. Nest calls
  * `error(message, stack?, context?)` and the other levels `(message, context?)`.
@@ -12,7 +24,8 @@ export class PinoNestLogger implements LoggerService {
   constructor(private readonly root: PinoRoot) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    const context = rest[rest.length - 1];
+    this.write(typeof context === 'string' && BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
 
   error(message: unknown, ...rest: unknown[]): void {
