@@ -1,6 +1,13 @@
+import { readAuthResult } from './auth-result.js';
 import { ImError } from './errors.js';
-import { ImAuth, ImUser, checkAuth } from './jwt.js';
+import { ImAuth, ImUser } from './jwt.js';
 
+/**
+ * The host's auth provider (spec 5.8, Web form): it asks the host backend for the logged-in
+ * user's credential and resolves with the `/app/sdk/token` reply, either the whole envelope
+ * `{code, msg, data}` as the service sent it or its `data` alone. An envelope with a non-zero
+ * `code` rejects `login()` (or the renewal) with an `ImError` carrying that `code` and `msg`.
+ */
 export type AuthProvider = () => Promise<unknown>;
 
 export interface AuthSessionOptions {
@@ -44,7 +51,7 @@ export class AuthSession {
   async login(): Promise<ImAuth> {
     this.stop();
     const generation = this.generationValue;
-    const auth = checkAuth(await this.options.provider());
+    const auth = readAuthResult(await this.options.provider());
     if (generation !== this.generationValue)
       throw new ImError('stale', 0, 'a newer login or logout superseded this one');
     this.auth = auth;
@@ -85,7 +92,7 @@ export class AuthSession {
   private async runRenewal(generation: number): Promise<ImAuth> {
     let next: ImAuth;
     try {
-      next = checkAuth(await this.options.provider());
+      next = readAuthResult(await this.options.provider());
     } catch (error) {
       if (error instanceof ImError) throw error;
       // The host backend may be briefly away: not a confirmed logout, so the session stays.

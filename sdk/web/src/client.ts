@@ -21,7 +21,7 @@ import { BadgeState, UnreadBadge, UnreadTotals } from './unread-badge.js';
 export interface ClientOptions {
   /** The service's origin, e.g. `https://im.example.com`. */
   baseUrl: string;
-  /** Returns the `/app/sdk/token` reply for the host's logged-in user (spec 5.8). */
+  /** Resolves with the `/app/sdk/token` reply (the envelope or its `data`) for the host's logged-in user (spec 5.8). */
   authProvider: AuthProvider;
   /** socket.io path (REALTIME_PATH). */
   realtimePath?: string;

@@ -28,10 +28,12 @@ export const ErrorCode = {
 /**
  * What an error means for the app:
  * - `network`: no reply (offline, timeout); keep what is shown and let the user retry.
- * - `auth`: the credential could not be renewed; return to the host login.
+ * - `auth`: no usable credential: it could not be renewed, the auth provider's result was unusable,
+ *   or the provider's envelope carried a refusal (then `code` and `message` are the host's `code`
+ *   and `msg`); return to the host login.
  * - `identity_changed`: the auth provider answered another user; the session stopped.
  * - `stale`: the reply belongs to an earlier login (after logout or a switch) and was dropped.
- * - `disabled`: the SDK (1002) or the user (1003) is disabled.
+ * - `disabled`: the SDK (1002) or the user (1003) is disabled, in a reply or in the auth provider's envelope.
  * - `rate_limited`: 1005 after the SDK's bounded retries.
  * - `rejected`: a business refusal (1004, 12xx); show the server's message.
  * - `server`: 1500 or an HTTP 5xx; retry later.

@@ -1,6 +1,7 @@
 export { createClient } from './client.js';
 export type { ClientOptions, ImClient, SyncPage } from './client.js';
 export type { AuthProvider } from './auth-session.js';
+export { readAuthResult } from './auth-result.js';
 export type { Query } from './http.js';
 export type { ClientEnvironment } from './environment.js';
 export { browserEnvironment } from './environment.js';

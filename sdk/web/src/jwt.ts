@@ -1,6 +1,6 @@
 import { ImError } from './errors.js';
 
-/** What the host's auth provider returns (spec 5.8, Web form): the `/app/sdk/token` reply. */
+/** The SDK's credential: the `data` of the `/app/sdk/token` reply (spec 2.4, 4.1 rule 2). */
 export interface ImAuth {
   user: ImUser;
   token: string;
