@@ -130,7 +130,7 @@ export class CallRecorder {
         manager,
         context.callerView,
         sender,
-        { type: 'call', clientMessageId: `call:${call.callId}`, content },
+        { type: 'call', key: call.callId, content },
         now,
       );
       if (!summary) this.logger.debug(`call ${call.callId}: the caller left the conversation; no summary message`);

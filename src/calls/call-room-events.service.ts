@@ -2,11 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
+import { MetricsService } from '../metrics/metrics.service';
 import type { RoomEvent } from '../rtc-callback/room-callback';
 import { RoomEventsFeed } from '../rtc-callback/room-events-feed';
 import { CallEndReason, CallEntity } from './call.entity';
 import { CallContext, CallRecorder } from './call-recorder.service';
-import { CallsRepository } from './calls.repository';
+import { CallsRepository, DueCall } from './calls.repository';
 import { internalUserIdOf } from './user-sig';
 
 /** TRTC room events: 102 room closed, 103 user entered, 104 user left. */
@@ -38,6 +39,7 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
     private readonly calls: CallsRepository,
     private readonly recorder: CallRecorder,
     private readonly tx: TransactionRunner,
+    private readonly metrics: MetricsService,
     feed: RoomEventsFeed,
     @Inject(Clock) private readonly clock: Clock,
   ) {
@@ -167,22 +169,56 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
 
   private async sweep(): Promise<void> {
     const now = this.clock.now();
-    try {
-      for (const id of await this.calls.dueRinging(now, TIMER_BATCH))
-        await this.endIf(id, 'no_answer', (c) => c.state === 'ringing' && (c.ringDeadline ?? Infinity) <= now);
-      for (const id of await this.calls.dueEmpty(now - EMPTY_ROOM_MS, TIMER_BATCH)) {
-        await this.endIf(
+    await this.each(
+      'ring timeout',
+      () => this.calls.dueRinging(now, TIMER_BATCH),
+      (id) => this.endIf(id, 'no_answer', (c) => c.state === 'ringing' && (c.ringDeadline ?? Infinity) <= now),
+    );
+    await this.each(
+      'empty room',
+      () => this.calls.dueEmpty(now - EMPTY_ROOM_MS, TIMER_BATCH),
+      (id) =>
+        this.endIf(
           id,
           'interrupted',
           (c) => c.state === 'ongoing' && c.emptySince !== null && c.emptySince <= now - EMPTY_ROOM_MS,
-        );
-      }
-      for (const id of await this.calls.roomsHeldAfterEnd(now - ROOM_HOLD_MS, TIMER_BATCH)) {
-        await this.tx.run((manager) => this.calls.updateCall(manager, id, { liveRoomId: null, updatedAt: now }));
-      }
+        ),
+    );
+    await this.each(
+      'room release',
+      () => this.calls.roomsHeldAfterEnd(now - ROOM_HOLD_MS, TIMER_BATCH),
+      (id) => this.tx.run((manager) => this.calls.updateCall(manager, id, { liveRoomId: null, updatedAt: now })),
+    );
+  }
+
+  /**
+   * One timer's due calls, each on its own: a call that fails (a bad row, a deadlock) is
+   * logged with its call ID, counted, and tried again next pass, and the others go on.
+   */
+  private async each(
+    timer: string,
+    due: () => Promise<DueCall[]>,
+    work: (rowId: string) => Promise<void>,
+  ): Promise<void> {
+    let calls: DueCall[];
+    try {
+      calls = await due();
     } catch (error) {
-      this.logger.warn(`call timers failed, retried next second: ${(error as Error).message}`);
+      this.failed(`call timers (${timer}) could not read the due calls`, error);
+      return;
     }
+    for (const call of calls) {
+      try {
+        await work(call.id);
+      } catch (error) {
+        this.failed(`call ${call.callId}: ${timer} failed`, error);
+      }
+    }
+  }
+
+  private failed(what: string, error: unknown): void {
+    this.metrics.backgroundItemFailures.inc({ pass: 'call_timers' });
+    this.logger.warn(`${what}, retried next second: ${(error as Error).message}`);
   }
 
   private async endIf(rowId: string, reason: CallEndReason, due: (call: CallEntity) => boolean): Promise<void> {

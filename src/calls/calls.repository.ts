@@ -8,6 +8,9 @@ import { dialectOf } from '../database/sql-dialect';
 
 const LIVE_STATES = ['ringing', 'ongoing'];
 
+/** A call a timer pass has work for: its row ID, and its call ID to name it in the logs. */
+export type DueCall = Pick<CallEntity, 'id' | 'callId'>;
+
 /**
  * The calls tables. Every state change reads the call row with a lock first (`lock*`), so concurrent changes of one
  * call run one after another.
@@ -99,33 +102,30 @@ export class CallsRepository {
   }
 
   /** Ringing calls whose ring time is over. */
-  async dueRinging(now: number, limit: number): Promise<string[]> {
-    const rows = await this.calls.find({
-      select: { id: true },
+  dueRinging(now: number, limit: number): Promise<DueCall[]> {
+    return this.calls.find({
+      select: { id: true, callId: true },
       where: { state: 'ringing', ringDeadline: LessThanOrEqual(now) },
       take: limit,
     });
-    return rows.map((row) => row.id);
   }
 
   /** Ongoing calls whose room has been empty since `cutoff` or before. */
-  async dueEmpty(cutoff: number, limit: number): Promise<string[]> {
-    const rows = await this.calls.find({
-      select: { id: true },
+  dueEmpty(cutoff: number, limit: number): Promise<DueCall[]> {
+    return this.calls.find({
+      select: { id: true, callId: true },
       where: { state: 'ongoing', emptySince: LessThanOrEqual(cutoff) },
       take: limit,
     });
-    return rows.map((row) => row.id);
   }
 
   /** Ended calls still holding their room (someone stayed in it), ended at `cutoff` or before. */
-  async roomsHeldAfterEnd(cutoff: number, limit: number): Promise<string[]> {
-    const rows = await this.calls.find({
-      select: { id: true },
+  roomsHeldAfterEnd(cutoff: number, limit: number): Promise<DueCall[]> {
+    return this.calls.find({
+      select: { id: true, callId: true },
       where: { state: 'ended', liveRoomId: Not(IsNull()), endedAt: LessThanOrEqual(cutoff) },
       take: limit,
     });
-    return rows.map((row) => row.id);
   }
 
   isLive(call: CallEntity): boolean {

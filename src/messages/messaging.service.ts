@@ -21,6 +21,7 @@ import { MessageEventWriter } from './message-event-writer';
 import { ParsedContent, findBlockedKeyword, parseMessageContent } from './message-content';
 import { toMessageReply } from './message.mapper';
 import { SendReply } from './messages.reply';
+import { serverMessageKey } from './server-message-key';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 /** Equal JSON content hashes equally, whatever the key order of a retry. */
@@ -181,13 +182,14 @@ export class MessagingService {
   /**
    * A message the service writes on a member's behalf (a call summary), inside the caller's
    * transaction, with its sequence, unread counters and `message.new` event like any send.
-   * `clientMessageId` makes it idempotent. Answers null when the sender is no longer a member.
+   * `key` makes it idempotent; it is stored in a form no client key can take (serverMessageKey).
+   * Answers null when the sender is no longer a member.
    */
   async appendServerMessage(
     manager: EntityManager,
     view: ViewerConversation,
     sender: AuthUser,
-    input: { type: 'call'; clientMessageId: string; content: Record<string, unknown> },
+    input: { type: 'call'; key: string; content: Record<string, unknown> },
     now: number,
   ): Promise<{ message: MessageEntity; eventId: string } | null> {
     if (!(await this.counters.recordSend(manager, view.conversation, sender.internalId, now))) return null;
@@ -201,7 +203,7 @@ export class MessagingService {
         conversationId: view.conversation.id,
         eventId,
         senderId: sender.internalId,
-        clientMessageId: input.clientMessageId,
+        clientMessageId: serverMessageKey(input.type, input.key),
         type: input.type,
         content: JSON.stringify(input.content),
         contentHash: contentHash(view.conversation.id, input.type, input.content),

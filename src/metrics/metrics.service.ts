@@ -100,6 +100,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly backgroundItemFailures = new Counter({
+    name: 'im_background_item_failures_total',
+    help: 'Items of a background pass (one call of the call timers) that failed and are retried in a later pass, by pass',
+    labelNames: ['pass'] as const,
+    registers: [this.registry],
+  });
+
   private poolUse: (() => PoolUse | null) | null = null;
 
   constructor() {

@@ -1,0 +1,120 @@
+// Black-box: the call summary message never collides with a client's own message keys, and one
+// call that fails to end never holds up the timers of the others (it is retried, logged with its
+// call ID and counted in im_background_item_failures_total).
+import { CallRecorder } from '../../src/calls/call-recorder.service';
+import { IssuedUser, TestApp, bearer } from '../helpers/test-app';
+import { CallsApi, friendPair, participant, useCallApp } from './call-helpers';
+
+const RING_S = 5;
+
+describe('call summaries and the call timers isolate failures', () => {
+  const app = useCallApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
+  let t: TestApp;
+  let api: CallsApi;
+  beforeAll(() => {
+    ({ t, api } = app);
+  });
+  beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));
+  afterEach(() => jest.restoreAllMocks());
+
+  const send = (user: IssuedUser, conversationId: string, clientMessageId: string, text: string) =>
+    t.http
+      .post('/app/sdk/messages/send')
+      .set(...bearer(user.token))
+      .send({ conversation_id: conversationId, client_message_id: clientMessageId, type: 'text', content: { text } });
+
+  /** The caller first sends a text keyed `call:<call_id>`, the key form the summary message once used. */
+  async function callWithSquattedKey() {
+    const pair = await friendPair(t);
+    const { call } = await api.start(pair.a, pair.ab);
+    const text = await send(pair.a, pair.ab, `call:${call.call_id}`, 'my own key');
+    expect(text.body).toMatchObject({ code: 0 });
+    return { ...pair, call };
+  }
+
+  const failures = async (): Promise<number> => {
+    const text = (await t.http.get('/metrics')).text;
+    const line = /^im_background_item_failures_total\{pass="call_timers"\} (\d+)$/m.exec(text);
+    return line ? Number(line[1]) : 0;
+  };
+
+  it.each(['cancel', 'hangup'] as const)(
+    '%s ends a ringing call whose caller used "call:<call_id>" as a message key; both messages stay',
+    async (action) => {
+      const { a, b, ab, ba, call } = await callWithSquattedKey();
+      const reply = await api.post(a, action, { call_id: call.call_id });
+      expect({ status: reply.status, code: (reply.body as { code: number }).code }).toEqual({ status: 200, code: 0 });
+      expect(await api.get(b, call.call_id)).toMatchObject({ state: 'ended', end_reason: 'canceled' });
+      const summaries = await api.summaries(b, ba, call.call_id);
+      expect(summaries).toHaveLength(1);
+      const texts = (await api.window(a, ab)).messages.filter((m) => m.type === 'text');
+      expect(texts).toEqual([
+        expect.objectContaining({ client_message_id: `call:${call.call_id}`, content: { text: 'my own key' } }),
+      ]);
+    },
+  );
+
+  it('hangup ends an ongoing call whose caller used "call:<call_id>" as a message key', async () => {
+    const { a, b, call } = await callWithSquattedKey();
+    await api.accept(b, call.call_id);
+    const reply = await api.post(a, 'hangup', { call_id: call.call_id });
+    expect({ status: reply.status, code: (reply.body as { code: number }).code }).toEqual({ status: 200, code: 0 });
+    expect(await api.get(b, call.call_id)).toMatchObject({ state: 'ended', end_reason: 'hangup' });
+  });
+
+  it("a summary message's key is of a form no client may send (1004 naming client_message_id)", async () => {
+    const { a, b, ab, ba } = await friendPair(t);
+    const { call } = await api.start(a, ab);
+    await api.act(a, 'cancel', call.call_id);
+    const [summary] = (await api.window(a, ab)).messages.filter((m) => m.type === 'call');
+    const key = (summary as unknown as { client_message_id: string }).client_message_id;
+    // Keys are per sender: the callee has never used it, so only its form can refuse it.
+    for (const [user, cid] of [
+      [b, ba],
+      [a, ab],
+    ] as const) {
+      const refused = await send(user, cid, key, 'reuse');
+      expect(refused.body).toMatchObject({ code: 1004, msg: expect.stringContaining('client_message_id') });
+    }
+  });
+
+  it('the ring timeout ends every due call, also one whose caller squatted its summary key', async () => {
+    const squatted = await callWithSquattedKey();
+    t.clock.advance(1_000);
+    const other = await friendPair(t);
+    const { call } = await api.start(other.a, other.ab);
+    t.clock.advance(RING_S * 1000 + 100);
+    await api.timers();
+    expect(await api.get(squatted.a, squatted.call.call_id)).toMatchObject({
+      state: 'ended',
+      end_reason: 'no_answer',
+    });
+    expect(await api.get(other.a, call.call_id)).toMatchObject({ state: 'ended', end_reason: 'no_answer' });
+  });
+
+  it('a call that fails to end does not hold up the others; it is counted and ends on a later pass', async () => {
+    const first = await friendPair(t);
+    const failing = (await api.start(first.a, first.ab)).call;
+    t.clock.advance(1_000);
+    const second = await friendPair(t);
+    const healthy = (await api.start(second.a, second.ab)).call;
+    const recorder = t.app.get(CallRecorder);
+    const end = recorder.end.bind(recorder);
+    jest.spyOn(recorder, 'end').mockImplementation(async (manager, context, reason, now) => {
+      if (context.call.callId === failing.call_id) throw new Error('injected failure');
+      return end(manager, context, reason, now);
+    });
+    const before = await failures();
+    t.clock.advance(RING_S * 1000 + 100);
+    await api.timers();
+    expect(await api.get(second.a, healthy.call_id)).toMatchObject({ state: 'ended', end_reason: 'no_answer' });
+    expect((await api.get(first.a, failing.call_id)).state).toBe('ringing');
+    expect(await failures()).toBeGreaterThan(before);
+
+    jest.restoreAllMocks();
+    await api.timers();
+    const ended = await api.get(first.b, failing.call_id);
+    expect(ended).toMatchObject({ state: 'ended', end_reason: 'no_answer' });
+    expect(participant(ended, first.b).state).toBe('invited');
+  });
+});
