@@ -5,4 +5,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.spec.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
+  // Some unit specs start a server (an S3 fake, a silent Redis): jest's 5 s default does not hold
+  // on a loaded 2-core machine. Speed is the benchmark's business, not the tests'.
+  testTimeout: 30000,
 };

@@ -22,7 +22,7 @@
  * the participants of live group calls. Their fixtures are made only when a calls case is selected.
  *
  * Environment:
- *   BENCH_SECTIONS     comma list of http,realtime (default both)
+ *   BENCH_SECTIONS     comma list of http,realtime,scrub (default all three)
  *   BENCH_DURATION     measured seconds per case (default 8)
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
@@ -55,6 +55,7 @@ const { prepareMessaging, explainMessaging } = require('./lib/messaging');
 const { prepareCalls, callCases, CALL_CASE_KEYS } = require('./lib/calls');
 const { runRealtime, ensureFileLimit } = require('./lib/realtime');
 const { printRealtime, realtimeVerdict } = require('./lib/realtime-report');
+const { runScrub, printScrub } = require('./lib/scrub');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -74,7 +75,7 @@ const settings = {
   duration: positiveNumberEnv('BENCH_DURATION', 8),
   warmup: positiveNumberEnv('BENCH_WARMUP', 2, { allowZero: true }),
   connections: Math.round(positiveNumberEnv('BENCH_CONNECTIONS', 20)),
-  sections: (process.env.BENCH_SECTIONS || 'http,realtime')
+  sections: (process.env.BENCH_SECTIONS || 'http,realtime,scrub')
     .split(',')
     .map((d) => d.trim())
     .filter(Boolean),
@@ -92,8 +93,8 @@ const settings = {
   keepDb: process.env.BENCH_KEEP_DB === '1',
 };
 for (const section of settings.sections) {
-  if (!['http', 'realtime'].includes(section)) {
-    console.error(`BENCH_SECTIONS: unknown section "${section}" (use http and/or realtime)`);
+  if (!['http', 'realtime', 'scrub'].includes(section)) {
+    console.error(`BENCH_SECTIONS: unknown section "${section}" (use http, realtime and/or scrub)`);
     process.exit(2);
   }
 }
@@ -827,9 +828,16 @@ async function main() {
     output.realtime = realtime;
   }
 
+  let scrub = null;
+  if (settings.sections.includes('scrub')) {
+    scrub = runScrub(ROOT);
+    output.scrub = scrub;
+  }
+
   console.log('\n================ results ================');
   for (const report of reports) printReport(report);
   if (realtime) printRealtime(realtime, table);
+  if (scrub) printScrub(scrub);
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, 'latest.json');
@@ -876,6 +884,7 @@ async function main() {
       );
     if (verdict.missed.length && settings.enforce) exitCode = 1;
   }
+  if (scrub && !scrub.met && settings.enforce) exitCode = 1;
   process.exitCode = exitCode;
 }
 

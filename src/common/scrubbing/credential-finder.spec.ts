@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { CredentialFinder } from './credential-finder';
+import { HOSTILE_SCRUB_INPUTS } from './hostile-inputs';
 import { REDACTED, Scrubber } from './scrub';
 import { undisguise } from '../../../test/helpers/undisguise';
 
@@ -223,38 +224,7 @@ describe('CredentialFinder: disguised dots, invisible characters and deep percen
     );
   });
 
-  it('stays linear on hostile 32 KB input', () => {
-    const at32k = (unit: string) => unit.repeat(Math.ceil(32768 / unit.length)).slice(0, 32768);
-    const hostile = [
-      'eyJ',
-      'eyJa.',
-      `eyJ1c2VyX2lkIjoi.${'B1'.repeat(22)} `,
-      `eyJ1c2VyX2lkIjoi.${'B1'.repeat(22)}.`,
-      `IiwiZXhwIjoxfQ.${'B1'.repeat(22)}.`,
-      `${header}.`,
-      'eyJ\u200d',
-      '%25',
-      `%${'25'.repeat(16383)}`,
-      '%25252E',
-      '%E2%2525',
-      '\\u002e',
-      '\\\\\\\\u',
-      '\\uD800',
-      '&#46;',
-      '&amp;',
-      '&amp;#37;25',
-      '&#x',
-      '&abcdefghijklmnopqrstuvwxyz',
-      '\u200b',
-      '\u{e0041}',
-      '%5Cu002e',
-      'eyJ%25\\u002e&#46;\u200b.',
-    ];
-    for (const unit of hostile) {
-      const input = unit.length > 1000 ? unit : at32k(unit);
-      const started = process.hrtime.bigint();
-      scrub.text(input);
-      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(200);
-    }
+  it('finishes on hostile 32 KB input (timed against its target by the benchmark)', () => {
+    for (const input of HOSTILE_SCRUB_INPUTS) expect(scrub.text(input).length).toBeLessThanOrEqual(input.length * 2);
   });
 });

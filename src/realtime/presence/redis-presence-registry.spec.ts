@@ -102,19 +102,20 @@ if (!reachable && !inCi)
     });
     afterEach(() => jest.restoreAllMocks());
 
-    it('answers at once while unreachable, logs once, and only stateOf rejects', async () => {
-      const registry = new RedisPresenceRegistry('redis://127.0.0.1:1', `${root}down:`, TTL, { commandTimeoutMs: 300 });
-      const started = Date.now();
+    it('answers at once while unreachable (never waiting for the command timeout), logs once, and only stateOf rejects', async () => {
+      // A command timeout far past the test's own: waiting for it instead of failing fast times the test out.
+      const registry = new RedisPresenceRegistry('redis://127.0.0.1:1', `${root}down:`, TTL, {
+        commandTimeoutMs: 600_000,
+      });
       expect(await registry.connected('1', 'c1', T0)).toBeNull();
       expect(await registry.disconnected('1', 'c1', T0 + 1)).toBeNull();
       await expect(registry.refresh([{ userId: '1', connectionId: 'c1' }], T0)).resolves.toBeUndefined();
       expect(await registry.sweep(T0 + TTL)).toEqual([]);
       await expect(registry.stateOf(['1'], T0)).rejects.toBeInstanceOf(PresenceUnavailableError);
-      expect(Date.now() - started).toBeLessThan(300);
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][0])).not.toContain('127.0.0.1');
       await registry.close();
-    });
+    }, 30_000);
 
     it('gives up after the command timeout when Redis accepts but never answers', async () => {
       const silent: Socket[] = [];
@@ -131,16 +132,13 @@ if (!reachable && !inCi)
       });
       await client.connect();
       const registry = new RedisPresenceRegistry(client, `${root}silent:`, TTL, { commandTimeoutMs: 200 });
-      const started = Date.now();
+      // The server never answers: only the command timeout can settle these.
       const [connected, state] = await Promise.all([
         registry.connected('1', 'c1', T0),
         registry.stateOf(['1'], T0).catch((error: unknown) => error),
       ]);
-      const took = Date.now() - started;
       expect(connected).toBeNull();
       expect(state).toBeInstanceOf(PresenceUnavailableError);
-      expect(took).toBeGreaterThanOrEqual(190);
-      expect(took).toBeLessThan(1000);
       expect(warn).toHaveBeenCalledTimes(1);
       // A client passed in belongs to the caller: close leaves it open.
       await registry.close();
