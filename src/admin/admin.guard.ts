@@ -22,9 +22,10 @@ const READS = new Set(['GET', 'HEAD']);
 
 /**
  * Every /app/admin route: only the console's session cookie authenticates (an SDK secret, IM
- * token or host session is never read here). Writes must come from a trusted origin
- * (PUBLIC_BASE_URL, CORS_ORIGINS) AND carry `X-Admin-CSRF: 1`, which no cross-site form or
- * simple request can set; either missing is HTTP 403 with 1004.
+ * token or host session is never read here). Writes must come from a trusted origin (the
+ * page's own, wherever the console is opened, or PUBLIC_BASE_URL, CORS_ORIGINS: see
+ * isTrustedOrigin) AND carry `X-Admin-CSRF: 1`, which no cross-site form or simple request can
+ * set; either missing is HTTP 403 with 1004.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {

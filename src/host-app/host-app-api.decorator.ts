@@ -21,7 +21,7 @@ export function HostAppApi(): ClassDecorator {
     }),
     ApiForbiddenResponse({
       description:
-        'A write authenticated by cookie (or not at all) from an Origin other than PUBLIC_BASE_URL or CORS_ORIGINS (1004).',
+        "A write authenticated by cookie (or not at all) from another site: an Origin other than the request's own, PUBLIC_BASE_URL or CORS_ORIGINS (1004).",
       schema: errorEnvelopeSchema([ErrorCode.INVALID_PARAMETER], ErrorCode.INVALID_PARAMETER),
     }),
   );

@@ -19,9 +19,10 @@ const READS = new Set(['GET', 'HEAD']);
  * Every /app/auth route. HOST_APP_ENABLED=false: HTTP 404, as if the routes did not exist.
  * Only the PHPSID session authenticates (cookie, or the header of the same name): an
  * Authorization header, SDK secret or IM token, is never read here (spec 5.3). A write not
- * carrying the header must come from a trusted origin (PUBLIC_BASE_URL, CORS_ORIGINS), else
- * HTTP 403 with 1004: a cross-site page can make the browser send the cookie, but not the
- * header (a custom header needs a CORS preflight that only listed origins pass).
+ * carrying the header must come from a trusted origin (a page of the service itself, wherever
+ * it is opened, or PUBLIC_BASE_URL, CORS_ORIGINS: see isTrustedOrigin), else HTTP 403 with
+ * 1004: a cross-site page can make the browser send the cookie, but not the header (a custom
+ * header needs a CORS preflight, which /app/auth never answers).
  */
 @Injectable()
 export class HostSessionGuard implements CanActivate {
