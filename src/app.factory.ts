@@ -6,15 +6,18 @@ import { join } from 'node:path';
 import type { Logger as PinoRoot } from 'pino';
 import { bodyParserErrors } from './common/http/body-parser-errors';
 import { corsFor } from './common/http/cors';
+import { routesGuardedBy } from './common/http/guarded-routes';
 import { answerMalformedRequests } from './common/http/malformed-request';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { createRootLogger } from './common/logging/root-logger';
 import { requestContext } from './common/logging/request-context';
 import { refusePaginationParams } from './common/http/pagination-params.middleware';
+import { applyServerTimeouts } from './common/http/server-timeouts';
 import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, markRoomCallback } from './common/http/paths';
 import { AppConfig } from './config/app-config';
 import { configuredSecrets } from './config/secrets';
 import { AppModule, AppOverrides } from './app.module';
+import { SecretGuard } from './auth/secret.guard';
 import { Lifecycle } from './health/lifecycle';
 import { MetricsService } from './metrics/metrics.service';
 import { RealtimeIoAdapter } from './realtime/realtime-io.adapter';
@@ -43,10 +46,11 @@ export async function createApp(
   // each JSON body for one cost about 2 % of the sync path's CPU.
   app.set('etag', false);
   answerMalformedRequests(app.getHttpServer());
+  applyServerTimeouts(app.getHttpServer(), config.http);
 
   const lifecycle = app.get(Lifecycle);
   app.use(requestContext(root, app.get(MetricsService), configuredSecrets(config), () => lifecycle.shuttingDown));
-  const cors = corsFor(config.operations.corsOrigins);
+  const cors = corsFor(config.operations.corsOrigins, routesGuardedBy(app, SecretGuard));
   if (cors) app.enableCors(cors);
   // The callback signature covers the exact received bytes, so that route keeps them raw and
   // refuses anything over 64 KiB before reading further.
