@@ -90,6 +90,12 @@ export class CallRecorder {
     return this.outbox.append<T>(manager, { type, payload, recipients }, now);
   }
 
+  /** The caller gives up before anyone answered: `call.canceled`, then the call ends as `canceled`. */
+  async cancel(manager: EntityManager, context: CallContext, now: number): Promise<string> {
+    await this.emit(manager, 'call.canceled', context.call, context.participants, context.externalIds, {}, now);
+    return this.end(manager, context, 'canceled', now);
+  }
+
   /**
    * Ends a live call, in the caller's transaction (which holds the call's lock): the state, the
    * end reason and time, the participants still joined marked left, the conversation freed for

@@ -68,8 +68,11 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
       context.participants = await this.calls.participantsOf(locked.id, manager);
       const now = this.clock.now();
       if (event.eventType === ROOM_CLOSED) {
+        // Ordered against the room's participant events: someone entering or leaving after it
+        // is newer state. At the same millisecond the close is taken to come last.
+        if (context.participants.some((p) => p.roomEventMs > event.eventMs)) return;
         for (const p of context.participants) {
-          if (p.roomEventMs >= event.eventMs) continue;
+          if (p.roomEventMs === event.eventMs && !p.inRoom) continue;
           Object.assign(p, { inRoom: false, roomEventMs: event.eventMs, updatedAt: now });
           await this.calls.updateParticipant(manager, p.id, {
             inRoom: false,
@@ -90,6 +93,7 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
       if (event.eventType !== ENTERED && event.eventType !== LEFT) return;
       const external = context.externalIds.get(me.userId) ?? '';
       const live = this.calls.isLive(locked);
+      const wasJoined = me.state === 'joined';
       // One write of the participant row: the room presence and, while the call lives, joining or leaving it.
       const changes: Partial<typeof me> = { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now };
       if (live && entered && me.state !== 'joined')
@@ -125,7 +129,7 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
         { user_id: external },
         now,
       );
-      await this.afterLeave(manager, context, now);
+      await this.afterLeave(manager, context, wasJoined, now);
     });
   }
 
@@ -144,19 +148,27 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
     await this.calls.updateCall(manager, context.call.id, changes);
   }
 
-  /** A one-to-one call ends when either side leaves the room; a group call when the last participant has left. */
-  private async afterLeave(manager: EntityManager, context: CallContext, now: number): Promise<void> {
+  /**
+   * After a participant left the room of a live call. One-to-one, either side leaving ends it:
+   * as `canceled` while it rings (only the caller has joined then: leaving is giving up before
+   * an answer), as `hangup` once answered. A group call ends the same way when its last joined
+   * participant has left, and otherwise notes since when its room is empty.
+   */
+  private async afterLeave(
+    manager: EntityManager,
+    context: CallContext,
+    wasJoined: boolean,
+    now: number,
+  ): Promise<void> {
     const call = context.call;
-    if (call.state !== 'ongoing') return;
-    const someoneIn = context.participants.some((p) => p.inRoom);
-    if (!call.isGroup || !context.participants.some((p) => p.state === 'joined')) {
-      await this.recorder.end(manager, context, 'hangup', now);
+    if (wasJoined && (!call.isGroup || !context.participants.some((p) => p.state === 'joined'))) {
+      if (call.state === 'ringing') await this.recorder.cancel(manager, context, now);
+      else await this.recorder.end(manager, context, 'hangup', now);
       return;
     }
-    if (!someoneIn && call.emptySince === null) {
-      call.emptySince = now;
-      await this.calls.updateCall(manager, call.id, { emptySince: now, updatedAt: now });
-    }
+    if (call.state !== 'ongoing' || call.emptySince !== null || context.participants.some((p) => p.inRoom)) return;
+    call.emptySince = now;
+    await this.calls.updateCall(manager, call.id, { emptySince: now, updatedAt: now });
   }
 
   /** One pass of the timers (every second on every instance; each end happens once under the call's lock). */

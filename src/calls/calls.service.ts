@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { AuthUser } from '../common/auth-user';
 import { CallActionReply, CallListReply, CallReply, RtcCredentialsReply } from './call.mapper';
-import { CallContext, CallRecorder } from './call-recorder.service';
+import { CallRecorder } from './call-recorder.service';
 import { CallTransitions, conflict, noPermission } from './call-transitions';
 import { CallsRepository } from './calls.repository';
 import { AcceptCallDto, CallRefDto, RejectCallDto } from './dto/call.dto';
@@ -111,7 +110,7 @@ export class CallsService {
         throw conflict(`the call has ended (${context.call.endReason})`);
       }
       if (context.call.state === 'ongoing') throw conflict('already answered: hang up instead');
-      return this.cancelRinging(manager, context, this.clock.now());
+      return this.recorder.cancel(manager, context, this.clock.now());
     });
   }
 
@@ -122,7 +121,7 @@ export class CallsService {
       if (me.state !== 'joined') throw conflict('you have not joined this call: reject it instead');
       const now = this.clock.now();
       if (context.call.state === 'ringing' && me.role === 'caller' && !context.call.isGroup) {
-        return this.cancelRinging(manager, context, now);
+        return this.recorder.cancel(manager, context, now);
       }
       if (!context.call.isGroup) return this.recorder.end(manager, context, 'hangup', now);
       await this.transitions.setParticipant(manager, me, { state: 'left', leftAt: now });
@@ -162,19 +161,5 @@ export class CallsService {
     if (context.call.state === 'ended') throw conflict(`the call has ended (${context.call.endReason})`);
     if (me?.state !== 'joined') throw conflict('accept the call first');
     return this.rtc.issue(auth.internalId, Number(context.call.roomId), this.clock.now());
-  }
-
-  /** The caller gives up before anyone answered: `call.canceled`, then the call ends as `canceled`. */
-  private async cancelRinging(manager: EntityManager, context: CallContext, now: number): Promise<string> {
-    await this.recorder.emit(
-      manager,
-      'call.canceled',
-      context.call,
-      context.participants,
-      context.externalIds,
-      {},
-      now,
-    );
-    return this.recorder.end(manager, context, 'canceled', now);
   }
 }
