@@ -71,7 +71,7 @@ export class CallRecorder {
     });
   }
 
-  /** A call event to every participant, with each one's own conversation ID. */
+  /** A call event to every participant (or to those in `to`), with each one's own conversation ID. */
   async emit<T extends CallEventType>(
     manager: EntityManager,
     type: T,
@@ -80,10 +80,11 @@ export class CallRecorder {
     externalIds: Map<string, string>,
     extra: Omit<DurableEventMap[T]['shared'], 'call'>,
     now: number,
+    to: CallParticipantEntity[] = participants,
   ): Promise<string> {
     const { conversation_id: _viewerRelative, ...shared } = this.reply(call, participants, externalIds, call.callerId);
     const payload = { call: shared, ...extra } as DurableEventMap[T]['shared'];
-    const recipients = participants.map((p) => ({
+    const recipients = to.map((p) => ({
       userId: p.userId,
       private: { conversation_id: this.conversationIdFor(call, p.userId, externalIds) },
     }));

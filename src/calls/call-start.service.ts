@@ -76,9 +76,10 @@ export class CallStartService {
   ): Promise<CallActionReply> {
     const now = this.clock.now();
     const isGroup = view.conversation.type === 'group';
-    // Someone already in a live call is answered busy at once (one-to-one; read before the
-    // transaction, like the other checks of a start).
-    const busy = !isGroup && (await this.calls.isBusy(invitees[0], view.conversation.id));
+    // Callees already in a live call are answered busy at once and never rung (read before the
+    // transaction, like the other checks of a start); the call ends busy when nobody is left.
+    const busy = await this.calls.busyAmong(invitees, view.conversation.id);
+    const everyoneBusy = busy.size === invitees.length;
     const roomId = String(randomInt(ROOM_ID_MIN, ROOM_ID_MAX + 1));
     const call: Omit<CallEntity, 'id'> = {
       callId: randomUUID(),
@@ -86,14 +87,14 @@ export class CallStartService {
       isGroup,
       callerConversationId: dto.conversation_id,
       media: dto.media,
-      state: busy ? 'ended' : 'ringing',
+      state: everyoneBusy ? 'ended' : 'ringing',
       endReason: null,
       callerId: auth.internalId,
       clientCallId: dto.client_call_id,
       roomId,
-      liveRoomId: busy ? null : roomId,
-      liveConversationId: busy ? null : view.conversation.id,
-      ringDeadline: busy ? null : now + this.config.calls.ringTimeoutSeconds * 1000,
+      liveRoomId: everyoneBusy ? null : roomId,
+      liveConversationId: everyoneBusy ? null : view.conversation.id,
+      ringDeadline: everyoneBusy ? null : now + this.config.calls.ringTimeoutSeconds * 1000,
       emptySince: null,
       startedAt: now,
       acceptedAt: null,
@@ -109,12 +110,12 @@ export class CallStartService {
         callRowId: stored.id,
         userId,
         role: caller ? 'caller' : 'callee',
-        state: caller ? 'joined' : 'invited',
+        state: caller ? 'joined' : busy.has(userId) ? 'declined' : 'invited',
         deviceId: caller ? dto.device_id : null,
         inRoom: false,
         roomEventMs: 0,
         joinedAt: caller ? now : null,
-        leftAt: null,
+        leftAt: busy.has(userId) ? now : null,
         updatedAt: now,
       });
       await this.calls.insertParticipants(manager, [
@@ -123,19 +124,16 @@ export class CallStartService {
       ]);
       const participants = await this.calls.participantsOf(stored.id, manager);
       const context: CallContext = { call: stored, participants, externalIds, callerView: view };
-      const eventId = await this.recorder.emit(manager, 'call.invited', stored, participants, externalIds, {}, now);
-      if (!busy) return { context, eventId };
-      const callee = participants.find((p) => p.role === 'callee')!;
-      await this.transitions.setParticipant(manager, callee, { state: 'declined', leftAt: now });
-      await this.recorder.emit(
-        manager,
-        'call.rejected',
-        stored,
-        participants,
-        externalIds,
-        { user_id: externalIds.get(callee.userId) ?? '', reason: 'busy' },
-        now,
-      );
+      // The busy hear nothing of the call until it ends: no invitation, not even their own busy answer.
+      const told = participants.filter((p) => !busy.has(p.userId));
+      const invited = everyoneBusy
+        ? null
+        : await this.recorder.emit(manager, 'call.invited', stored, participants, externalIds, {}, now, told);
+      for (const callee of participants.filter((p) => busy.has(p.userId))) {
+        const extra = { user_id: externalIds.get(callee.userId) ?? '', reason: 'busy' as const };
+        await this.recorder.emit(manager, 'call.rejected', stored, participants, externalIds, extra, now, told);
+      }
+      if (!everyoneBusy) return { context, eventId: invited };
       return { context, eventId: await this.recorder.end(manager, context, 'busy', now) };
     });
     const reply = {
@@ -143,7 +141,7 @@ export class CallStartService {
       credentials: null,
       event_id: result.eventId,
     };
-    return busy ? reply : this.transitions.withCredentials(auth, reply);
+    return everyoneBusy ? reply : this.transitions.withCredentials(auth, reply);
   }
 
   /**

@@ -78,16 +78,17 @@ export class CallsRepository {
   }
 
   /**
-   * Whether the user has joined a call that is still ringing or ongoing in another conversation.
-   * A live call in the same conversation is not busy but the other side calling at the same
-   * moment: the start converges on it (the live-conversation key refuses a second one).
+   * Those of the users who have joined a call that is still ringing or ongoing in another
+   * conversation. A live call in the same conversation is not busy but the other side calling
+   * at the same moment: the start converges on it (the live-conversation key refuses a second one).
    */
-  async isBusy(userId: string, conversationId: string, manager: EntityManager = this.calls.manager): Promise<boolean> {
-    const rows = (await manager.query(
-      "SELECT c.id FROM call_participants p JOIN calls c ON c.id = p.call_row_id WHERE p.user_id = ? AND p.state = 'joined' AND c.state IN ('ringing', 'ongoing') AND c.conversation_id <> ? LIMIT 1",
-      [userId, conversationId],
-    )) as unknown[];
-    return rows.length > 0;
+  async busyAmong(userIds: string[], conversationId: string): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const rows = (await this.calls.query(
+      `SELECT DISTINCT p.user_id FROM call_participants p JOIN calls c ON c.id = p.call_row_id WHERE p.user_id IN (${userIds.map(() => '?').join(', ')}) AND p.state = 'joined' AND c.state IN ('ringing', 'ongoing') AND c.conversation_id <> ?`,
+      [...userIds, conversationId],
+    )) as Array<{ user_id: string | number }>;
+    return new Set(rows.map((row) => String(row.user_id)));
   }
 
   /** Live calls the user takes part in (invited, ringing or joined), newest first. */
