@@ -86,7 +86,7 @@ async function bootstrap(): Promise<void> {
     process.exit(1);
   }
   const log = createRootLogger(config.operations.log);
-  const standby = await StandbyServer.start(config.port);
+  const standby = await StandbyServer.start(config.port, config.http);
   // Until the application serves, a signal just stops the stand-by responder.
   const stopEarly = (): void => {
     log.info('stopped before the service was up');

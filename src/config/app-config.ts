@@ -2,6 +2,7 @@ import { AdminConfig, loadAdminConfig } from './admin-config';
 import { CallsConfig, loadCallsConfig } from './calls-config';
 import { readInteger } from './env-values';
 import { HostAppConfig, loadHostAppConfig } from './host-app-config';
+import { HttpConfig, loadHttpConfig } from './http-config';
 import { MessagingConfig, loadMessagingConfig } from './messaging-config';
 import { OperationsConfig, loadOperationsConfig } from './operations-config';
 import { PushRule, parsePushRules } from './push-rules';
@@ -32,6 +33,8 @@ export interface AppConfig {
   pushRules: PushRule[];
   /** Largest accepted JSON body outside the room callback. */
   bodyLimitBytes: number;
+  /** Timeouts of the HTTP server (src/common/http/server-timeouts.ts). */
+  http: HttpConfig;
   /** How long a user's token version and disabled flag may be served from memory (0: never). */
   authCacheMs: number;
   messaging: MessagingConfig;
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   );
   const bodyLimitBytes = readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 65536, 16 * 1024 * 1024, problems);
   const authCacheMs = readInteger(env, 'AUTH_CACHE_MS', 1000, 0, 10_000, problems);
+  const http = loadHttpConfig(env, problems);
 
   const migrationsRaw = env.MIGRATIONS_RUN ?? 'true';
   if (!['true', 'false'].includes(migrationsRaw)) problems.push('MIGRATIONS_RUN must be true or false');
@@ -193,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     defaultAvatarUrl,
     pushRules,
     bodyLimitBytes,
+    http,
     authCacheMs,
     messaging,
     operations,

@@ -14,6 +14,8 @@ const PROBLEMS: Record<string, [number, string]> = {
     `request headers: larger than ${HEADER_LIMIT_BYTES / 1024} KiB together (request line, token and query string included)`,
   ],
   HPE_URI_TOO_LONG: [414, 'request line: URL too long'],
+  // HTTP_HEADERS_TIMEOUT_MS or HTTP_REQUEST_TIMEOUT_MS ran out (server-timeouts.ts).
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request: headers or body not received in time'],
 };
 
 // The request line as far as Node read it: the provider callback answers in its own format.
@@ -26,13 +28,15 @@ function isCallbackRequest(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
 }
 
 /**
- * Requests Node refuses before any middleware sees them (headers too large, malformed HTTP)
- * still get the envelope: Node's own reply is a bare status line. The rest of the request is
+ * Requests Node refuses before any middleware sees them (headers too large, malformed HTTP,
+ * headers or body not received in time) still get the envelope: Node's own reply is a bare status line. The rest of the request is
  * read and dropped before the socket closes, so the client sees the reply rather than a reset.
  */
 export function answerMalformedRequests(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // Once a reply has begun on this connection, another would corrupt it (Node's own rule).
+    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
       socket.destroy();
       return;
     }

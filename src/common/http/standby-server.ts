@@ -1,8 +1,10 @@
 import { Server, createServer } from 'node:http';
+import type { HttpConfig } from '../../config/http-config';
 import { randomUUID } from 'node:crypto';
 import { failure, success } from '../envelope';
 import { ErrorCode } from '../error-code';
 import { answerMalformedRequests } from './malformed-request';
+import { applyServerTimeouts } from './server-timeouts';
 
 /**
  * Answers on the service's port from the first moment until the application takes over: while
@@ -14,7 +16,7 @@ export class StandbyServer {
   private readonly server: Server;
   private reason = 'starting';
 
-  private constructor() {
+  private constructor(http: HttpConfig) {
     this.server = createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0].replace(/\/+$/, '').toLowerCase();
       const [status, body] =
@@ -32,10 +34,11 @@ export class StandbyServer {
       response.end(text);
     });
     answerMalformedRequests(this.server);
+    applyServerTimeouts(this.server, http);
   }
 
-  static start(port: number): Promise<StandbyServer> {
-    const standby = new StandbyServer();
+  static start(port: number, http: HttpConfig): Promise<StandbyServer> {
+    const standby = new StandbyServer(http);
     return new Promise((resolve, reject) => {
       standby.server.once('error', reject);
       standby.server.listen(port, () => resolve(standby));
