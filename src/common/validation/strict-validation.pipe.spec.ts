@@ -1,5 +1,5 @@
 import type { ValidationError } from '@nestjs/common';
-import { describeValidationErrors } from './strict-validation.pipe';
+import { StrictValidationPipe, describeValidationErrors } from './strict-validation.pipe';
 
 const error = (property: string, message: string, children: ValidationError[] = []): ValidationError => ({
   property,
@@ -30,5 +30,34 @@ describe('describeValidationErrors', () => {
     expect(describeValidationErrors([error('cursor', 'an unknown value was passed')])).toBe(
       'cursor: an unknown value was passed',
     );
+  });
+});
+
+describe('StrictValidationPipe: what JSON cannot carry', () => {
+  class Dto {}
+  const pipe = new StrictValidationPipe();
+  const refusal = async (body: unknown): Promise<string> => {
+    try {
+      await pipe.transform(body, { type: 'body', metatype: Dto });
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('refuses a number JSON cannot represent (1e400 parses to Infinity), naming its path', async () => {
+    expect(await refusal(JSON.parse('{"content":{"n":1e400}}'))).toBe('content.n: must be a finite number');
+    expect(await refusal(JSON.parse('{"list":[1,-1e400]}'))).toBe('list[1]: must be a finite number');
+    expect(await refusal({ n: NaN })).toBe('n: must be a finite number');
+  });
+
+  it('names a refused key with a lone surrogate as a JSON-style escape', async () => {
+    const msg = await refusal(JSON.parse('{"ok":1,"bad\\ud800key":1}'));
+    expect(msg).toBe('bad\\ud800key: contains invalid Unicode (a lone surrogate)');
+    expect(/\p{Cs}/u.test(msg)).toBe(false);
+  });
+
+  it('escapes a lone surrogate in a validation path', () => {
+    expect(describeValidationErrors([error('x\udc00', 'x\udc00 must be a string')])).toBe('x\\udc00: must be a string');
   });
 });

@@ -2,13 +2,14 @@ import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@
 import { AppError } from '../app-error';
 import { ErrorCode } from '../error-code';
 import { findJsonProblem } from '../text';
+import { printableName } from './printable-name';
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Picks the most telling message of the first failing field, with its full path. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string {
   for (const error of errors) {
-    const path = parent ? `${parent}.${error.property}` : error.property;
+    const path = parent ? `${parent}.${printableName(error.property)}` : printableName(error.property);
     if (error.constraints) {
       const constraints = error.constraints;
       const message =
