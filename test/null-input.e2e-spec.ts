@@ -399,6 +399,24 @@ describe('Null input and refused paging parameters (issue 10: 1, 2, 8)', () => {
       }
     });
 
+    it('a cursor sent as a list or an object (cursor[]=a&cursor[]=b, cursor[x]=a) is 1004 naming cursor, not the first page', async () => {
+      const me = await issueUser(t);
+      for (const query of [
+        'cursor[]=a&cursor[]=b',
+        'cursor[]=a',
+        'cursor[x]=a',
+        'cursor%5B%5D=a',
+        'cursor=a&cursor=b',
+      ]) {
+        refused(await get(me, `/app/sdk/friends?${query}`), 1004, 'cursor');
+        refused(await get(me, `/app/sdk/groups?${query}`), 1004, 'cursor');
+      }
+      // The plain spelling still pages.
+      expect((await get(me, '/app/sdk/friends')).body).toEqual(
+        expect.objectContaining({ code: 0, data: expect.objectContaining({ next_cursor: null }) }),
+      );
+    });
+
     it('a write carrying one of them is refused and changes nothing', async () => {
       const { user } = await fullUser();
       const before = await row(user.userId);
