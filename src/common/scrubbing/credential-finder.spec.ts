@@ -128,6 +128,23 @@ describe('CredentialFinder: disguised dots, invisible characters and deep percen
     expectClean(out);
   });
 
+  it.each([
+    ['"', '"."'],
+    ["'", "'.'"],
+    ['`', '`.`'],
+    ['"', '" . "'],
+  ])('finds a token whose parts are each quoted with %s (joined by %s), keeping the outer quotes', (quote, join) => {
+    for (const value of [token, headerless]) {
+      const out = scrub.text(`sent ${quote}${value.split('.').join(join)}${quote} to the server`);
+      expect(out).toBe(`sent ${quote}${REDACTED}${quote} to the server`);
+      expectClean(out);
+    }
+  });
+
+  it('leaves quoted words joined by dots alone', () => {
+    expect(scrub.text(`config "a"."b" and 'host'.'port' as before`)).toBe(`config "a"."b" and 'host'.'port' as before`);
+  });
+
   it.each(disguises)('finds a token without its header with %s', (_name, disguise) => {
     const out = scrub.text(`q=${disguise(headerless)}&y=2`);
     expect(out).toContain(REDACTED);

@@ -34,6 +34,24 @@ describe('Scrubber', () => {
     expect(scrubber.text(input)).toBe(expected);
   });
 
+  it('redacts the credential of an Authorization line, keeping its scheme and the lines after it', () => {
+    const frames = '\n    at fetchJson (app.js:10:5)\n    at async load (app.js:20:3)';
+    expect(scrubber.text(`Authorization: Bearer xyzabc123${frames}`)).toBe(
+      `Authorization: Bearer ${REDACTED}${frames}`,
+    );
+    expect(scrubber.text(`authorization: Bearer ${jwt}\r${frames}`)).toBe(
+      `authorization: Bearer ${REDACTED}\r${frames}`,
+    );
+    expect(scrubber.text(`{"Authorization":"Basic dXNlcjpwYXNz"}`)).toBe(`{"Authorization":"Basic ${REDACTED}"}`);
+    expect(scrubber.text('Authorization: opaque-value-1234')).toBe(`Authorization: ${REDACTED}`);
+  });
+
+  it('never takes the next line for the value of a header or pair left empty', () => {
+    const frames = '\n    at fetchJson (app.js:10:5)\n    at async load (app.js:20:3)';
+    for (const line of ['Authorization:', 'authorization:   ', 'token:', 'password =', 'Cookie:', 'Bearer'])
+      expect(scrubber.text(`${line}${frames}`)).toBe(`${line}${frames}`);
+  });
+
   it('keeps pairs whose name only contains a sensitive word', () => {
     expect(scrubber.text('error_code=net.timeout barcode=5')).toBe('error_code=net.timeout barcode=5');
   });

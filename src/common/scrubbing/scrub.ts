@@ -63,14 +63,24 @@ const NAME_ALTERNATION = [...SENSITIVE_NAMES]
   .map((name) => name.replace(/_/g, '[_-]?'))
   .join('|');
 
-const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}/gi;
+// Every separator below stays on its line: a credential ends at a line break, and the next
+// line (a stack frame) is not the credential's.
+// Authorization schemes: words, not credentials, so they are kept before the marker.
+const SCHEMES = 'Bearer|Basic|Token|Digest|Negotiate|NTLM|DPoP';
+const AUTH_SCHEME = new RegExp(`\\b(${SCHEMES})([ \\t]+)(?!\\[REDACTED\\])[A-Za-z0-9._~+/=-]{4,}`, 'gi');
 // key=value, key: value, "key":"value", ?key=value&… — the value is replaced, the key kept.
 const PAIR = new RegExp(
-  `(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?\\s*[=:]\\s*["']?)(?!\\[REDACTED\\])([^\\s"'&;,}\\])]+)`,
+  `(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?[ \\t]*[=:][ \\t]*["']?)(?!\\[REDACTED\\]|(?:${SCHEMES})[ \\t]+\\[REDACTED\\])([^\\s"'&;,}\\])]+)`,
   'gi',
 );
 // Request-header dumps: "Authorization: …" or "Cookie: …" up to the end of the line.
-const HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie)(\s*:\s*)[^\r\n]+/gi;
+const HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie)([ \t]*:[ \t]*)(\S[^\r\n]*)/gi;
+const SCHEME = new RegExp(`^((?:${SCHEMES})[ \\t]+)(?=\\S)`, 'i');
+
+function redactHeader(name: string, sep: string, value: string): string {
+  const scheme = /authorization$/i.test(name) ? (SCHEME.exec(value)?.[1] ?? '') : '';
+  return `${name}${sep}${scheme}${REDACTED}`;
+}
 
 function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/-/g, '_');
@@ -123,7 +133,7 @@ export class Scrubber {
 
   text(value: string): string {
     return redact(value, this.finder.find(value))
-      .replace(HEADER_LINE, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
+      .replace(HEADER_LINE, (_m, name: string, sep: string, value: string) => redactHeader(name, sep, value))
       .replace(AUTH_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`)
       .replace(PAIR, (_m, lead: string, name: string, sep: string) => `${lead}${name}${sep}${REDACTED}`);
   }

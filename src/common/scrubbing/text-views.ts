@@ -1,6 +1,6 @@
 /**
  * Views of a text with the disguises of logs, URLs, JSON and HTML undone: white space and
- * invisible characters removed, percent-escapes, backslash escapes and HTML character
+ * invisible characters removed, quotes around dotted parts removed, percent-escapes, backslash escapes and HTML character
  * references decoded. Each character of a view maps back to the original characters it came
  * from, so that a credential found in a view is redacted in the text. Every pass is linear.
  */
@@ -22,8 +22,8 @@ export interface View {
  */
 const MAX_VIEWS = 3;
 
-/** Anything a pass could change. */
-const DISGUISE = /[\s%\\&\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+/** Anything a pass could change; a quote only beside a dot (`"header"."payload"."signature"`). */
+const DISGUISE = /[\s%\\&\p{Cf}\p{Default_Ignorable_Code_Point}]|["'`]\.|\.["'`]/u;
 /** Characters that do not show: format characters (Cf) and the other default-ignorable ones. */
 const INVISIBLE = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 /** Per BMP code point: 0 not known yet, 1 shows, 2 does not. */
@@ -234,6 +234,10 @@ class ViewBuilder {
   }
 }
 
+function isQuote(code: number): boolean {
+  return code === 34 || code === 39 || code === 96;
+}
+
 /** One pass over `text`; `source` maps `text` to the original when `text` is itself a view. */
 function normalise(text: string, source?: View): View | null {
   const view = new ViewBuilder(text, source);
@@ -251,6 +255,9 @@ function normalise(text: string, source?: View): View | null {
         i = letter;
         continue;
       }
+    } else if (isQuote(code) && (text.charCodeAt(i + 1) === 46 || text.charCodeAt(i - 1) === 46)) {
+      // Quoted parts joined by dots: the quotes go, so the parts read as one dotted run.
+      decoded = { codePoint: -1, end: i + 1 };
     } else if (code <= 32 || code >= 0x80) {
       const codePoint = text.codePointAt(i) ?? code;
       if (isInvisible(codePoint)) decoded = { codePoint: -1, end: i + (codePoint > 0xffff ? 2 : 1) };
