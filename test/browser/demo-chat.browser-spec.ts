@@ -1,6 +1,7 @@
 // The demo chat (/demo) in headless Chromium (issue 15): two users log in through the bundled
 // host application, exchange messages both ways, one loses its connection and then the whole
-// network, and after recovery nothing is missing on either side.
+// network, and after recovery nothing is missing on either side. Then calls (accepted, then
+// declined) and their records, a recall, and a refused send.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,10 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (p: Box, q: Box) =>
+  p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
 
 (existsSync(CHROMIUM) ? describe : describe.skip)('demo chat in Chromium', () => {
   let t: TestApp;
@@ -157,7 +162,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10
     await bob.screenshot({ path: join(SHOTS, 'demo-image.png'), fullPage: true });
 
     // A call: Alice rings, Bob accepts, Alice hangs up; both pages follow the call's states.
-    await alice.getByRole('button', { name: 'Audio call' }).click();
+    await alice.getByRole('button', { name: 'Audio call', exact: true }).click();
     await alice.getByRole('region', { name: 'Call' }).filter({ hasText: 'Calling' }).waitFor();
     await bob.getByRole('region', { name: 'Call' }).filter({ hasText: 'Incoming audio call' }).waitFor();
     await bob.getByRole('button', { name: 'Accept' }).click();
@@ -166,9 +171,59 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10
     await alice.getByRole('button', { name: 'Hang up' }).click();
     await bob.getByRole('region', { name: 'Call' }).filter({ hasText: 'Call ended' }).waitFor();
 
-    // Recall from the page: both sides show the tombstone.
+    // The service's summary of the call is a call record on both sides (media, result,
+    // duration), never a raw bubble, and nobody can recall it, not even the caller who sent it.
+    const records = (tab: Page) => tab.locator('#messages li', { has: tab.locator('.bubble.call-record') });
+    for (const tab of [alice, bob]) {
+      await records(tab).first().waitFor();
+      expect(await records(tab).first().locator('.bubble').textContent()).toMatch(/^Audio call · Ended · \d+:\d\d$/);
+    }
+    expect(await records(alice).getByRole('button', { name: 'Recall' }).count()).toBe(0);
+    expect(await alice.locator('#messages .bubble', { hasText: '[call]' }).count()).toBe(0);
+
+    // Declining ends the ringing on both sides at once: the callee's page sends a reason.
+    await alice.getByRole('button', { name: 'Audio call', exact: true }).click();
+    await bob.getByRole('region', { name: 'Call' }).filter({ hasText: 'Incoming audio call' }).waitFor();
+    await bob.getByRole('button', { name: 'Decline' }).click();
+    for (const tab of [bob, alice])
+      await tab.getByRole('region', { name: 'Call' }).filter({ hasText: 'Call ended: Declined' }).waitFor();
+    expect(await bob.getByRole('button', { name: 'Accept' }).count()).toBe(0);
+    expect(await alice.getByRole('button', { name: 'Cancel call' }).count()).toBe(0);
+    for (const tab of [alice, bob]) await records(tab).filter({ hasText: 'Audio call · Declined' }).waitFor();
+    // The home list's preview of the conversation is the same readable summary.
+    for (const [tab, peer] of [
+      [alice, b],
+      [bob, a],
+    ] as const)
+      await tab
+        .locator(`button[data-conversation="${friendCid(peer)}"] small`, { hasText: 'Audio call · Declined' })
+        .waitFor();
+    await alice.screenshot({ path: join(SHOTS, 'demo-call-record.png'), fullPage: true });
+
+    // Recall from the page: both sides show the tombstone, and a recalled message is not "Read".
     await alice.locator('#messages li.mine', { hasText: 'hi Bob' }).getByRole('button', { name: 'Recall' }).click();
     await bob.locator('#messages .bubble', { hasText: '(recalled)' }).waitFor();
+    const tombstone = alice.locator('#messages li.mine', { hasText: '(recalled)' });
+    await tombstone.waitFor();
+    expect(await tombstone.locator('.meta', { hasText: 'Read' }).count()).toBe(0);
+
+    // A refused send keeps its text for another try; the status line says why without covering
+    // the file input, and clears with the next success.
+    await alice.setViewportSize({ width: 1100, height: 420 });
+    const tooLong = 'x'.repeat(5001);
+    await send(alice, tooLong);
+    const status = alice.getByRole('status');
+    await status.filter({ hasText: 'content.text' }).waitFor();
+    expect(await alice.getByLabel('Message', { exact: true }).inputValue()).toHaveLength(tooLong.length);
+    await alice.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const [line, picker] = [await status.boundingBox(), await alice.locator('label.image').boundingBox()];
+    expect(line && picker).toBeTruthy();
+    expect(overlap(line!, picker!)).toBe(false);
+    await alice.screenshot({ path: join(SHOTS, 'demo-refused-send.png') });
+    await send(alice, 'shorter now');
+    await bob.locator('#messages .bubble', { hasText: 'shorter now' }).waitFor();
+    await until(async () => (await status.textContent()) === '', 'the status line cleared');
+    expect(await alice.getByLabel('Message', { exact: true }).inputValue()).toBe('');
     expect(problems).toEqual([]);
   });
 

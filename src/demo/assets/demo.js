@@ -1,6 +1,7 @@
 // A small chat on the Web SDK: the bundled host application's login, the home list with
-// badges, one conversation with history, live messages, read state and recall.
+// badges, one conversation with history, live messages, read state, recall and calls.
 import { createClient } from '@im-sdk/web';
+import { callResult, callSummary, isNewer } from './call-record.js';
 
 const $ = (id) => document.getElementById(id);
 function h(tag, attrs = {}, ...children) {
@@ -12,7 +13,19 @@ function h(tag, attrs = {}, ...children) {
   for (const child of children.flat()) if (child !== null && child !== undefined) el.append(child);
   return el;
 }
-const say = (text) => ($('status').textContent = text);
+/** A status line: it clears by itself after a while, and at once with the next success. */
+const STATUS_MS = 8000;
+let statusTimer = null;
+function say(text) {
+  clearTimeout(statusTimer);
+  $('status').textContent = text;
+  statusTimer = setTimeout(clearStatus, STATUS_MS);
+}
+function clearStatus() {
+  clearTimeout(statusTimer);
+  statusTimer = null;
+  $('status').textContent = '';
+}
 
 async function host(path, body) {
   const response = await fetch(`/app/auth/${path}`, {
@@ -113,7 +126,7 @@ async function start() {
       void renderHome();
   });
   client.on('event', (event) => {
-    if (!event.type.startsWith('call.') || !event.data.call) return;
+    if (!event.type.startsWith('call.') || !event.data.call || !isNewer(call, event.data.call)) return;
     call = { ...event.data.call, conversation_id: event.data.conversation_id };
     renderCall();
   });
@@ -126,8 +139,12 @@ async function start() {
   );
 }
 
+let homeRun = 0;
 async function renderHome() {
+  // Events re-render the list in bursts: a page that was overtaken by a later one is not shown.
+  const run = ++homeRun;
   const page = await client.sync();
+  if (run !== homeRun) return;
   const list = h(
     'ul',
     {},
@@ -138,7 +155,7 @@ async function renderHome() {
         h(
           'button',
           { type: 'button', 'data-conversation': item.conversation_id, onclick: () => open(item) },
-          h('span', {}, item.title || item.conversation_id, h('br'), h('small', {}, preview(item.last_message))),
+          h('span', {}, item.title || item.conversation_id, h('br'), h('small', {}, summarize(item.last_message))),
           item.unread ? h('span', { class: 'badge' }, String(item.unread)) : null,
         ),
       ),
@@ -147,7 +164,15 @@ async function renderHome() {
   $('home')?.replaceChildren(h('h2', {}, 'Chats'), list);
 }
 
-const preview = (m) => (!m ? '' : m.status !== 'normal' ? `(${m.status})` : (m.content?.text ?? `[${m.type}]`));
+/** A message in words: the home list's preview, and the chat's bubble for every type but images. */
+const summarize = (m) =>
+  !m
+    ? ''
+    : m.status !== 'normal'
+      ? `(${m.status})`
+      : m.type === 'call'
+        ? callSummary(m.content)
+        : (m.content?.text ?? `[${m.type}]`);
 
 function open(item) {
   if (openChat) client.closeWindow(openChat.window);
@@ -172,13 +197,19 @@ function open(item) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const input = form.elements.namedItem('text');
+    const button = form.querySelector('button[type=submit]');
     const text = input.value.trim();
-    if (!text) return;
-    input.value = '';
+    if (!text || button.disabled) return;
+    // The text stays in the input until the service has the message: a refused one can be fixed.
+    button.disabled = true;
     try {
       await client.sendMessage({ conversation_id: item.conversation_id, type: 'text', content: { text } });
+      if (input.value.trim() === text) input.value = '';
+      clearStatus();
     } catch (error) {
       say(error.message);
+    } finally {
+      button.disabled = false;
     }
   });
   const older = h(
@@ -211,18 +242,16 @@ function renderMessages(state) {
   list.replaceChildren(
     ...state.messages.map((m) => {
       const own = m.sender_id === mine;
-      const text =
-        m.status !== 'normal'
-          ? `(${m.status})`
-          : m.type === 'image' && m.content?.media_id
-            ? image(m.content.media_id)
-            : (m.content?.text ?? `[${m.type}]`);
+      const normal = m.status === 'normal';
+      // The service's call record is not the sender's own writing: no read mark, no recall.
+      const record = normal && m.type === 'call';
+      const body = normal && m.type === 'image' && m.content?.media_id ? image(m.content.media_id) : summarize(m);
       return h(
         'li',
         { class: own ? 'mine' : '', 'data-seq': m.conversation_seq },
-        h('span', { class: 'bubble' }, text),
-        own && BigInt(m.conversation_seq) <= readTo ? h('span', { class: 'meta' }, 'Read') : null,
-        own && m.status === 'normal'
+        h('span', { class: record ? 'bubble call-record' : 'bubble' }, body),
+        own && normal && !record && BigInt(m.conversation_seq) <= readTo ? h('span', { class: 'meta' }, 'Read') : null,
+        own && normal && !record
           ? h('button', { type: 'button', class: 'link', onclick: () => recall(m) }, 'Recall')
           : null,
       );
@@ -245,6 +274,7 @@ async function sendImage(item, input) {
       type: 'image',
       content: { media_id: media.media_id },
     });
+    clearStatus();
   } catch (error) {
     say(error.message);
   }
@@ -278,7 +308,8 @@ function deviceId() {
 async function callAction(action, body) {
   try {
     const reply = await client.post(`/app/sdk/calls/${action}`, { device_id: deviceId(), ...body });
-    if (reply?.call) {
+    clearStatus();
+    if (reply?.call && isNewer(call, reply.call)) {
       call = { ...reply.call, conversation_id: call?.conversation_id ?? body.conversation_id };
       renderCall();
     }
@@ -306,19 +337,20 @@ function renderCall() {
     return box.replaceChildren(
       `Incoming ${call.media} call`,
       h('button', { type: 'button', onclick: () => callAction('accept', id) }, 'Accept'),
-      h('button', { type: 'button', onclick: () => callAction('reject', id) }, 'Decline'),
+      h('button', { type: 'button', onclick: () => callAction('reject', { ...id, reason: 'decline' }) }, 'Decline'),
     );
   if (call.state === 'ongoing')
     return box.replaceChildren(
       'In call',
       h('button', { type: 'button', onclick: () => callAction('hangup', id) }, 'Hang up'),
     );
-  box.replaceChildren(`Call ended (${call.end_reason ?? 'ended'})`);
+  box.replaceChildren(call.end_reason === 'hangup' ? 'Call ended' : `Call ended: ${callResult(call.end_reason)}`);
 }
 
 async function recall(message) {
   try {
     await client.changeMessage('recall', openChat.item.conversation_id, message.mid);
+    clearStatus();
   } catch (error) {
     say(error.message);
   }
