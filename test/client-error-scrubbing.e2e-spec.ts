@@ -256,6 +256,33 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
     });
   });
 
+  describe('the credential goes, only the credential (black-box review, item 14)', () => {
+    const frames = '\n    at fetchJson (https://app.example.com/main.js:10:5)\n    at async load (main.js:20:3)';
+
+    it('a token written with quoted parts ("header"."payload"."signature", also single-quoted) is redacted', async () => {
+      for (const quote of ['"', "'"]) {
+        const quoted = `${quote}${user.token.split('.').join(`${quote}.${quote}`)}${quote}`;
+        const row = await storeClean({
+          message: `token was ${quoted} at login`,
+          stack_trace: `Error: ${quoted}${frames}`,
+        });
+        expect(row.message).toBe(`token was ${quote}[REDACTED]${quote} at login`);
+        expect(row.stack_trace).toBe(`Error: ${quote}[REDACTED]${quote}${frames}`);
+      }
+    });
+
+    it('an Authorization header line loses its credential and keeps its scheme and every following stack line', async () => {
+      const row = await storeClean({
+        message: `request failed: Authorization: Bearer ${user.token}`,
+        stack_trace: `Error: 401 with Authorization: Bearer ${user.token}${frames}`,
+      });
+      expect(row.message).toBe('request failed: Authorization: Bearer [REDACTED]');
+      expect(row.stack_trace).toBe(`Error: 401 with Authorization: Bearer [REDACTED]${frames}`);
+      const empty = await storeClean({ stack_trace: `Error: missing Authorization:${frames}` });
+      expect(empty.stack_trace).toBe(`Error: missing Authorization:${frames}`);
+    });
+  });
+
   describe('a scrubbed value still fits its field', () => {
     it('cuts a username that the markers lengthened back to 64 characters', async () => {
       const username = 'pin=1 '.repeat(11).slice(0, 64);
