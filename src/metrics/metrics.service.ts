@@ -102,7 +102,7 @@ export class MetricsService {
 
   readonly backgroundItemFailures = new Counter({
     name: 'im_background_item_failures_total',
-    help: 'Items of a background pass (one call of the call timers) that failed and are retried in a later pass, by pass',
+    help: 'Items of a background pass (a call of the call timers, a user of the presence sweep) that failed on their own while the pass went on, by pass',
     labelNames: ['pass'] as const,
     registers: [this.registry],
   });

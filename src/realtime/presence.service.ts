@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { FriendsRepository } from '../friends/friends.repository';
+import { MetricsService } from '../metrics/metrics.service';
 import { UsersRepository } from '../users/users.repository';
 import { MemoryPresenceRegistry } from './presence/memory-presence-registry';
 import {
@@ -37,6 +38,7 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly realtime: RealtimeService,
     private readonly friends: FriendsRepository,
     private readonly users: UsersRepository,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
   ) {
@@ -95,9 +97,19 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
       const users = new Map(
         (await this.users.findByIds(transitions.map((t) => t.userId))).map((u) => [String(u.id), u.externalId]),
       );
+      // Each on its own: the sweep has already dropped these users, so a failed announcement is
+      // not retried, but it never costs the others theirs.
       for (const transition of transitions) {
         const externalId = users.get(transition.userId);
-        if (externalId) await this.announce(transition, externalId);
+        if (!externalId) continue;
+        try {
+          await this.announce(transition, externalId);
+        } catch (error) {
+          this.metrics.backgroundItemFailures.inc({ pass: 'presence_sweep' });
+          this.logger.warn(
+            `presence sweep: announcing user ${transition.userId} offline failed: ${(error as Error).message}`,
+          );
+        }
       }
     } catch (error) {
       this.logger.warn(`presence sweep failed: ${(error as Error).message}`);
