@@ -8,6 +8,7 @@ import type { Server, ServerOptions, Socket } from 'socket.io';
 import type { AppConfig } from '../config/app-config';
 import { SOCKET_MAX_HTTP_BUFFER_BYTES } from '../config/realtime-config';
 import { redisReconnectDelay } from '../common/redis-connection';
+import { handshakeParser } from './handshake-parser';
 
 /**
  * The socket.io server, configured on purpose rather than by defaults:
@@ -18,6 +19,8 @@ import { redisReconnectDelay } from '../common/redis-connection';
  * - `connectTimeout` (REALTIME_CONNECT_TIMEOUT_MS): a connection that has not completed the
  *   authenticated handshake by then is closed.
  * - CORS from CORS_ORIGINS, as for the HTTP endpoints (no cookies: the token is in `auth`).
+ * - `parser`: socket.io's own, except that a handshake whose `auth` is not an object reaches the
+ *   middleware to be refused with a code (handshake-parser.ts).
  * - With REDIS_URL, the official Redis adapter: rooms, server-side notices and disconnects
  *   reach every instance (durable events do not depend on it; see docs/realtime.md).
  */
@@ -39,6 +42,7 @@ export class RealtimeIoAdapter extends IoAdapter {
       path: this.config.realtime.path,
       transports: ['polling', 'websocket'],
       serveClient: false,
+      parser: handshakeParser,
       maxHttpBufferSize: SOCKET_MAX_HTTP_BUFFER_BYTES,
       pingInterval: this.config.realtime.pingIntervalMs,
       pingTimeout: this.config.realtime.pingTimeoutMs,

@@ -19,6 +19,7 @@ import { UsersRepository } from '../users/users.repository';
 import { ack, ackOf, checkClientMessage } from './client-messages';
 import { refusalOf, userRoom } from './realtime-events';
 import { DeliveryHub } from './delivery-hub';
+import { AUTH_NOT_OBJECT, MarkedAuth } from './handshake-parser';
 import { PositionTokens } from './position-token';
 import { SessionEnds } from './session-ends';
 import { ImSocket, SocketSession } from './socket-session';
@@ -136,7 +137,13 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
         'token',
         'must be sent in the handshake auth object (auth.token), never in the query string',
       );
-    const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
+    const auth = (socket.handshake.auth ?? {}) as MarkedAuth;
+    const notObject = auth[AUTH_NOT_OBJECT];
+    if (notObject)
+      throw new AppError(
+        ErrorCode.TOKEN_MISSING,
+        `token missing: auth must be an object holding the IM token as auth.token (got ${notObject})`,
+      );
     const token = auth.token;
     if (token === undefined || token === null || token === '')
       throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: pass the IM token as auth.token');
