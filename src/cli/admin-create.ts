@@ -8,23 +8,39 @@ import { createRootLogger } from '../common/logging/root-logger';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { applyDevSecrets } from '../config/dev-secrets';
 
-/** `--username X --role owner`; the role defaults to owner (the first administrator). */
-export function parseArgs(argv: readonly string[]): { username: string; role: AdminRole } {
-  let username = '';
-  let role: string = 'owner';
+export const USAGE = [
+  'usage: npm run admin:create -- --username NAME [--role owner|moderator|viewer]',
+  '',
+  "Creates a console account with the service's configuration (DATABASE_URL and the rest).",
+  'The role defaults to owner. The password is read from ADMIN_PASSWORD or the first line of',
+  'standard input, and is never printed.',
+  '',
+].join('\n');
+
+export type CreateArgs = { help: true } | { help: false; username: string; role: AdminRole };
+
+const FLAGS = ['--username', '--role'] as const;
+
+/** `--username X --role owner` (or `--flag=value`); `--help`/`-h` asks for the usage. */
+export function parseArgs(argv: readonly string[]): CreateArgs {
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) return { help: true };
+  const values: Record<string, string> = { '--role': 'owner' };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2);
-    const value = inline ?? argv[++i] ?? '';
-    if (flag === '--username') username = value;
-    else if (flag === '--role') role = value;
-    else
-      throw new Error(
-        `unknown argument ${argv[i]}; usage: admin:create -- --username NAME [--role owner|moderator|viewer]`,
-      );
+    const arg = argv[i];
+    const equals = arg.indexOf('=');
+    const flag = equals === -1 ? arg : arg.slice(0, equals);
+    // An unknown argument is named as given, before any value is taken for it.
+    if (!(FLAGS as readonly string[]).includes(flag))
+      throw new Error(`unknown argument ${arg}; ${USAGE.split('\n')[0]}`);
+    const value = equals === -1 ? argv[++i] : arg.slice(equals + 1);
+    if (value === undefined || value === '' || (equals === -1 && value.startsWith('--')))
+      throw new Error(`${flag} needs a value`);
+    values[flag] = value;
   }
+  const { '--username': username, '--role': role } = values;
   if (!username) throw new Error('--username is required');
   if (!(ADMIN_ROLES as readonly string[]).includes(role)) throw new Error('--role must be owner, moderator or viewer');
-  return { username, role: role as AdminRole };
+  return { help: false, username, role: role as AdminRole };
 }
 
 /** ADMIN_PASSWORD, or the first line of stdin (never echoed: it is read, not prompted). */
@@ -44,7 +60,12 @@ async function main(): Promise<void> {
   let config;
   let args;
   try {
-    args = parseArgs(process.argv.slice(2));
+    const parsed = parseArgs(process.argv.slice(2));
+    if (parsed.help) {
+      process.stdout.write(USAGE);
+      return;
+    }
+    args = { username: parsed.username, role: parsed.role };
     applyDevSecrets(process.env);
     config = loadConfig(process.env);
   } catch (error) {
