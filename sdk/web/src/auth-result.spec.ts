@@ -24,6 +24,21 @@ describe('readAuthResult: what the host auth provider may return (spec 4.1 rule 
     expect(readAuthResult({ code: 0, msg: 'ok', data })).toEqual({ user, token: data.token, expire_at: 2000000000 });
   });
 
+  it("accepts spec 2.4's SDK form (userId, expireAt), handed on as the service's names", () => {
+    const sdkForm = { user: { userId: 'u_1', nickname: 'One' }, token: data.token, expireAt: 2000000000 };
+    expect(readAuthResult(sdkForm)).toEqual({ user, token: data.token, expire_at: 2000000000 });
+    expect(readAuthResult({ code: 0, msg: 'ok', data: sdkForm }).user.user_id).toBe('u_1');
+  });
+
+  it('refuses a result whose two spellings disagree', () => {
+    expect(refusal({ ...data, expireAt: 2000000001 }).message).toContain('expire_at and expireAt differ');
+    expect(refusal({ ...data, user: { ...user, userId: 'u_2' } }).message).toContain(
+      'user.user_id and user.userId differ',
+    );
+    // Milliseconds are not Unix seconds: the JWT's exp is.
+    expect(refusal({ user, token: data.token, expireAt: 2000000000000 }).message).toContain('expiry differs');
+  });
+
   it.each([
     ['the service refusing the host secret', 1001, 'the SDK secret is invalid', 'auth'],
     ["the host's own code", 40101, 'host session expired', 'auth'],

@@ -27,6 +27,30 @@ function base64UrlDecode(part: string): string {
   return new TextDecoder().decode(bytes);
 }
 
+const CONFLICT = Symbol('conflict');
+
+/** A field the service names in snake_case and spec 2.4's SDK form in camelCase; both must agree. */
+function oneOf(source: Record<string, unknown>, snake: string, camel: string): unknown {
+  const a = source[snake];
+  const b = source[camel];
+  if (a !== undefined && b !== undefined && a !== b) return CONFLICT;
+  return a ?? b;
+}
+
+/**
+ * The user as the service returns it (`user_id`) or in spec 2.4's SDK form (`userId`), always
+ * handed on as `user_id`; undefined without a usable ID.
+ */
+function sdkUser(value: unknown): ImUser | typeof CONFLICT | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const fields = value as Record<string, unknown>;
+  const userId = oneOf(fields, 'user_id', 'userId');
+  if (userId === CONFLICT) return CONFLICT;
+  if (typeof userId !== 'string' || userId === '') return undefined;
+  const { userId: _camel, ...rest } = fields;
+  return { ...rest, user_id: userId } as ImUser;
+}
+
 /**
  * Spec 5.2: before an auth result is used, the JWT's `user_id` and `exp` must equal the
  * returned object's. The SDK never verifies the signature (the server does) and never signs.
@@ -34,9 +58,13 @@ function base64UrlDecode(part: string): string {
 export function checkAuth(auth: unknown): ImAuth {
   const invalid = (why: string) => new ImError('auth', 0, `the auth provider's result is unusable: ${why}`);
   if (!auth || typeof auth !== 'object') throw invalid('not an object');
-  const { user, token, expire_at: expireAt } = auth as Partial<ImAuth>;
+  const { user: given, token } = auth as { user?: unknown; token?: unknown };
   if (typeof token !== 'string' || token === '') throw invalid('no token');
-  if (!user || typeof user.user_id !== 'string' || user.user_id === '') throw invalid('no user.user_id');
+  const user = sdkUser(given);
+  if (!user) throw invalid('no user.user_id');
+  if (user === CONFLICT) throw invalid('user.user_id and user.userId differ');
+  const expireAt = oneOf(auth as Record<string, unknown>, 'expire_at', 'expireAt');
+  if (expireAt === CONFLICT) throw invalid('expire_at and expireAt differ');
   if (typeof expireAt !== 'number' || !Number.isInteger(expireAt)) throw invalid('expire_at is not Unix seconds');
   const parts = token.split('.');
   if (parts.length !== 3) throw invalid('the token is not a JWT');
