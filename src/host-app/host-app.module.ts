@@ -13,6 +13,7 @@ import { HostSessionStore } from './host-session-store';
 import { HostSessionsRepository } from './host-sessions.repository';
 import { RedisHostSessionStore } from './redis-host-session-store';
 import { SmsCodesRepository } from './sms-codes.repository';
+import { SmsPhoneSendEntity } from './sms-phone-send.entity';
 import { HttpSmsSender, LogSmsSender, SmsSender } from './sms-sender';
 import { SmsService } from './sms.service';
 
@@ -21,7 +22,10 @@ import { SmsService } from './sms.service';
  * linked to IM users through AuthService exactly as an external host backend is.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([HostAccountEntity, HostSessionEntity, SmsCodeEntity]), ImTokenModule],
+  imports: [
+    TypeOrmModule.forFeature([HostAccountEntity, HostSessionEntity, SmsCodeEntity, SmsPhoneSendEntity]),
+    ImTokenModule,
+  ],
   controllers: [HostAppController],
   providers: [
     // The host backend's own upsert and token issue (src/auth), stateless, so a second instance is the same service.

@@ -1,12 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { isUniqueViolation } from '../database/db-errors';
 import { SmsCodeEntity, SmsPurpose } from './host-app.entities';
+import { SmsPhoneSendEntity } from './sms-phone-send.entity';
 
 /** The live SMS code of each phone number and purpose (at most one: a new code replaces the old). */
 @Injectable()
 export class SmsCodesRepository {
-  constructor(@InjectRepository(SmsCodeEntity) private readonly codes: Repository<SmsCodeEntity>) {}
+  constructor(
+    @InjectRepository(SmsCodeEntity) private readonly codes: Repository<SmsCodeEntity>,
+    @InjectRepository(SmsPhoneSendEntity) private readonly sends: Repository<SmsPhoneSendEntity>,
+  ) {}
+
+  /**
+   * Claims sending `phone` a code at `now`: null when no code went out to it after
+   * `now - intervalMs` (the claim is then recorded), otherwise when the last one went out.
+   * One conditional UPDATE, or the INSERT of the number's first row: of two concurrent claims
+   * the database lets one through, on either driver.
+   */
+  async claimSend(phone: string, now: number, intervalMs: number): Promise<number | null> {
+    const updated = await this.sends
+      .createQueryBuilder()
+      .update()
+      .set({ lastSentAt: now })
+      .where('phone = :phone AND last_sent_at <= :since', { phone, since: now - intervalMs })
+      .execute();
+    if ((updated.affected ?? 0) > 0) return null;
+    try {
+      await this.sends.insert({ phone, lastSentAt: now });
+      return null;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    const last = await this.sends.findOneBy({ phone });
+    return last?.lastSentAt ?? now;
+  }
 
   find(phone: string, purpose: SmsPurpose): Promise<SmsCodeEntity | null> {
     return this.codes.findOneBy({ phone, purpose });

@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { SmsPurpose } from './host-app.entities';
 import { parsePhone } from './host-app-rules';
-import { hitOrRetryLater } from './retry-later';
+import { RetryLaterError, hitOrRetryLater } from './retry-later';
 import { SMS_CODE_MAX_ATTEMPTS, SMS_CODE_TTL_MS, hashSmsCode, newSmsCode, smsCodeMatches } from './sms-codes';
 import { SmsCodesRepository } from './sms-codes.repository';
 import { InboxEntry, LogSmsSender, SmsSender } from './sms-sender';
@@ -41,14 +41,12 @@ export class SmsService {
       'too many SMS codes requested from this address; retry after Retry-After seconds',
     );
     const tooMany = 'too many SMS codes requested for this phone number; retry after Retry-After seconds';
-    if (sms.phoneIntervalSeconds > 0)
-      await hitOrRetryLater(
-        this.limiter,
-        `host-sms:phone-interval:${phone}`,
-        { limit: 1, windowMs: sms.phoneIntervalSeconds * 1000 },
-        now,
-        tooMany,
-      );
+    // The least time between two codes to one number, measured from the last one (not a window).
+    const intervalMs = sms.phoneIntervalSeconds * 1000;
+    if (intervalMs > 0) {
+      const last = await this.codes.claimSend(phone, now, intervalMs);
+      if (last !== null) throw new RetryLaterError(tooMany, Math.max(1, Math.ceil((last + intervalMs - now) / 1000)));
+    }
     await hitOrRetryLater(this.limiter, `host-sms:phone:${phone}`, { limit: sms.perPhone, windowMs }, now, tooMany);
     const code = newSmsCode();
     await this.sender.send({ phone, purpose, code, validMinutes: SMS_CODE_TTL_MS / 60_000 });

@@ -12,6 +12,7 @@ import { HostApp1733200000000 } from './1733200000000-host-app';
 import { AdminConsole1733300000000 } from './1733300000000-admin-console';
 import { RuntimeSettings1733500000000 } from './1733500000000-runtime-settings';
 import { AdminTotp1733600000000 } from './1733600000000-admin-totp';
+import { SmsPhoneSends1733750000000 } from './1733750000000-sms-phone-sends';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   AdminConsole1733300000000,
   RuntimeSettings1733500000000,
   AdminTotp1733600000000,
+  SmsPhoneSends1733750000000,
 ];
