@@ -6,7 +6,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import type { AdminActor } from './admin-actor';
 import { AdminAccountsRepository } from './admin-accounts.repository';
 import { AdminAuditService } from './admin-audit.service';
-import { newTotpSecret, totpStep, totpUri } from './admin-totp';
+import { newTotpSecret, totpQrCode, totpStep, totpUri } from './admin-totp';
 import type { AdminAccountEntity } from './admin.entities';
 import { TotpSetupReply } from './admin.reply';
 
@@ -32,7 +32,8 @@ export class AdminTotpService {
     await this.tx.run((manager) =>
       this.accounts.update(manager, account.id, { totpPendingSecret: secret }, this.clock.now()),
     );
-    return { secret, otpauth_uri: totpUri(secret, account.username) };
+    const uri = totpUri(secret, account.username);
+    return { secret, otpauth_uri: uri, qr_code: await totpQrCode(uri) };
   }
 
   async enable(actor: AdminActor, code: string): Promise<void> {

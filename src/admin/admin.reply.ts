@@ -21,6 +21,11 @@ export class AdminListReply {
 export class TotpSetupReply {
   @ApiProperty({ description: 'The new secret (base32), for an authenticator app; shown once.' }) secret: string;
   @ApiProperty({ description: 'The same as an otpauth:// URI (SHA-1, 6 digits, 30 s).' }) otpauth_uri: string;
+  @ApiProperty({
+    description: 'otpauth_uri as a QR code: an SVG image as a data: URL, for an <img>.',
+    example: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0i…',
+  })
+  qr_code: string;
 }
 
 export class AdminDoneReply {

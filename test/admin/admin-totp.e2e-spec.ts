@@ -1,4 +1,5 @@
 // Two-factor sign-in (TOTP, RFC 6238) for the admin console (issue 14).
+import { toString as qrSvg } from 'qrcode';
 import { totpCodeAt } from '../../src/admin/admin-totp';
 import { TestApp, startTestApp } from '../helpers/test-app';
 import { expectOk } from '../support/assertions';
@@ -42,12 +43,20 @@ describe('admin two-factor sign-in', () => {
     return { session, secret: setup.secret };
   }
 
-  it('sets up with a secret and an otpauth URI, and turns on only with a code from that secret', async () => {
+  it('sets up with a secret, an otpauth URI and its QR code, and turns on only with a code from that secret', async () => {
     const session = await adminSession(t, 'viewer');
-    const setup = expectOk<{ secret: string; otpauth_uri: string }>(await session.post('/app/admin/auth/totp/setup'));
+    const setup = expectOk<{ secret: string; otpauth_uri: string; qr_code: string }>(
+      await session.post('/app/admin/auth/totp/setup'),
+    );
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.otpauth_uri).toBe(
       `otpauth://totp/IM%20Admin:${session.username}?issuer=IM%20Admin&secret=${setup.secret}&algorithm=SHA1&digits=6&period=30`,
+    );
+    // The QR code of exactly that URI, as an SVG image the console shows with <img> (CSP img-src data:).
+    const [prefix, encoded] = setup.qr_code.split(',');
+    expect(prefix).toBe('data:image/svg+xml;base64');
+    expect(Buffer.from(encoded, 'base64').toString('utf8')).toBe(
+      await qrSvg(setup.otpauth_uri, { type: 'svg', errorCorrectionLevel: 'M' }),
     );
     const me = () => session.get('/app/admin/auth/me');
     expect(expectOk<{ admin: { totp_enabled: boolean } }>(await me()).admin.totp_enabled).toBe(false);
