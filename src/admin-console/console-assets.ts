@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
+import { REPORT_REASON_NAMES } from '../admin/report-reasons';
 
 export interface ConsoleAsset {
   body: Buffer;
@@ -17,7 +18,8 @@ const TYPES: Record<string, string> = {
 /**
  * The console's files, read once at start: a request can only name a file in this map, so no
  * path it sends ever reaches the file system. Chart.js comes from its npm package (a maintained
- * chart library, served as its own UMD build).
+ * chart library, served as its own UMD build). js/report-reasons.js is written from the server's
+ * list of reason names, so the page and the API share one definition.
  */
 @Injectable()
 export class ConsoleAssets {
@@ -32,6 +34,13 @@ export class ConsoleAssets {
     }
     const chart = join(dirname(require.resolve('chart.js')), 'chart.umd.min.js');
     this.files.set('vendor/chart.umd.min.js', { body: readFileSync(chart), contentType: TYPES['.js'] });
+    const reasons = Object.entries(REPORT_REASON_NAMES).map(([code, name]) => [Number(code), name]);
+    this.files.set('js/report-reasons.js', {
+      body: Buffer.from(
+        `// Generated from src/admin/report-reasons.ts.\nexport const REPORT_REASONS = ${JSON.stringify(reasons)};\n`,
+      ),
+      contentType: TYPES['.js'],
+    });
   }
 
   get(path: string): ConsoleAsset | undefined {

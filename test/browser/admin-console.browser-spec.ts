@@ -1,6 +1,9 @@
 // The admin console in headless Chromium (issue 14): log in, triage a report to closed, disable
 // a user and see 1003 on their next SDK call, close a capability and see 1202, a screenshot of
 // every page, and an axe-core accessibility check of every page with no serious violations.
+// Also the layout (no sideways scrolling at 1280 and 390 px, a collapsing menu, no focus ring
+// on <main>), the two-factor QR code, confirmations of the consequential switches, an owner's
+// password reset of another administrator, and report reasons by name.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,9 +11,19 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
 import { totpCodeAt } from '../../src/admin/admin-totp';
-import { ADMIN_PASSWORD, createAdmin } from '../support/admin-client';
+import { toString as qrSvg } from 'qrcode';
+import { ADMIN_PASSWORD, CSRF, createAdmin, login } from '../support/admin-client';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
+
+/** Polls from the test side (the page's policy forbids the eval that waitForFunction needs). */
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'settings', 'audit', 'admins', 'account'];
 
@@ -24,6 +37,9 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
   let owner: string;
   /** Console errors and CSP violations: the pages must produce none. */
   const problems: string[] = [];
+  /** The confirmation dialogs the page opened, and how the next ones are answered. */
+  const dialogs: string[] = [];
+  let acceptDialogs = true;
 
   beforeAll(async () => {
     database = await isolatedDatabase();
@@ -41,7 +57,27 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
       if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    page.on('dialog', (dialog) => void dialog.accept());
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void (acceptDialogs ? dialog.accept() : dialog.dismiss());
+    });
+  });
+  // A test that fails half-way must not leave the SDK or a capability off for the next ones.
+  afterEach(async () => {
+    const session = (await context.cookies(`${base}/app/admin/`)).find((c) => c.name === 'ADMIN_SID');
+    if (!session) return;
+    const as = `ADMIN_SID=${session.value}`;
+    const { overridden } = (await t.http.get('/app/admin/settings').set('Cookie', as)).body.data as {
+      overridden: string[];
+    };
+    const keys = ['sdk_enabled', 'capabilities'].filter((key) => overridden.includes(key));
+    if (keys.length)
+      await t.http
+        .post('/app/admin/settings/reset')
+        .set('Cookie', as)
+        .set(...CSRF)
+        .set('Origin', base)
+        .send({ keys });
   });
   afterAll(async () => {
     await browser?.close();
@@ -54,7 +90,9 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
   });
 
   async function goTo(name: string): Promise<void> {
-    await page.goto(`/admin#/${name}`);
+    // The same hash again is no navigation: reload, so the page shows what changed since.
+    if (page.url().endsWith(`#/${name}`)) await page.reload();
+    else await page.goto(`/admin#/${name}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
   }
 
@@ -128,6 +166,12 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
     await page.getByRole('button', { name: `Open ${user.userId}` }).click();
     await page.getByRole('button', { name: 'Disable user' }).click();
     await page.getByRole('button', { name: 'Enable user' }).waitFor();
+    // The results row above the detail says so too, not the status from before the change.
+    const row = page
+      .getByRole('region', { name: 'Users', exact: true })
+      .getByRole('row')
+      .filter({ hasText: user.userId });
+    await row.getByRole('cell', { name: 'disabled', exact: true }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(SHOTS, 'user-disabled.png'), fullPage: true });
     expect((await sdk(user.token).post('/app/sdk/sync', {})).body).toMatchObject({ code: 1003, data: null });
   });
@@ -142,13 +186,231 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
     expect((await request()).body.code).toBe(0);
     await goTo('settings');
     await page.getByLabel('friends open').uncheck();
+    dialogs.length = 0;
     await page.getByRole('button', { name: 'Save capabilities' }).click();
     await page.getByRole('status').filter({ hasText: 'Capabilities: saved' }).waitFor();
+    expect(dialogs).toEqual([expect.stringContaining('friends')]);
     await page.screenshot({ path: join(SHOTS, 'capability-closed.png'), fullPage: true });
     expect((await request()).body).toMatchObject({ code: 1202, data: null });
     await page.getByRole('button', { name: 'Reset capabilities' }).click();
     await page.getByRole('status').filter({ hasText: 'Capabilities reset: saved' }).waitFor();
     expect((await request()).body.code).not.toBe(1202);
+  });
+
+  it('asks before switching the SDK off: cancelling changes nothing', async () => {
+    const settings = async () =>
+      (await t.http.get('/app/admin/settings').set('Cookie', await cookie())).body.data as { sdk_enabled: boolean };
+    await goTo('settings');
+    await page.getByLabel(/SDK enabled/).uncheck();
+    dialogs.length = 0;
+    acceptDialogs = false;
+    try {
+      await page.getByRole('button', { name: 'Save sdk' }).click();
+      await until(() => dialogs.length === 1, 'a confirmation dialog');
+    } finally {
+      acceptDialogs = true;
+    }
+    expect(dialogs[0]).toMatch(/SDK/);
+    expect((await settings()).sdk_enabled).toBe(true);
+    await page.getByRole('button', { name: 'Save sdk' }).click();
+    await page.getByRole('status').filter({ hasText: 'SDK: saved' }).waitFor();
+    expect((await settings()).sdk_enabled).toBe(false);
+    expect(dialogs).toHaveLength(2);
+    await page.getByRole('button', { name: 'Reset sdk' }).click();
+    await page.getByRole('status').filter({ hasText: 'SDK reset: saved' }).waitFor();
+    expect((await settings()).sdk_enabled).toBe(true);
+  });
+
+  it('asks before closing a capability: cancelling changes nothing', async () => {
+    await goTo('settings');
+    await page.getByLabel('groups open').uncheck();
+    dialogs.length = 0;
+    acceptDialogs = false;
+    try {
+      await page.getByRole('button', { name: 'Save capabilities' }).click();
+      await until(() => dialogs.length === 1, 'a confirmation dialog');
+    } finally {
+      acceptDialogs = true;
+    }
+    expect(dialogs[0]).toMatch(/groups/);
+    const { body } = await t.http.get('/app/admin/settings').set('Cookie', await cookie());
+    expect(body.data.capabilities.groups).toBe(true);
+  });
+
+  it('asks before disabling an administrator: cancelling changes nothing', async () => {
+    const moderator = await createAdmin(t, 'moderator');
+    const disabled = async () => {
+      const { body } = await t.http.get('/app/admin/admins').set('Cookie', await cookie());
+      return (body.data.items as Array<{ username: string; disabled: boolean }>).find((a) => a.username === moderator)!
+        .disabled;
+    };
+    await goTo('admins');
+    dialogs.length = 0;
+    acceptDialogs = false;
+    try {
+      await page.getByRole('button', { name: `Disable ${moderator}` }).click();
+      await until(() => dialogs.length === 1, 'a confirmation dialog');
+    } finally {
+      acceptDialogs = true;
+    }
+    expect(dialogs[0]).toContain(moderator);
+    expect(await disabled()).toBe(false);
+    await page.getByRole('button', { name: `Disable ${moderator}` }).click();
+    await page.getByRole('button', { name: `Enable ${moderator}` }).waitFor();
+    expect(await disabled()).toBe(true);
+  });
+
+  it("resets another administrator's password as owner (confirmed, audited): the new one signs in", async () => {
+    const moderator = await createAdmin(t, 'moderator');
+    const fresh = `fresh password ${randomBytes(4).toString('hex')}`;
+    await goTo('admins');
+    const form = page.getByRole('form', { name: 'Reset a password' });
+    await form.getByLabel('Administrator').selectOption(moderator);
+    await form.getByLabel(/New password/).fill(fresh);
+    dialogs.length = 0;
+    acceptDialogs = false;
+    try {
+      await form.getByRole('button', { name: 'Reset password' }).click();
+      await until(() => dialogs.length === 1, 'a confirmation dialog');
+    } finally {
+      acceptDialogs = true;
+    }
+    expect(dialogs[0]).toContain(moderator);
+    expect((await login(t, moderator, fresh)).body.code).toBe(1102);
+    await form.getByRole('button', { name: 'Reset password' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Password of ${moderator}: done.` })
+      .waitFor();
+    expect((await login(t, moderator, fresh)).body.code).toBe(0);
+    expect((await login(t, moderator, ADMIN_PASSWORD)).body.code).toBe(1102);
+    const audit = await t.http
+      .get('/app/admin/audit')
+      .set('Cookie', await cookie())
+      .query({ action: 'admin.updated', target_id: moderator });
+    expect(audit.body.data.items[0]).toMatchObject({ admin: owner, after: { password_reset: true } });
+    expect(JSON.stringify(audit.body)).not.toContain(fresh);
+  });
+
+  it('shows report reasons by name and filters by name', async () => {
+    const [reporter, target] = [await issueUser(t), await issueUser(t)];
+    const file = async (reason_code: number) =>
+      expect(
+        (
+          await sdk(reporter.token).post('/app/sdk/reports/user', {
+            request_id: randomUUID(),
+            reason_code,
+            user_id: target.userId,
+          })
+        ).body.code,
+      ).toBe(0);
+    await file(5);
+    await file(1);
+    await goTo('reports');
+    const rows = page.getByRole('region', { name: 'Reports', exact: true }).getByRole('row').filter({
+      hasText: target.userId,
+    });
+    await rows.first().waitFor();
+    const reasons = async () => (await rows.allInnerTexts()).map((text) => text.split('\t')[3]?.trim()).sort();
+    expect(await reasons()).toEqual(['harassment', 'impersonation']);
+    const filters = page.getByRole('form', { name: 'Filter reports' });
+    await filters.getByLabel('Reason').selectOption({ label: 'impersonation' });
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await until(async () => (await rows.count()) === 1, 'the filtered list');
+    expect(await reasons()).toEqual(['impersonation']);
+    await page.screenshot({ path: join(SHOTS, 'reports-by-reason.png'), fullPage: true });
+  });
+
+  it('fits the audit log in a 1280 px viewport, however long its JSON and trace IDs', async () => {
+    // A long settings change puts long unbroken JSON into the Before/After cells.
+    const words = Array.from({ length: 40 }, (_, i) => `unbrokenkeyword${i}${randomBytes(6).toString('hex')}`);
+    const update = await t.http
+      .post('/app/admin/settings/update')
+      .set('Cookie', await cookie())
+      .set(...CSRF)
+      .set('Origin', base)
+      .send({ blocked_keywords: words });
+    expect(update.body.code).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await goTo('audit');
+      await page
+        .getByRole('cell', { name: /unbrokenkeyword0/ })
+        .first()
+        .waitFor();
+      // As expressions: the test's compiler has no DOM types.
+      const widths = (await page.evaluate(`({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+        table: document.querySelector('main table').getBoundingClientRect().right,
+        main: document.getElementById('main').getBoundingClientRect().right,
+      })`)) as { scroll: number; client: number; table: number; main: number };
+      await page.screenshot({ path: join(SHOTS, 'audit-1280.png'), fullPage: true });
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      // The table itself fits (its cells wrap), rather than scrolling inside a box.
+      expect(widths.table).toBeLessThanOrEqual(widths.main);
+    } finally {
+      await t.http
+        .post('/app/admin/settings/reset')
+        .set('Cookie', await cookie())
+        .set(...CSRF)
+        .set('Origin', base)
+        .send({ keys: ['blocked_keywords'] });
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('at 390 px: no page scrolls sideways and the sections sit behind a menu button', async () => {
+    const phone = await browser.newContext({
+      baseURL: base,
+      viewport: { width: 390, height: 844 },
+      storageState: await context.storageState(),
+    });
+    try {
+      const tab = await phone.newPage();
+      await tab.goto('/admin#/dashboard');
+      await tab.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      const nav = tab.getByRole('navigation', { name: 'Console sections' });
+      const menu = tab.getByRole('button', { name: 'Menu' });
+      await menu.waitFor({ timeout: 10_000 });
+      expect(await nav.isVisible()).toBe(false);
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      await nav.getByRole('link', { name: 'Audit log' }).click();
+      await tab.getByRole('heading', { name: 'Audit log' }).waitFor();
+      expect(await nav.isVisible()).toBe(false);
+      const overflowing: string[] = [];
+      for (const name of PAGES) {
+        await tab.goto(`/admin#/${name}`);
+        await tab.getByRole('heading', { level: 1 }).waitFor();
+        await tab.waitForLoadState('networkidle');
+        const [scroll, client] = (await tab.evaluate(
+          '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+        )) as [number, number];
+        if (scroll > client) overflowing.push(`${name}: ${scroll} > ${client}`);
+        await tab.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
+      }
+      expect(overflowing).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('moves focus to <main> on load without drawing a focus ring around it', async () => {
+    // A new document: focus-visible depends on how the page was used before.
+    const tab = await context.newPage();
+    try {
+      await tab.goto('/admin#/dashboard');
+      await tab.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await until(async () => (await tab.evaluate('document.activeElement?.id')) === 'main', 'focus on <main>');
+      const outline = (await tab.evaluate(
+        "(({ outlineStyle, outlineWidth }) => ({ style: outlineStyle, width: outlineWidth }))(getComputedStyle(document.getElementById('main')))",
+      )) as { style: string; width: string };
+      expect(outline.style === 'none' || outline.width === '0px').toBe(true);
+    } finally {
+      await tab.close();
+    }
   });
 
   it('shows every page, with a screenshot of each and no console errors or CSP violations', async () => {
@@ -199,6 +461,20 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
       await tab.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
       const secret = (await tab.locator('p', { hasText: 'Key:' }).locator('code').textContent()) ?? '';
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      // The QR code is the otpauth link's URI (the one with this secret), drawn as an image.
+      const uri = (await tab.getByRole('link', { name: 'Open in an authenticator app' }).getAttribute('href')) ?? '';
+      expect(uri).toContain(`secret=${secret}`);
+      const qr = tab.getByRole('img', { name: /QR code/ });
+      await qr.waitFor({ timeout: 10_000 });
+      const src = (await qr.getAttribute('src')) ?? '';
+      expect(src).toMatch(/^data:image\/svg\+xml;base64,/);
+      const svg = Buffer.from(src.split(',')[1], 'base64').toString('utf8');
+      expect(svg).toBe(await qrSvg(uri, { type: 'svg', errorCorrectionLevel: 'M' }));
+      await until(
+        async () => await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0),
+        'the QR image to load',
+      );
+      await tab.screenshot({ path: join(SHOTS, 'account-two-factor-setup.png'), fullPage: true });
       await tab.getByLabel('Code from the app').fill(totpCodeAt(secret, t.clock.now()));
       await tab.getByRole('button', { name: 'Turn on' }).click();
       await tab.getByRole('status').filter({ hasText: 'Two-factor sign-in is on.' }).waitFor();

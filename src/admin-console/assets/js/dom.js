@@ -40,33 +40,40 @@ export function select(name, options, value = '') {
   );
 }
 
-/** A table with a header row; `columns` are [heading, cell(row)] pairs. */
+/**
+ * A table with a header row; `columns` are [heading, cell(row)] pairs. Its box scrolls sideways
+ * on its own when the table cannot fit (a phone), so the page itself never does.
+ */
 export function table(caption, columns, rows) {
   return h(
-    'table',
-    {},
-    h('caption', { class: 'muted' }, caption),
+    'div',
+    { class: 'table-wrap' },
     h(
-      'thead',
+      'table',
       {},
+      h('caption', { class: 'muted' }, caption),
       h(
-        'tr',
+        'thead',
         {},
-        columns.map(([heading]) => h('th', { scope: 'col' }, heading)),
+        h(
+          'tr',
+          {},
+          columns.map(([heading]) => h('th', { scope: 'col' }, heading)),
+        ),
       ),
-    ),
-    h(
-      'tbody',
-      {},
-      rows.length === 0
-        ? h('tr', {}, h('td', { colspan: columns.length }, 'Nothing to show.'))
-        : rows.map((row) =>
-            h(
-              'tr',
-              {},
-              columns.map(([, cell]) => h('td', {}, cell(row))),
+      h(
+        'tbody',
+        {},
+        rows.length === 0
+          ? h('tr', {}, h('td', { colspan: columns.length }, 'Nothing to show.'))
+          : rows.map((row) =>
+              h(
+                'tr',
+                {},
+                columns.map(([, cell]) => h('td', {}, cell(row))),
+              ),
             ),
-          ),
+      ),
     ),
   );
 }

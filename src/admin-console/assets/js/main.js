@@ -28,7 +28,16 @@ const PAGES = [
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
 const who = document.getElementById('who');
+const menu = document.getElementById('menu');
 let me = null;
+
+// On a narrow screen the sections sit behind the Menu button (the stylesheet hides the button
+// and shows the sidebar on wide ones); choosing a section closes it again.
+function setMenuOpen(open) {
+  nav.classList.toggle('open', open);
+  menu.setAttribute('aria-expanded', String(open));
+}
+menu.addEventListener('click', () => setMenuOpen(!nav.classList.contains('open')));
 
 /** What the signed-in administrator's role allows; pages hide or disable the rest. */
 export const can = (least) => me !== null && RANK[me.role] >= RANK[least];
@@ -36,6 +45,8 @@ export const can = (least) => me !== null && RANK[me.role] >= RANK[least];
 function showLogin() {
   me = null;
   nav.hidden = true;
+  menu.hidden = true;
+  setMenuOpen(false);
   who.replaceChildren();
   document.title = 'Sign in · IM admin console';
   renderLogin(main, async () => {
@@ -54,6 +65,7 @@ async function logout() {
 
 function renderNav(current) {
   nav.hidden = false;
+  menu.hidden = false;
   nav.replaceChildren(
     h(
       'ul',
@@ -74,6 +86,7 @@ async function route() {
   const path = location.hash.replace(/^#\/?/, '').split('?')[0] || 'dashboard';
   const page = PAGES.find((p) => p.path === path && can(p.least)) ?? PAGES[0];
   renderNav(page.path);
+  setMenuOpen(false);
   document.title = `${page.title} · IM admin console`;
   main.replaceChildren(h('h1', {}, page.title));
   try {
@@ -81,6 +94,7 @@ async function route() {
   } catch (error) {
     announce(error.message, true);
   }
+  // For screen readers the new page starts here; main is not a control, so no ring is drawn.
   main.focus();
 }
 

@@ -107,8 +107,16 @@ export async function renderAccount(main) {
                 h(
                   'p',
                   {},
-                  'Add this key to an authenticator app (or open the link on the phone), then enter the code it shows.',
+                  'Scan the QR code with an authenticator app (or type the key, or open the link on the phone), then enter the code it shows.',
                 ),
+                // Drawn by the server (an SVG data: URL): the page's policy allows data: images only.
+                h('img', {
+                  class: 'qr',
+                  src: setup.qr_code,
+                  alt: 'QR code of the two-factor key, for an authenticator app',
+                  width: 200,
+                  height: 200,
+                }),
                 h('p', {}, 'Key: ', h('code', {}, setup.secret)),
                 h('p', {}, h('a', { href: setup.otpauth_uri }, 'Open in an authenticator app')),
                 confirm,

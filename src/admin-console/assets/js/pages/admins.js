@@ -9,6 +9,7 @@ const ROLES = [
 
 export async function renderAdmins(main, { me }) {
   const list = h('section', { 'aria-label': 'Administrators' });
+  const reset = h('section', { 'aria-label': 'Password reset' });
   const refresh = async () => {
     const { items } = await api.get('admins');
     list.replaceChildren(
@@ -25,8 +26,11 @@ export async function renderAdmins(main, { me }) {
         items,
       ),
     );
+    reset.replaceChildren(...passwordReset(items.filter((a) => a.username !== me.username)));
   };
-  const run = async (what, call) => {
+  /** Runs `call` once the administrator agrees to `question` (none: at once). */
+  const run = async (what, call, question) => {
+    if (question && !window.confirm(question)) return;
     try {
       await call();
       announce(`${what}: done.`);
@@ -60,8 +64,10 @@ export async function renderAdmins(main, { me }) {
           type: 'button',
           class: 'secondary',
           onclick: () =>
-            void run(`${a.disabled ? 'Enable' : 'Disable'} ${a.username}`, () =>
-              api.post('admins/update', { username: a.username, disabled: !a.disabled }),
+            void run(
+              `${a.disabled ? 'Enable' : 'Disable'} ${a.username}`,
+              () => api.post('admins/update', { username: a.username, disabled: !a.disabled }),
+              a.disabled ? null : `Disable ${a.username}? Their sessions end now and they cannot sign in.`,
             ),
         },
         `${a.disabled ? 'Enable' : 'Disable'} ${a.username}`,
@@ -73,8 +79,10 @@ export async function renderAdmins(main, { me }) {
               type: 'button',
               class: 'secondary',
               onclick: () =>
-                void run(`Two-factor reset for ${a.username}`, () =>
-                  api.post('admins/update', { username: a.username, reset_totp: true }),
+                void run(
+                  `Two-factor reset for ${a.username}`,
+                  () => api.post('admins/update', { username: a.username, reset_totp: true }),
+                  `Turn off two-factor sign-in of ${a.username}? Their sessions end now.`,
                 ),
             },
             `Reset two-factor of ${a.username}`,
@@ -86,12 +94,48 @@ export async function renderAdmins(main, { me }) {
           type: 'button',
           class: 'danger',
           onclick: () =>
-            window.confirm(`Delete ${a.username}?`) &&
-            void run(`Delete ${a.username}`, () => api.post('admins/delete', { username: a.username })),
+            void run(
+              `Delete ${a.username}`,
+              () => api.post('admins/delete', { username: a.username }),
+              `Delete ${a.username}?`,
+            ),
         },
         `Delete ${a.username}`,
       ),
     );
+  };
+  // An owner sets a new password for another administrator (admins/update {password}), who
+  // then signs in with it; their sessions end. The audit row records the reset, never the value.
+  const passwordReset = (others) => {
+    const heading = h('h2', {}, 'Reset a password');
+    if (others.length === 0) return [heading, h('p', { class: 'muted' }, 'There is no other administrator.')];
+    const form = h(
+      'form',
+      { class: 'inline', 'aria-label': 'Reset a password' },
+      field(
+        'Administrator',
+        select(
+          'username',
+          others.map((a) => [a.username, a.username]),
+        ),
+      ),
+      field(
+        'New password (12 characters or more)',
+        input('password', { type: 'password', required: true, autocomplete: 'new-password', minlength: 12 }),
+      ),
+      h('button', { type: 'submit', class: 'danger' }, 'Reset password'),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const username = String(data.get('username'));
+      void run(
+        `Password of ${username}`,
+        () => api.post('admins/update', { username, password: String(data.get('password')) }),
+        `Reset the password of ${username}? Their sessions end; give them the new password yourself.`,
+      );
+    });
+    return [heading, form];
   };
   const form = h(
     'form',
@@ -116,6 +160,6 @@ export async function renderAdmins(main, { me }) {
       form.reset();
     });
   });
-  main.append(list, h('h2', {}, 'Add an administrator'), form);
+  main.append(list, reset, h('h2', {}, 'Add an administrator'), form);
   await refresh();
 }

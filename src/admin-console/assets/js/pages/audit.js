@@ -3,7 +3,10 @@ import { field, h, input, select, time } from '../dom.js';
 import { pagedTable } from '../list.js';
 import { dateFields, filterForm } from './filters.js';
 
-const summary = (value) => (value === null ? '—' : h('code', {}, JSON.stringify(value)));
+// The JSON gets a space after each comma and colon, so it wraps between fields; a value longer
+// than its column (and a trace ID) may break anywhere, so the table always fits the page.
+const summary = (value) =>
+  value === null ? '—' : h('code', { class: 'breakable' }, JSON.stringify(value, null, 1).replace(/\n\s*/g, ' '));
 
 export async function renderAudit(main) {
   const results = h('section', { 'aria-label': 'Audit entries' });
@@ -19,7 +22,7 @@ export async function renderAudit(main) {
         ['Target', (a) => `${a.target_type} ${a.target_id}`],
         ['Before', (a) => summary(a.before)],
         ['After', (a) => summary(a.after)],
-        ['Trace', (a) => a.trace_id],
+        ['Trace', (a) => h('code', { class: 'breakable' }, a.trace_id)],
       ],
       (cursor) => api.get('audit', { ...filters, cursor }),
     );

@@ -1,7 +1,12 @@
 import { api } from '../api.js';
-import { announce, field, h, input, select, table, time } from '../dom.js';
+import { announce, field, h, select, table, time } from '../dom.js';
 import { pagedTable } from '../list.js';
+import { REPORT_REASONS } from '../report-reasons.js';
 import { dateFields, filterForm } from './filters.js';
+
+const REASON_NAMES = new Map(REPORT_REASONS);
+/** The spec's name of a reason code (the code itself if a newer one has no name here). */
+const reasonName = (code) => REASON_NAMES.get(code) ?? `code ${code}`;
 
 const NEXT = { pending: ['reviewed', 'closed'], reviewed: ['closed'], closed: [] };
 
@@ -17,7 +22,7 @@ export async function renderReports(main, { can }) {
         ['Report', (r) => r.report_id],
         ['Status', (r) => h('span', { class: r.status === 'pending' ? 'badge warn' : 'badge' }, r.status)],
         ['Target', (r) => `${r.target_type} ${r.target_id}`],
-        ['Reason', (r) => r.reason_code],
+        ['Reason', (r) => reasonName(r.reason_code)],
         ['Reporter', (r) => r.reporter_user_id],
         ['Filed', (r) => time(r.created_at)],
         [
@@ -74,7 +79,7 @@ export async function renderReports(main, { can }) {
           ['group', 'group'],
         ]),
       ),
-      field('Reason code', input('reason', { inputmode: 'numeric', pattern: '[0-9]+', size: 6 })),
+      field('Reason', select('reason', [['', 'any'], ...REPORT_REASONS.map(([code, name]) => [String(code), name])])),
       ...dateFields(),
     ],
     async (filters) => {
@@ -95,7 +100,7 @@ function reportDetail(d, mayMove, move) {
     h(
       'p',
       {},
-      `${r.target_type} ${r.target_id}, reason ${r.reason_code}, filed by ${r.reporter_user_id} at ${time(r.created_at)}`,
+      `${r.target_type} ${r.target_id}, reason: ${reasonName(r.reason_code)}, filed by ${r.reporter_user_id} at ${time(r.created_at)}`,
     ),
     r.description ? h('p', {}, `Description: ${r.description}`) : '',
     d.messages === null

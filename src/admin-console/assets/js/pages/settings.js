@@ -23,7 +23,11 @@ export async function renderSettings(main, { can }) {
   render(s);
 }
 
-function section(title, overridden, owner, apply, key, controls, collect) {
+/**
+ * One settings form. `confirmation(patch)` returns the question to ask before a save with
+ * consequences for every user (switching the SDK off, closing a capability), or null.
+ */
+function section(title, overridden, owner, apply, key, controls, collect, confirmation = () => null) {
   const form = h(
     'form',
     { 'aria-label': title },
@@ -65,6 +69,8 @@ function section(title, overridden, owner, apply, key, controls, collect) {
         announce(error.message, true);
         return;
       }
+      const question = confirmation(patch);
+      if (question && !window.confirm(question)) return;
       void apply(title, () => api.post('settings/update', patch));
     });
   } else {
@@ -91,6 +97,10 @@ function sections(s, owner, apply) {
       'sdk_enabled',
       checkbox('sdk_enabled', s.sdk_enabled, 'SDK enabled (off: every IM token answers 1002)'),
       (form) => ({ sdk_enabled: form.elements.namedItem('sdk_enabled').checked }),
+      (patch) =>
+        s.sdk_enabled && !patch.sdk_enabled
+          ? 'Switch the SDK off? Every IM token answers 1002 until it is switched on again.'
+          : null,
     ),
     section(
       'Capabilities',
@@ -106,6 +116,12 @@ function sections(s, owner, apply) {
       (form) => ({
         capabilities: Object.fromEntries(CAPABILITIES.map((c) => [c, form.elements.namedItem(`cap_${c}`).checked])),
       }),
+      (patch) => {
+        const closing = CAPABILITIES.filter((c) => s.capabilities[c] && !patch.capabilities[c]);
+        return closing.length
+          ? `Close ${closing.join(', ')}? Their endpoints answer 1202 for every user until opened again.`
+          : null;
+      },
     ),
     section(
       'Blocked keywords',

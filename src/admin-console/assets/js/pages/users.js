@@ -6,10 +6,13 @@ import { filterForm } from './filters.js';
 export async function renderUsers(main, { can }) {
   const results = h('section', { 'aria-label': 'Users' });
   const detail = h('section', { 'aria-label': 'User detail' });
+  let list = null;
   const open = async (userId) => {
     try {
       const d = await api.get('users/detail', { user_id: userId });
       const u = d.user;
+      // The row above shows the same state as the detail (after a disable, "disabled").
+      list?.update((row) => row.user_id === u.user_id, { disabled: u.disabled });
       const actions = h('div', { class: 'inline' });
       if (can('moderator')) {
         actions.append(
@@ -89,11 +92,12 @@ export async function renderUsers(main, { can }) {
   };
   const show = async (filters) => {
     results.replaceChildren();
+    list = null;
     if (!filters.q) {
       results.append(h('p', { class: 'muted' }, 'Search by user ID, username or nickname prefix.'));
       return;
     }
-    await pagedTable(
+    list = await pagedTable(
       results,
       'Users found',
       [
