@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
+import { FailureBackoff } from '../common/failure-backoff';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MetricsService } from '../metrics/metrics.service';
 import type { RoomEvent } from '../rtc-callback/room-callback';
@@ -34,6 +35,12 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
   private readonly logger = new Logger('CallTimers');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** Per timer, the calls that failed, kept out of the passes for a growing while. */
+  private readonly backoff = {
+    ringing: new FailureBackoff(),
+    empty: new FailureBackoff(),
+    release: new FailureBackoff(),
+  };
 
   constructor(
     private readonly calls: CallsRepository,
@@ -183,12 +190,16 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
     const now = this.clock.now();
     await this.each(
       'ring timeout',
-      () => this.calls.dueRinging(now, TIMER_BATCH),
+      this.backoff.ringing,
+      now,
+      (skip) => this.calls.dueRinging(now, TIMER_BATCH, skip),
       (id) => this.endIf(id, 'no_answer', (c) => c.state === 'ringing' && (c.ringDeadline ?? Infinity) <= now),
     );
     await this.each(
       'empty room',
-      () => this.calls.dueEmpty(now - EMPTY_ROOM_MS, TIMER_BATCH),
+      this.backoff.empty,
+      now,
+      (skip) => this.calls.dueEmpty(now - EMPTY_ROOM_MS, TIMER_BATCH, skip),
       (id) =>
         this.endIf(
           id,
@@ -198,39 +209,46 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
     );
     await this.each(
       'room release',
-      () => this.calls.roomsHeldAfterEnd(now - ROOM_HOLD_MS, TIMER_BATCH),
+      this.backoff.release,
+      now,
+      (skip) => this.calls.roomsHeldAfterEnd(now - ROOM_HOLD_MS, TIMER_BATCH, skip),
       (id) => this.tx.run((manager) => this.calls.updateCall(manager, id, { liveRoomId: null, updatedAt: now })),
     );
   }
 
   /**
    * One timer's due calls, each on its own: a call that fails (a bad row, a deadlock) is
-   * logged with its call ID, counted, and tried again next pass, and the others go on.
+   * logged with its call ID, counted, and tried again after a backoff (1 s doubling to 60 s)
+   * during which it is left out of the batch, and the others go on.
    */
   private async each(
     timer: string,
-    due: () => Promise<DueCall[]>,
+    backoff: FailureBackoff,
+    now: number,
+    due: (skip: readonly string[]) => Promise<DueCall[]>,
     work: (rowId: string) => Promise<void>,
   ): Promise<void> {
     let calls: DueCall[];
     try {
-      calls = await due();
+      calls = await due(backoff.waiting(now));
     } catch (error) {
-      this.failed(`call timers (${timer}) could not read the due calls`, error);
+      this.failed(`call timers (${timer}) could not read the due calls`, null, error);
       return;
     }
     for (const call of calls) {
       try {
         await work(call.id);
+        backoff.succeeded(call.id);
       } catch (error) {
-        this.failed(`call ${call.callId}: ${timer} failed`, error);
+        this.failed(`call ${call.callId}: ${timer} failed`, backoff.failed(call.id, now) - now, error);
       }
     }
   }
 
-  private failed(what: string, error: unknown): void {
+  private failed(what: string, retryInMs: number | null, error: unknown): void {
     this.metrics.backgroundItemFailures.inc({ pass: 'call_timers' });
-    this.logger.warn(`${what}, retried next second: ${(error as Error).message}`);
+    const retry = retryInMs === null ? 'retried next second' : `retried in ${Math.round(retryInMs / 1000)} s`;
+    this.logger.warn(`${what}, ${retry}: ${(error as Error).message}`);
   }
 
   private async endIf(rowId: string, reason: CallEndReason, due: (call: CallEntity) => boolean): Promise<void> {

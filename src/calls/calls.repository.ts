@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
+import { EntityManager, FindOperator, In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { insertRow, insertRows } from '../database/insert-row';
 import { CallEntity } from './call.entity';
 import { CallParticipantEntity } from './call-participant.entity';
@@ -102,29 +102,29 @@ export class CallsRepository {
     return calls.sort((a, b) => Number(BigInt(b.id) - BigInt(a.id)));
   }
 
-  /** Ringing calls whose ring time is over. */
-  dueRinging(now: number, limit: number): Promise<DueCall[]> {
+  /** Ringing calls whose ring time is over, but for the row IDs in `skip` (backing off after a failure). */
+  dueRinging(now: number, limit: number, skip: readonly string[]): Promise<DueCall[]> {
     return this.calls.find({
       select: { id: true, callId: true },
-      where: { state: 'ringing', ringDeadline: LessThanOrEqual(now) },
+      where: { state: 'ringing', ringDeadline: LessThanOrEqual(now), ...notIn(skip) },
       take: limit,
     });
   }
 
-  /** Ongoing calls whose room has been empty since `cutoff` or before. */
-  dueEmpty(cutoff: number, limit: number): Promise<DueCall[]> {
+  /** Ongoing calls whose room has been empty since `cutoff` or before, but for `skip`. */
+  dueEmpty(cutoff: number, limit: number, skip: readonly string[]): Promise<DueCall[]> {
     return this.calls.find({
       select: { id: true, callId: true },
-      where: { state: 'ongoing', emptySince: LessThanOrEqual(cutoff) },
+      where: { state: 'ongoing', emptySince: LessThanOrEqual(cutoff), ...notIn(skip) },
       take: limit,
     });
   }
 
-  /** Ended calls still holding their room (someone stayed in it), ended at `cutoff` or before. */
-  roomsHeldAfterEnd(cutoff: number, limit: number): Promise<DueCall[]> {
+  /** Ended calls still holding their room (someone stayed in it), ended at `cutoff` or before, but for `skip`. */
+  roomsHeldAfterEnd(cutoff: number, limit: number, skip: readonly string[]): Promise<DueCall[]> {
     return this.calls.find({
       select: { id: true, callId: true },
-      where: { state: 'ended', liveRoomId: Not(IsNull()), endedAt: LessThanOrEqual(cutoff) },
+      where: { state: 'ended', liveRoomId: Not(IsNull()), endedAt: LessThanOrEqual(cutoff), ...notIn(skip) },
       take: limit,
     });
   }
@@ -132,4 +132,8 @@ export class CallsRepository {
   isLive(call: CallEntity): boolean {
     return LIVE_STATES.includes(call.state);
   }
+}
+
+function notIn(ids: readonly string[]): { id?: FindOperator<string> } {
+  return ids.length ? { id: Not(In([...ids])) } : {};
 }

@@ -92,7 +92,7 @@ describe('call summaries and the call timers isolate failures', () => {
     expect(await api.get(other.a, call.call_id)).toMatchObject({ state: 'ended', end_reason: 'no_answer' });
   });
 
-  it('a call that fails to end does not hold up the others; it is counted and ends on a later pass', async () => {
+  it('a call that fails to end does not hold up the others; it is counted, backs off, and ends on a later pass', async () => {
     const first = await friendPair(t);
     const failing = (await api.start(first.a, first.ab)).call;
     t.clock.advance(1_000);
@@ -100,8 +100,12 @@ describe('call summaries and the call timers isolate failures', () => {
     const healthy = (await api.start(second.a, second.ab)).call;
     const recorder = t.app.get(CallRecorder);
     const end = recorder.end.bind(recorder);
+    let attempts = 0;
     jest.spyOn(recorder, 'end').mockImplementation(async (manager, context, reason, now) => {
-      if (context.call.callId === failing.call_id) throw new Error('injected failure');
+      if (context.call.callId === failing.call_id) {
+        attempts += 1;
+        throw new Error('injected failure');
+      }
       return end(manager, context, reason, now);
     });
     const before = await failures();
@@ -109,9 +113,24 @@ describe('call summaries and the call timers isolate failures', () => {
     await api.timers();
     expect(await api.get(second.a, healthy.call_id)).toMatchObject({ state: 'ended', end_reason: 'no_answer' });
     expect((await api.get(first.a, failing.call_id)).state).toBe('ringing');
-    expect(await failures()).toBeGreaterThan(before);
+    expect(await failures()).toBe(before + 1);
+    expect(attempts).toBe(1);
 
+    // Backing off: within a second it is left out of the pass; after it, tried again (and fails).
+    t.clock.advance(500);
+    await api.timers();
+    expect(attempts).toBe(1);
+    t.clock.advance(600);
+    await api.timers();
+    expect(attempts).toBe(2);
+    expect(await failures()).toBe(before + 2);
+
+    // Then two seconds; once the fault is gone, the call ends.
     jest.restoreAllMocks();
+    t.clock.advance(1000);
+    await api.timers();
+    expect((await api.get(first.a, failing.call_id)).state).toBe('ringing');
+    t.clock.advance(1100);
     await api.timers();
     const ended = await api.get(first.b, failing.call_id);
     expect(ended).toMatchObject({ state: 'ended', end_reason: 'no_answer' });
