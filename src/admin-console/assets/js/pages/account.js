@@ -70,6 +70,8 @@ export async function renderAccount(main) {
       twoFactor.append(form);
       return;
     }
+    // A second setup replaces the first one's key (the service keeps only the newest).
+    const pending = h('div');
     twoFactor.append(
       h(
         'button',
@@ -103,13 +105,13 @@ export async function renderAccount(main) {
                   announce(error.message, true);
                 }
               });
-              twoFactor.append(
+              pending.replaceChildren(
                 h(
                   'p',
                   {},
                   'Scan the QR code with an authenticator app (or type the key, or open the link on the phone), then enter the code it shows.',
                 ),
-                // Drawn by the server (an SVG data: URL): the page's policy allows data: images only.
+                // Drawn by the service as an SVG data: URL (img-src allows data:): no QR script here.
                 h('img', {
                   class: 'qr',
                   src: setup.qr_code,
@@ -128,6 +130,7 @@ export async function renderAccount(main) {
         },
         'Set up two-factor sign-in',
       ),
+      pending,
     );
   };
   main.append(h('p', {}, `${admin.username}, ${admin.role}`), h('h2', {}, 'Password'), password, twoFactor);
