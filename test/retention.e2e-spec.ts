@@ -131,6 +131,7 @@ describe('retention of client errors, room events and idempotency records', () =
           outbox_events: expect.any(Number),
           host_sessions: expect.any(Number),
           host_sms_codes: expect.any(Number),
+          host_sms_phone_sends: expect.any(Number),
         },
         failed: [],
       });
@@ -167,6 +168,7 @@ describe('retention of client errors, room events and idempotency records', () =
           outbox_events: expect.any(Number),
           host_sessions: expect.any(Number),
           host_sms_codes: expect.any(Number),
+          host_sms_phone_sends: expect.any(Number),
         },
         failed: [],
       });

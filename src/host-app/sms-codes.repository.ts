@@ -71,4 +71,25 @@ export class SmsCodesRepository {
     await this.codes.delete(rows.map((row) => String(row.id)));
     return rows.length;
   }
+
+  /**
+   * Up to `batchSize` numbers whose last code went out before `cutoff` (retention, with the
+   * cutoff at the interval): such a row no longer holds back a code, so deleting it changes nothing.
+   */
+  async pruneSendsBefore(cutoff: number, batchSize: number): Promise<number> {
+    const rows = await this.sends
+      .createQueryBuilder('s')
+      .select('s.phone', 'phone')
+      .where('s.last_sent_at < :cutoff', { cutoff })
+      .limit(batchSize)
+      .getRawMany<{ phone: string }>();
+    if (rows.length === 0) return 0;
+    // The condition again: a code sent meanwhile moved last_sent_at, and that row stays.
+    const result = await this.sends
+      .createQueryBuilder()
+      .delete()
+      .where('phone IN (:...phones) AND last_sent_at < :cutoff', { phones: rows.map((row) => row.phone), cutoff })
+      .execute();
+    return result.affected ?? rows.length;
+  }
 }

@@ -90,6 +90,12 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
       },
       // SMS codes past their 5 minutes (keepMs 1: the cutoff is now, and never 0, which would keep them).
       { table: 'host_sms_codes', keepMs: 1, prune: (cutoff, size) => smsCodes.pruneExpired(cutoff, size) },
+      // When each number last got a code, once SMS_PHONE_INTERVAL_SECONDS has passed (it holds nothing back then).
+      {
+        table: 'host_sms_phone_sends',
+        keepMs: Math.max(1, config.hostApp.sms.phoneIntervalSeconds * 1000),
+        prune: (cutoff, size) => smsCodes.pruneSendsBefore(cutoff, size),
+      },
     ];
   }
 

@@ -1,6 +1,8 @@
 // SMS_PHONE_INTERVAL_SECONDS is the least time between two codes to one phone number, measured
 // from the last code, not a window aligned on the clock: codes at 23:07:59 and 23:08:01 are
 // two seconds apart and the second is refused. Of concurrent requests for one number, one wins.
+import { DataSource } from 'typeorm';
+import { RetentionService } from '../../src/retention/retention.service';
 import { TestApp, startTestApp } from '../helpers/test-app';
 import { randomPhone, sendCode } from '../support/host-app-client';
 
@@ -60,5 +62,23 @@ describe('SMS codes to one number: SMS_PHONE_INTERVAL_SECONDS apart', () => {
     t.clock.set(at230759() + 7_200_000);
     expect(outcome(await sendCode(t, randomPhone(), 'signup'))).toEqual(sent);
     expect(outcome(await sendCode(t, randomPhone(), 'signup'))).toEqual(sent);
+  });
+
+  it('forgets a number once its interval has passed (retention), and still spaces a number within it', async () => {
+    const [spent, recent] = [randomPhone(), randomPhone()];
+    const base = at230759() + 10_800_000;
+    const rows = async (phone: string): Promise<number> =>
+      (
+        await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM host_sms_phone_sends WHERE phone = ?', [phone])
+      ).map((row: { n: number | string }) => Number(row.n))[0];
+    t.clock.set(base);
+    expect(outcome(await sendCode(t, spent, 'signup'))).toEqual(sent);
+    t.clock.set(base + INTERVAL_S * 1000 - 10_000);
+    expect(outcome(await sendCode(t, recent, 'signup'))).toEqual(sent);
+    t.clock.set(base + INTERVAL_S * 1000 + 1);
+    await t.app.get(RetentionService).runOnce();
+    expect({ spent: await rows(spent), recent: await rows(recent) }).toEqual({ spent: 0, recent: 1 });
+    expect(outcome(await sendCode(t, recent, 'login'))).toEqual({ status: 429, code: 1005, retryAfter: 50 });
+    expect(outcome(await sendCode(t, spent, 'login'))).toEqual(sent);
   });
 });
