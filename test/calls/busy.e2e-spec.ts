@@ -4,24 +4,18 @@
 import { RtClient, fence } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
 import { IssuedUser, TestApp, friendConversationId, issueUser } from '../helpers/test-app';
-import { CallsApi, callEvents, connectAs, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
+import { CallsApi, callEvents, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
 
 describe('a callee already in a live call is not rung', () => {
   const app = useCallApp();
-  const sockets = app.sockets;
   let t: TestApp;
   let api: CallsApi;
-  let url: string;
   beforeAll(() => {
-    ({ t, api, url } = app);
+    ({ t, api } = app);
   });
   beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));
 
-  async function socket(user: IssuedUser): Promise<RtClient> {
-    const s = await connectAs(url, user);
-    sockets.push(s);
-    return s;
-  }
+  const socket = (user: IssuedUser): Promise<RtClient> => app.socket(user);
 
   /** `user` in an ongoing one-to-one call with a fresh friend (or only ringing it, as its caller). */
   async function inCall(user: IssuedUser, answered = true): Promise<string> {

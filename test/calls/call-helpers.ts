@@ -288,6 +288,16 @@ export interface CallSpecApp {
   api: CallsApi;
   url: string;
   sockets: RtClient[];
+  /** A socket of `user`, closed at the end of the file. */
+  socket(user: IssuedUser): Promise<RtClient>;
+  /** Sends a signed room event and expects the provider's success answer, `{"code":0}`. */
+  roomOk(
+    type: 102 | 103 | 104,
+    call: Call,
+    user: IssuedUser | string | null,
+    eventMs: number,
+    callbackTs?: number,
+  ): Promise<void>;
 }
 
 /**
@@ -297,6 +307,15 @@ export interface CallSpecApp {
  */
 export function useCallApp(env: Record<string, string> = {}): CallSpecApp {
   const app = { sockets: [] as RtClient[] } as CallSpecApp;
+  app.socket = async (user) => {
+    const s = await connectAs(app.url, user);
+    app.sockets.push(s);
+    return s;
+  };
+  app.roomOk = async (type, call, user, eventMs, callbackTs) => {
+    const reply = await app.api.room(type, call.room_id, user, eventMs, callbackTs);
+    expect({ status: reply.status, body: reply.body as unknown }).toEqual({ status: 200, body: { code: 0 } });
+  };
   let release: () => Promise<void> = async () => undefined;
   beforeAll(async () => {
     app.t = await startTestApp(env);

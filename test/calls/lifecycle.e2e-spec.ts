@@ -8,7 +8,6 @@ import {
   CallAction,
   CallsApi,
   callEvents,
-  connectAs,
   endedOn,
   eventOn,
   friendPair,
@@ -22,21 +21,15 @@ const RING_S = 5;
 
 describe('one-to-one call life cycle (issue 12)', () => {
   const app = useCallApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
-  const sockets = app.sockets;
   let t: TestApp;
   let api: CallsApi;
-  let url: string;
   beforeAll(() => {
-    ({ t, api, url } = app);
+    ({ t, api } = app);
   });
   // Time held still (and never moved back, so tokens stay valid) for exact timestamps.
   beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));
 
-  async function socket(user: IssuedUser): Promise<RtClient> {
-    const s = await connectAs(url, user);
-    sockets.push(s);
-    return s;
-  }
+  const socket = (user: IssuedUser): Promise<RtClient> => app.socket(user);
 
   /** The one summary message of a call, as both sides read it. */
   async function summaryOf(pair: { a: IssuedUser; b: IssuedUser; ab: string; ba: string }, callId: string) {

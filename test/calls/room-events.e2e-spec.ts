@@ -3,46 +3,20 @@
 // users that are not ours. The callback always answers {"code":0} to a valid signed body.
 import { RtClient, fence } from '../helpers/realtime';
 import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
-import {
-  Call,
-  CallsApi,
-  callEvents,
-  connectAs,
-  endedOn,
-  friendPair,
-  groupOf,
-  participant,
-  useCallApp,
-} from './call-helpers';
+import { Call, CallsApi, callEvents, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
 
 describe('room callbacks drive calls (issue 12)', () => {
   const app = useCallApp();
-  const sockets = app.sockets;
   let t: TestApp;
   let api: CallsApi;
-  let url: string;
   beforeAll(() => {
-    ({ t, api, url } = app);
+    ({ t, api } = app);
   });
   beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));
 
-  async function socket(user: IssuedUser): Promise<RtClient> {
-    const s = await connectAs(url, user);
-    sockets.push(s);
-    return s;
-  }
+  const socket = (user: IssuedUser): Promise<RtClient> => app.socket(user);
 
-  /** Sends a room event and expects the provider's success answer. */
-  async function room(
-    type: 102 | 103 | 104,
-    call: Call,
-    user: IssuedUser | string | null,
-    eventMs: number,
-    callbackTs?: number,
-  ): Promise<void> {
-    const reply = await api.room(type, call.room_id, user, eventMs, callbackTs);
-    expect({ status: reply.status, body: reply.body as unknown }).toEqual({ status: 200, body: { code: 0 } });
-  }
+  const room = app.roomOk;
 
   /** An accepted one-to-one call with a socket for the caller. */
   async function ongoingPair() {

@@ -3,39 +3,20 @@
 // EventMsTs against the participant events of the same room, so a stale one undoes nothing.
 import { RtClient } from '../helpers/realtime';
 import { IssuedUser, TestApp } from '../helpers/test-app';
-import {
-  Call,
-  CallsApi,
-  callEvents,
-  connectAs,
-  endedOn,
-  friendPair,
-  groupOf,
-  participant,
-  useCallApp,
-} from './call-helpers';
+import { CallsApi, callEvents, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
 
 describe('room callbacks: leaving ends one-to-one calls; room-wide events are ordered', () => {
   const app = useCallApp();
-  const sockets = app.sockets;
   let t: TestApp;
   let api: CallsApi;
-  let url: string;
   beforeAll(() => {
-    ({ t, api, url } = app);
+    ({ t, api } = app);
   });
   beforeEach(() => t.clock.set(Math.max(Date.now(), t.clock.now())));
 
-  async function socket(user: IssuedUser): Promise<RtClient> {
-    const s = await connectAs(url, user);
-    sockets.push(s);
-    return s;
-  }
+  const socket = (user: IssuedUser): Promise<RtClient> => app.socket(user);
 
-  async function room(type: 102 | 103 | 104, call: Call, user: IssuedUser | null, eventMs: number): Promise<void> {
-    const reply = await api.room(type, call.room_id, user, eventMs);
-    expect({ status: reply.status, body: reply.body as unknown }).toEqual({ status: 200, body: { code: 0 } });
-  }
+  const room = app.roomOk;
 
   describe('one-to-one: the caller leaving the room while it rings', () => {
     it('cancels the call: call.canceled then call.ended, the summary, and nothing left to accept', async () => {
