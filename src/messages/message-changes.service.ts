@@ -45,8 +45,9 @@ export class MessageChangesService {
       // A retry of a recall that already happened is not held to the window.
       const withinWindow =
         retry || this.clock.now() - message.createdAt <= this.settings.current.recallWindowSeconds * 1000;
-      if (message.senderId === auth.internalId && withinWindow) return;
       if (this.isGroupManager(view)) return;
+      refuseServiceWritten(message, 'recalled');
+      if (message.senderId === auth.internalId && withinWindow) return;
       throw new AppError(
         ErrorCode.RECALL_FORBIDDEN,
         message.senderId === auth.internalId
@@ -59,7 +60,9 @@ export class MessageChangesService {
   /** Delete for everyone: by the sender at any time, or by a group owner or admin. */
   delete(auth: AuthUser, dto: MessageRefDto): Promise<MessageChangeReply> {
     return this.change(auth, dto, 'deleted', async (view, message) => {
-      if (message.senderId === auth.internalId || this.isGroupManager(view)) return;
+      if (this.isGroupManager(view)) return;
+      refuseServiceWritten(message, 'deleted');
+      if (message.senderId === auth.internalId) return;
       throw new AppError(
         ErrorCode.RECALL_FORBIDDEN,
         'mid: only the sender or a group owner/admin may delete this message',
@@ -148,4 +151,14 @@ export class MessageChangesService {
       (membership.role === 'owner' || membership.role === 'admin')
     );
   }
+}
+
+/**
+ * A call record is written by the service under the caller's name: it tells the callee about a
+ * missed or declined call, so the caller cannot take it back. Group owners and admins still
+ * moderate it like any message.
+ */
+function refuseServiceWritten(message: MessageEntity, to: 'recalled' | 'deleted'): void {
+  if (message.type === 'call')
+    throw new AppError(ErrorCode.RECALL_FORBIDDEN, `mid: a call record cannot be ${to} by its caller`);
 }

@@ -78,6 +78,26 @@ describe('call summaries and the call timers isolate failures', () => {
     }
   });
 
+  it('a call record cannot be recalled or deleted by its caller (1208 naming mid), and stays as it is', async () => {
+    const { a, b, ab, ba } = await friendPair(t);
+    const { call } = await api.start(a, ab);
+    await api.act(a, 'cancel', call.call_id);
+    const [record] = (await api.window(a, ab)).messages.filter((m) => m.type === 'call');
+    for (const action of ['recall', 'delete'] as const) {
+      const refused = await t.http
+        .post(`/app/sdk/messages/${action}`)
+        .set(...bearer(a.token))
+        .send({ conversation_id: ab, mid: record.mid });
+      expect(refused.body).toEqual({
+        code: 1208,
+        msg: `mid: a call record cannot be ${action === 'recall' ? 'recalled' : 'deleted'} by its caller`,
+        data: null,
+      });
+    }
+    const [seen] = (await api.window(b, ba)).messages.filter((m) => m.type === 'call');
+    expect(seen).toEqual({ ...record, conversation_id: ba });
+  });
+
   it('the ring timeout ends every due call, also one whose caller squatted its summary key', async () => {
     const squatted = await callWithSquattedKey();
     t.clock.advance(1_000);
