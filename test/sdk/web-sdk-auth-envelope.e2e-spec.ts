@@ -78,6 +78,33 @@ describe('Web SDK: an auth provider that forwards the token reply envelope (sdk/
     expect(c.currentUser).toBeNull();
   });
 
+  it('ends the session when a renewal meets a provider that throws; keeps it when fetch could not reach the host', async () => {
+    const user = await issueUser(t);
+    const host = forwardingHost(user.userId);
+    let failure: Error | null = null;
+    const provider = () => (failure ? Promise.reject(failure) : host.fn());
+    const { c, ended } = sdkClient(app.base, provider, app.clients);
+    await c.login();
+    // The host backend is unreachable (fetch's TypeError): no verdict on the login, the session stays.
+    failure = new TypeError('Failed to fetch');
+    t.clock.advance(t.config.tokenTtlSeconds * 1000 + 1000);
+    await expect(c.get('/app/sdk/unread')).rejects.toMatchObject({ kind: 'network', code: 0, cause: failure });
+    expect(c.currentUser?.user_id).toBe(user.userId);
+    expect(ended).toEqual([]);
+    // Back again: the next request renews and succeeds.
+    failure = null;
+    expect((await c.get<{ total: number }>('/app/sdk/unread')).total).toBe(0);
+    // The provider itself fails (the host's session is gone, its own error): the session ends.
+    failure = new Error('host session gone');
+    t.clock.advance(t.config.tokenTtlSeconds * 1000 + 1000);
+    const error = await c.get('/app/sdk/unread').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImError);
+    expect(error).toMatchObject({ kind: 'auth', code: 0, message: 'the auth provider failed: host session gone' });
+    await until(() => ended.length === 1, 'the end of the session');
+    expect(ended[0]).toMatchObject({ code: 0, kind: 'auth' });
+    expect(c.currentUser).toBeNull();
+  });
+
   it('refuses an envelope with code 0 whose data lacks the token, as unusable', async () => {
     const user = await issueUser(t);
     const host = forwardingHost(user.userId);

@@ -7,6 +7,9 @@ import { ImAuth, ImUser } from './jwt.js';
  * user's credential and resolves with the `/app/sdk/token` reply, either the whole envelope
  * `{code, msg, data}` as the service sent it or its `data` alone. An envelope with a non-zero
  * `code` rejects `login()` (or the renewal) with an `ImError` carrying that `code` and `msg`.
+ * A throw or rejection becomes an `ImError` too: kind `network` for a `TypeError` (fetch could
+ * not reach the host backend), `auth` otherwise; an `ImError` thrown by the provider passes
+ * through unchanged.
  */
 export type AuthProvider = () => Promise<unknown>;
 
@@ -51,9 +54,10 @@ export class AuthSession {
   async login(): Promise<ImAuth> {
     this.stop();
     const generation = this.generationValue;
-    const auth = readAuthResult(await this.options.provider());
+    const result = await this.callProvider();
     if (generation !== this.generationValue)
       throw new ImError('stale', 0, 'a newer login or logout superseded this one');
+    const auth = readAuthResult(result);
     this.auth = auth;
     this.schedule();
     return auth;
@@ -90,14 +94,9 @@ export class AuthSession {
   }
 
   private async runRenewal(generation: number): Promise<ImAuth> {
-    let next: ImAuth;
-    try {
-      next = readAuthResult(await this.options.provider());
-    } catch (error) {
-      if (error instanceof ImError) throw error;
-      // The host backend may be briefly away: not a confirmed logout, so the session stays.
-      throw new ImError('network', 0, `the auth provider failed: ${(error as Error)?.message ?? String(error)}`);
-    }
+    // A failure of kind `network` leaves the session as it is (the next request renews again);
+    // `auth` ends it in the client, like a refusal envelope.
+    const next = readAuthResult(await this.callProvider());
     if (generation !== this.generationValue) throw new ImError('stale', 0, 'the session ended during renewal');
     const previous = this.current();
     if (next.user.user_id !== previous.user.user_id) {
@@ -109,6 +108,15 @@ export class AuthSession {
     this.schedule();
     this.options.onRenewed(this.auth);
     return this.auth;
+  }
+
+  /** The provider's result; a throw or rejection becomes an ImError (see providerFailure). */
+  private async callProvider(): Promise<unknown> {
+    try {
+      return await this.options.provider();
+    } catch (error) {
+      throw providerFailure(error, this.auth?.token);
+    }
   }
 
   /** Local display only (spec 5.7): the host backend has already updated the server. */
@@ -140,4 +148,20 @@ export class AuthSession {
     }, delay);
     (this.timer as { unref?: () => void }).unref?.();
   }
+}
+
+/**
+ * A provider that threw or rejected. An ImError passes through unchanged: the host chose its
+ * kind. `fetch` rejects with a TypeError when the host backend cannot be reached, which is no
+ * verdict on the user's login (kind `network`); anything else means the provider could not
+ * produce a credential (kind `auth`). The message never carries a token: the current one and
+ * anything shaped like a JWT are masked.
+ */
+export function providerFailure(error: unknown, currentToken?: string): ImError {
+  if (error instanceof ImError) return error;
+  let detail = error instanceof Error ? error.message : String(error);
+  if (currentToken) detail = detail.split(currentToken).join('[token]');
+  detail = detail.replace(/eyJ[\w-]*\.[\w-]+\.[\w-]*/g, '[token]');
+  const kind = error instanceof TypeError ? 'network' : 'auth';
+  return new ImError(kind, 0, `the auth provider failed: ${detail}`, 0, { cause: error });
 }

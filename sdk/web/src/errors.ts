@@ -27,10 +27,11 @@ export const ErrorCode = {
 
 /**
  * What an error means for the app:
- * - `network`: no reply (offline, timeout); keep what is shown and let the user retry.
+ * - `network`: no reply (offline, timeout), or the auth provider's fetch could not reach the host
+ *   backend (a TypeError); keep what is shown and let the user retry.
  * - `auth`: no usable credential: it could not be renewed, the auth provider's result was unusable,
- *   or the provider's envelope carried a refusal (then `code` and `message` are the host's `code`
- *   and `msg`); return to the host login.
+ *   the provider threw (code 0, the thrown error as `cause`), or the provider's envelope carried a
+ *   refusal (then `code` and `message` are the host's `code` and `msg`); return to the host login.
  * - `identity_changed`: the auth provider answered another user; the session stopped.
  * - `stale`: the reply belongs to an earlier login (after logout or a switch) and was dropped.
  * - `disabled`: the SDK (1002) or the user (1003) is disabled, in a reply or in the auth provider's envelope.
@@ -43,6 +44,8 @@ export type ErrorKind =
 
 export class ImError extends Error {
   override readonly name = 'ImError';
+  /** What failed underneath, e.g. the error the auth provider threw. */
+  override readonly cause?: unknown;
 
   constructor(
     readonly kind: ErrorKind,
@@ -51,8 +54,11 @@ export class ImError extends Error {
     message: string,
     /** HTTP status of the reply; 0 when there was none. */
     readonly httpStatus = 0,
+    options: { cause?: unknown } = {},
   ) {
     super(message);
+    // Set here rather than through Error's options, which older browsers ignore.
+    if ('cause' in options) this.cause = options.cause;
   }
 }
 
