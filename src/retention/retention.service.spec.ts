@@ -54,10 +54,13 @@ function service(
   const config = {
     retention: settings,
     realtime: { backlogSeconds: 3600 },
-    hostApp: { sessionIdleSeconds: 600, sessionAbsoluteSeconds: 3600 },
+    hostApp: { sessionIdleSeconds: 600, sessionAbsoluteSeconds: 3600, sms: { phoneIntervalSeconds: 60 } },
   } as AppConfig;
   const hostSessions = { pruneExpired: jest.fn(async () => 0) } as unknown as HostSessionsRepository;
-  const smsCodes = { pruneExpired: jest.fn(async () => 0) } as unknown as SmsCodesRepository;
+  const smsCodes = {
+    pruneExpired: jest.fn(async () => 0),
+    pruneSendsBefore: jest.fn(async () => 0),
+  } as unknown as SmsCodesRepository;
   return {
     tables,
     outboxTable,
@@ -81,6 +84,8 @@ describe('RetentionService', () => {
         outbox_events: 0,
         host_sessions: 0,
         host_sms_codes: 0,
+        host_sms_phone_sends: 0,
+        host_sms_phone_sends: 0,
       },
       failed: [],
     });
@@ -102,6 +107,7 @@ describe('RetentionService', () => {
       outbox_events: 0,
       host_sessions: 0,
       host_sms_codes: 0,
+      host_sms_phone_sends: 0,
     });
   });
 
@@ -167,7 +173,12 @@ describe('RetentionService', () => {
     retention.onApplicationBootstrap();
     expect(jest.getTimerCount()).toBe(1);
     jest.useRealTimers();
-    expect((await retention.runOnce()).deleted).toEqual({ outbox_events: 1, host_sessions: 0, host_sms_codes: 0 });
+    expect((await retention.runOnce()).deleted).toEqual({
+      outbox_events: 1,
+      host_sessions: 0,
+      host_sms_codes: 0,
+      host_sms_phone_sends: 0,
+    });
     expect(tables.errors.prune).not.toHaveBeenCalled();
     expect(outboxTable.prune).toHaveBeenCalled();
     await retention.beforeApplicationShutdown();
