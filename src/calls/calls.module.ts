@@ -7,6 +7,7 @@ import { MessagesModule } from '../messages/messages.module';
 import { RtcCallbackModule } from '../rtc-callback/rtc-callback.module';
 import { CallParticipantEntity } from './call-participant.entity';
 import { CallRecorder } from './call-recorder.service';
+import { CallRelationships } from './call-relationships.service';
 import { CallRoomEventsService } from './call-room-events.service';
 import { CallEntity } from './call.entity';
 import { CallsController } from './calls.controller';
@@ -14,6 +15,7 @@ import { CallsRepository } from './calls.repository';
 import { CallStartService } from './call-start.service';
 import { CallTransitions } from './call-transitions';
 import { CallsService } from './calls.service';
+import { RelationshipChangesModule } from './relationship-changes.module';
 import { RtcCredentialsService } from './rtc-credentials';
 
 /** Audio/video calls on the provider's rooms: signalling, credentials, and state from the room callback. */
@@ -24,6 +26,7 @@ import { RtcCredentialsService } from './rtc-credentials';
     ConversationsModule,
     MessagesModule,
     RtcCallbackModule,
+    RelationshipChangesModule,
   ],
   controllers: [CallsController],
   providers: [
@@ -32,6 +35,7 @@ import { RtcCredentialsService } from './rtc-credentials';
     CallStartService,
     CallTransitions,
     CallRecorder,
+    CallRelationships,
     CallRoomEventsService,
     RtcCredentialsService,
     CapabilityGuard,

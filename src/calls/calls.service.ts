@@ -5,6 +5,7 @@ import { ErrorCode } from '../common/error-code';
 import { AuthUser } from '../common/auth-user';
 import { CallActionReply, CallListReply, CallReply, RtcCredentialsReply } from './call.mapper';
 import { CallRecorder } from './call-recorder.service';
+import { CallRelationships } from './call-relationships.service';
 import { CallTransitions, conflict, noPermission } from './call-transitions';
 import { CallsRepository } from './calls.repository';
 import { AcceptCallDto, CallRefDto, RejectCallDto } from './dto/call.dto';
@@ -20,12 +21,14 @@ export class CallsService {
     private readonly calls: CallsRepository,
     private readonly recorder: CallRecorder,
     private readonly transitions: CallTransitions,
+    private readonly relationships: CallRelationships,
     private readonly rtc: RtcCredentialsService,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   /** A callee device confirms it is ringing (invited → ringing); the caller hears of it. */
   async ringing(auth: AuthUser, dto: CallRefDto): Promise<CallActionReply> {
+    await this.relationships.assertMayGoOn(auth, dto.call_id);
     return this.transitions.change(
       auth,
       dto.call_id,
@@ -50,6 +53,7 @@ export class CallsService {
   }
 
   async accept(auth: AuthUser, dto: AcceptCallDto): Promise<CallActionReply> {
+    await this.relationships.assertMayGoOn(auth, dto.call_id);
     const reply = await this.transitions.change(
       auth,
       dto.call_id,

@@ -7,6 +7,7 @@ import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
+import { RelationshipChanges } from '../calls/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import type { UserEntity } from '../users/user.entity';
@@ -30,6 +31,7 @@ export class BlocksService {
     private readonly outbox: OutboxRepository,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
+    private readonly callChanges: RelationshipChanges,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -38,7 +40,7 @@ export class BlocksService {
     const peer = await this.target(auth, dto, 'block');
     const unchanged: BlockStateReply = { blocked: true, event_id: null };
     try {
-      return await this.tx.run(async (manager) => {
+      const reply = await this.tx.run(async (manager) => {
         if (await this.friends.hasBlocked(auth.internalId, peer.id, manager)) return unchanged;
         const now = this.clock.now();
         await this.friends.insertBlock(manager, auth.internalId, peer.id, now);
@@ -50,6 +52,8 @@ export class BlocksService {
         );
         return { blocked: true, event_id };
       });
+      await this.callChanges.pairChanged(auth.internalId, peer.id);
+      return reply;
     } catch (error) {
       // A concurrent identical block won the unique key: the state asked for holds.
       if (isUniqueViolation(error, 'blocks')) return unchanged;

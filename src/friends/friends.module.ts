@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConversationsModule } from '../conversations/conversations.module';
+import { RelationshipChangesModule } from '../calls/relationship-changes.module';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { BlockEntity } from './block.entity';
 import { BlocksController } from './blocks.controller';
@@ -19,6 +20,7 @@ import { FriendsService } from './friends.service';
     TypeOrmModule.forFeature([FriendshipEntity, FriendRequestEntity, BlockEntity]),
     ImTokenModule,
     ConversationsModule,
+    RelationshipChangesModule,
   ],
   controllers: [FriendRequestsController, FriendsController, BlocksController],
   providers: [FriendsRepository, FriendRequestsService, FriendsService, BlocksService],

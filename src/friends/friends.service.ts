@@ -7,6 +7,7 @@ import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { directConversationId } from '../conversations/conversation-id';
 import { TransactionRunner } from '../database/transaction-runner';
+import { RelationshipChanges } from '../calls/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UsersRepository } from '../users/users.repository';
@@ -24,6 +25,7 @@ export class FriendsService {
     private readonly outbox: OutboxRepository,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
+    private readonly callChanges: RelationshipChanges,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -51,7 +53,7 @@ export class FriendsService {
     const peer = await this.users.findByExternalId(dto.user_id);
     const notFriends = new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: not one of your friends');
     if (!peer) throw notFriends;
-    return this.tx.run(async (manager) => {
+    const reply = await this.tx.run(async (manager) => {
       if (!(await this.friends.deleteFriendshipPair(manager, auth.internalId, peer.id))) throw notFriends;
       const now = this.clock.now();
       const event_id = await this.outbox.append(
@@ -74,5 +76,7 @@ export class FriendsService {
       );
       return { event_id };
     });
+    await this.callChanges.pairChanged(auth.internalId, peer.id);
+    return reply;
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module';
+import { RelationshipChangesModule } from '../calls/relationship-changes.module';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { GroupAccess } from './group-access.service';
 import { GroupInvitationsService } from './group-invitations.service';
@@ -14,7 +15,7 @@ import { GroupsService } from './groups.service';
  * import.
  */
 @Module({
-  imports: [GroupsModule, ConversationsModule, ImTokenModule],
+  imports: [GroupsModule, ConversationsModule, ImTokenModule, RelationshipChangesModule],
   controllers: [GroupsController],
   providers: [GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService],
   // The admin console dismisses groups as the owner would.

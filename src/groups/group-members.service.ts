@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { TransactionRunner } from '../database/transaction-runner';
+import { RelationshipChanges } from '../calls/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import {
   GroupMembersChangeDto,
@@ -34,6 +35,7 @@ export class GroupMembersService {
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
+    private readonly callChanges: RelationshipChanges,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -116,7 +118,7 @@ export class GroupMembersService {
   async remove(user: AuthUser, dto: GroupMembersChangeDto): Promise<MembersRemovedReply> {
     const targets = await this.access.resolveUsers(dto.user_ids, 'user_ids');
     const groupId = await this.access.resolveGroupId(dto.group_id);
-    return this.tx.run(async (manager) => {
+    const reply = await this.tx.run(async (manager) => {
       const { group, me } = await this.access.lockForMember(
         manager,
         groupId,
@@ -166,12 +168,14 @@ export class GroupMembersService {
       );
       return { removed: removedExternal, event_id: eventId };
     });
+    await this.callChanges.groupChanged(groupId);
+    return reply;
   }
 
   /** Any current member except the owner, who must transfer the group first (1209). */
   async leave(user: AuthUser, dto: GroupRefDto): Promise<GroupLeaveReply> {
     const groupId = await this.access.resolveGroupId(dto.group_id);
-    return this.tx.run(async (manager) => {
+    const reply = await this.tx.run(async (manager) => {
       const { group, me } = await this.access.lockForMember(manager, groupId, user.internalId);
       if (me.role === 'owner')
         throw forbidden('group_id: the owner must transfer the group before leaving (or dismiss it)');
@@ -190,6 +194,8 @@ export class GroupMembersService {
       );
       return { group_id: group.publicId, event_id: eventId };
     });
+    await this.callChanges.groupChanged(groupId);
+    return reply;
   }
 
   /** Owner only; the target must be a current member other than the owner. Same role again answers event_id null. */

@@ -8,6 +8,7 @@ import { ConversationMembersRepository } from '../conversations/conversation-mem
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
+import { RelationshipChanges } from '../calls/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import {
   CreateGroupDto,
@@ -42,6 +43,7 @@ export class GroupsService {
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
+    private readonly callChanges: RelationshipChanges,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -198,7 +200,7 @@ export class GroupsService {
   /** Owner only: every membership is closed (status removed) and everyone receives `group.dismissed`. */
   async dismiss(user: AuthUser, dto: GroupRefDto): Promise<GroupDismissReply> {
     const groupId = await this.access.resolveGroupId(dto.group_id);
-    return this.tx.run(async (manager) => {
+    const reply = await this.tx.run(async (manager) => {
       const { group } = await this.access.lockForMember(
         manager,
         groupId,
@@ -207,6 +209,8 @@ export class GroupsService {
       );
       return this.dismissLocked(manager, group, user.externalId);
     });
+    await this.callChanges.groupChanged(groupId);
+    return reply;
   }
 
   /**
@@ -220,7 +224,7 @@ export class GroupsService {
     alongside: (manager: EntityManager, before: GroupEntity, reply: GroupDismissReply) => Promise<void>,
   ): Promise<GroupDismissReply> {
     const groupId = await this.access.resolveGroupId(publicId);
-    return this.tx.run(async (manager) => {
+    const dismissed = await this.tx.run(async (manager) => {
       const group = await this.groups.lockById(manager, groupId);
       if (!group || group.dismissedAt !== null) throw forbidden('group_id: the group was already dismissed');
       const { ownerUserId } = await this.access.facts(group, manager);
@@ -228,6 +232,8 @@ export class GroupsService {
       await alongside(manager, group, reply);
       return reply;
     });
+    await this.callChanges.groupChanged(groupId);
+    return dismissed;
   }
 
   private async dismissLocked(
