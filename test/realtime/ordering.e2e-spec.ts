@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { OutboxRepository } from '../../src/outbox/outbox.repository';
 import { RetentionService } from '../../src/retention/retention.service';
+import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { connect, listen } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
 import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, startTestApp } from '../helpers/test-app';
@@ -22,18 +23,19 @@ async function send(t: TestApp, from: IssuedUser, to: IssuedUser, text: string):
 describe('delivery positions follow commit order, not row order', () => {
   let t: TestApp;
   let url: string;
+  let database: IsolatedDatabase;
   beforeAll(async () => {
-    // Its retention run prunes the outbox only: on a shared database, pruning client errors and
-    // room events at this clock would take rows test/retention.e2e-spec.ts wrote in 2001.
-    t = await startTestApp({
-      REALTIME_BACKLOG_SECONDS: '3600',
-      RETENTION_CLIENT_ERRORS_DAYS: '0',
-      RETENTION_ROOM_EVENTS_DAYS: '0',
-      RETENTION_IDEMPOTENCY_DAYS: '0',
-    });
+    // A database of its own: its retention run, an hour ahead with a one-hour backlog, prunes
+    // every outbox event written before it, and on a shared database those include the events
+    // other spec files are resuming from at that moment.
+    database = await isolatedDatabase();
+    t = await startTestApp({ ...database.env, REALTIME_BACKLOG_SECONDS: '3600' });
     url = await listen(t);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
 
   // SQLite has one writer: a transaction held open blocks every other write, so the case
   // cannot arise there.
