@@ -21,6 +21,8 @@ export const EMPTY_ROOM_MS = 60_000;
 const ROOM_HOLD_MS = 10 * 60_000;
 /** Events stamped this long before a call started belong to an earlier use of the room number. */
 const ROOM_CLOCK_SKEW_MS = 30_000;
+/** A stamp known only to the second counts as that second's last millisecond (see orderStamp). */
+const LAST_MS_OF_SECOND = 999;
 const TIMER_MS = 1000;
 const TIMER_BATCH = 100;
 
@@ -64,8 +66,9 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
   }
 
   async onRoomEvent(event: RoomEvent): Promise<void> {
+    const eventMs = orderStamp(event);
     const call = await this.calls.findByLiveRoom(event.roomId);
-    if (!call || event.eventMs < call.startedAt - ROOM_CLOCK_SKEW_MS) return;
+    if (!call || eventMs < call.startedAt - ROOM_CLOCK_SKEW_MS) return;
     // Entering the room never ends a call: it needs no view of the conversation for a summary.
     const context = await this.recorder.context(call, event.eventType !== ENTERED);
     await this.tx.run(async (manager) => {
@@ -77,13 +80,13 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
       if (event.eventType === ROOM_CLOSED) {
         // Ordered against the room's participant events: someone entering or leaving after it
         // is newer state. At the same millisecond the close is taken to come last.
-        if (context.participants.some((p) => p.roomEventMs > event.eventMs)) return;
+        if (context.participants.some((p) => p.roomEventMs > eventMs)) return;
         for (const p of context.participants) {
-          if (p.roomEventMs === event.eventMs && !p.inRoom) continue;
-          Object.assign(p, { inRoom: false, roomEventMs: event.eventMs, updatedAt: now });
+          if (p.roomEventMs === eventMs && !p.inRoom) continue;
+          Object.assign(p, { inRoom: false, roomEventMs: eventMs, updatedAt: now });
           await this.calls.updateParticipant(manager, p.id, {
             inRoom: false,
-            roomEventMs: event.eventMs,
+            roomEventMs: eventMs,
             updatedAt: now,
           });
         }
@@ -95,14 +98,14 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
       const userId = event.providerUserId === null ? null : internalUserIdOf(event.providerUserId);
       const me = context.participants.find((p) => p.userId === userId);
       // Only participants hold credentials for the room; anyone else is not ours to track.
-      if (!me || me.roomEventMs >= event.eventMs) return;
+      if (!me || me.roomEventMs >= eventMs) return;
       const entered = event.eventType === ENTERED;
       if (event.eventType !== ENTERED && event.eventType !== LEFT) return;
       const external = context.externalIds.get(me.userId) ?? '';
       const live = this.calls.isLive(locked);
       const wasJoined = me.state === 'joined';
       // One write of the participant row: the room presence and, while the call lives, joining or leaving it.
-      const changes: Partial<typeof me> = { inRoom: entered, roomEventMs: event.eventMs, updatedAt: now };
+      const changes: Partial<typeof me> = { inRoom: entered, roomEventMs: eventMs, updatedAt: now };
       if (live && entered && me.state !== 'joined')
         Object.assign(changes, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
       if (live && !entered && me.state === 'joined') Object.assign(changes, { state: 'left', leftAt: now });
@@ -263,4 +266,14 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
       await this.recorder.end(manager, context, reason, this.clock.now());
     });
   }
+}
+
+/**
+ * The time an event is ordered by. EventMsTs is used when present (spec 4.5); a stamp known only
+ * to the second (EventTs) is taken as the last millisecond of that second, so it comes after the
+ * events stamped to the millisecond within its second (a close in the same second as the
+ * participant events before it applies), while one from an earlier second is still older.
+ */
+export function orderStamp(event: Pick<RoomEvent, 'eventMs' | 'secondsOnly'>): number {
+  return event.secondsOnly ? event.eventMs + LAST_MS_OF_SECOND : event.eventMs;
 }

@@ -28,6 +28,8 @@ export interface RoomEvent {
   roomId: string;
   providerUserId: string | null;
   eventMs: number;
+  /** Stamped only to the second (EventTs without EventMsTs): `eventMs` is the start of that second. */
+  secondsOnly: boolean;
   callbackTs: number;
   /** EventInfo as the JSON text to store. */
   eventInfo: string;
@@ -125,6 +127,7 @@ export function parseRoomCallback(
     roomId: String(roomId),
     providerUserId,
     eventMs,
+    secondsOnly: info.EventMsTs === undefined,
     callbackTs,
     eventInfo: storableEventInfo(info),
   };
