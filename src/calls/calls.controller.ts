@@ -39,7 +39,8 @@ export class CallsController {
   @Post('ringing')
   @ApiOperation({
     summary:
-      "A callee's device reports that it rings (participant invited → ringing; the caller receives call.ringing).",
+      "A callee's device reports that it rings (participant invited → ringing; the caller receives call.ringing). " +
+      '1216 when the relationship no longer allows the call (no longer friends, a block, no longer a member of the group): a one-to-one call then ends, a group call goes on without them (unless that leaves nobody).',
   })
   @ApiEnvelope(CallActionReply, ENDPOINT_ERRORS.calls.ringing)
   ringing(@CurrentUser() user: AuthUser, @Body() dto: CallRefDto): Promise<CallActionReply> {
@@ -49,7 +50,8 @@ export class CallsController {
   @Post('accept')
   @ApiOperation({
     summary:
-      "Accept a call on one device; answers the callee's RTC credentials. Another device of the same user then gets 1217; the others stop ringing on call.accepted (other_device_accepted).",
+      "Accept a call on one device; answers the callee's RTC credentials. Another device of the same user then gets 1217; the others stop ringing on call.accepted (other_device_accepted). " +
+      '1216 when the relationship no longer allows the call (no longer friends, a block, no longer a member of the group): a one-to-one call then ends, a group call goes on without them (unless that leaves nobody).',
   })
   @ApiEnvelope(CallActionReply, ENDPOINT_ERRORS.calls.accept)
   accept(@CurrentUser() user: AuthUser, @Body() dto: AcceptCallDto): Promise<CallActionReply> {
