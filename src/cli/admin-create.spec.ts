@@ -19,6 +19,11 @@ describe('admin:create arguments', () => {
     expect(() => parseArgs(['--username', 'alice', 'stray'])).toThrow(/^unknown argument stray;/);
   });
 
+  it('refuses a flag given twice instead of keeping one of its values', () => {
+    expect(() => parseArgs(['--username', 'a', '--username', 'b'])).toThrow('--username is given twice');
+    expect(() => parseArgs(['--role=viewer', '--username', 'a', '--role', 'owner'])).toThrow('--role is given twice');
+  });
+
   it('names a missing value or a bad role', () => {
     expect(() => parseArgs([])).toThrow('--username is required');
     expect(() => parseArgs(['--username'])).toThrow('--username needs a value');

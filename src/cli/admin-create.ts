@@ -25,6 +25,7 @@ const FLAGS = ['--username', '--role'] as const;
 export function parseArgs(argv: readonly string[]): CreateArgs {
   if (argv.some((arg) => arg === '--help' || arg === '-h')) return { help: true };
   const values: Record<string, string> = { '--role': 'owner' };
+  const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const equals = arg.indexOf('=');
@@ -32,6 +33,9 @@ export function parseArgs(argv: readonly string[]): CreateArgs {
     // An unknown argument is named as given, before any value is taken for it.
     if (!(FLAGS as readonly string[]).includes(flag))
       throw new Error(`unknown argument ${arg}; ${USAGE.split('\n')[0]}`);
+    // Which of two values was meant is not for the tool to guess.
+    if (seen.has(flag)) throw new Error(`${flag} is given twice`);
+    seen.add(flag);
     const value = equals === -1 ? argv[++i] : arg.slice(equals + 1);
     if (value === undefined || value === '' || (equals === -1 && value.startsWith('--')))
       throw new Error(`${flag} needs a value`);
@@ -70,7 +74,9 @@ async function main(): Promise<void> {
     config = loadConfig(process.env);
   } catch (error) {
     process.stderr.write(
-      `Refusing to start. ${error instanceof ConfigError ? error.message : (error as Error).message}\n`,
+      error instanceof ConfigError
+        ? `admin:create: the configuration is not valid. ${error.message}\n`
+        : `admin:create: ${(error as Error).message}\n`,
     );
     process.exit(1);
   }

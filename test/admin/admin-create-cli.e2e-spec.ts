@@ -30,7 +30,7 @@ describe('admin:create on the command line', () => {
   it('names an unknown flag and exits 1', () => {
     const result = run('--username', 'alice', '--frob');
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/unknown argument --frob; usage: /);
+    expect(result.stderr).toMatch(/^admin:create: unknown argument --frob; usage: /);
     expect(result.stdout).toBe('');
   }, 150_000);
 });
