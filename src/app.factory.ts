@@ -11,6 +11,7 @@ import { answerMalformedRequests } from './common/http/malformed-request';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { createRootLogger } from './common/logging/root-logger';
 import { requestContext } from './common/logging/request-context';
+import { serverReplyLog } from './common/logging/server-reply-log';
 import { refusePaginationParams } from './common/http/pagination-params.middleware';
 import { applyServerTimeouts } from './common/http/server-timeouts';
 import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, markRoomCallback } from './common/http/paths';
@@ -45,7 +46,7 @@ export async function createApp(
   // Every reply is `no-store` (requestContext), so an ETag could never be revalidated; hashing
   // each JSON body for one cost about 2 % of the sync path's CPU.
   app.set('etag', false);
-  answerMalformedRequests(app.getHttpServer());
+  answerMalformedRequests(app.getHttpServer(), serverReplyLog(root, app.get(MetricsService)));
   applyServerTimeouts(app.getHttpServer(), config.http);
 
   const lifecycle = app.get(Lifecycle);

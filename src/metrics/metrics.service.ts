@@ -30,6 +30,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly connectionErrors = new Counter({
+    name: 'im_http_connection_errors_total',
+    help: 'Replies the HTTP server wrote itself (408 headers or body not received in time, 431 headers too large, 400 malformed HTTP), by reason',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly rateLimitRefusals = new Counter({
     name: 'im_rate_limit_refusals_total',
     help: 'Requests refused with code 1005, by limit name',

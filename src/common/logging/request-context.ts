@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger as PinoRoot } from 'pino';
 import type { MetricsService } from '../../metrics/metrics.service';
 import { replyCode } from '../http/reply-code';
+import { serverReplyOf } from '../http/server-reply';
+import { writeAccessLine } from './access-line';
 
 /** `X-Request-Id` values taken from the client: short, plain, and not shaped like a credential. */
 const WELL_FORMED = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -51,14 +53,16 @@ export function requestContext(
     // While draining, keep-alive clients are told to reconnect (to another instance).
     if (draining()) response.setHeader('Connection', 'close');
     const began = process.hrtime.bigint();
-    // 'close' without 'finish': the client went away before the reply (a timeout on its side).
+    // 'close' without 'finish': the client went away before the reply (a timeout on its side),
+    // unless the HTTP server answered the request itself (its body did not arrive in time).
     let counted = false;
     const count = (): void => {
       if (counted) return;
       counted = true;
       const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-      const status = response.writableFinished ? response.statusCode : null;
-      const code = replyCode(response);
+      const refused = serverReplyOf(response);
+      const status = refused?.status ?? (response.writableFinished ? response.statusCode : null);
+      const code = refused?.code ?? replyCode(response);
       const labels = {
         method: request.method,
         route: routeOf(request),
@@ -67,25 +71,16 @@ export function requestContext(
       };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
-      // 503 is a dependency outage the reply already explains; a 500 is a fault, logged with its
-      // stack by the exception filter under the same trace ID.
-      const level = status === null || status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
-      const msg =
-        status === null
-          ? 'request aborted by the client'
-          : status >= 500
-            ? `request failed with HTTP ${status}`
-            : 'request completed';
-      root[level](
-        {
-          trace_id: id,
-          req: { method: request.method, path: pathOf(request) },
-          res: { statusCode: status },
-          responseTime: Math.round(seconds * 1000),
-          code,
-        },
-        msg,
-      );
+      if (refused) metrics.connectionErrors.inc({ reason: refused.reason });
+      writeAccessLine(root, {
+        traceId: id,
+        // The client address only on the lines the HTTP server's replies write, as theirs do.
+        req: { method: request.method, path: pathOf(request), ...(refused ? { remoteAddress: request.ip } : {}) },
+        status,
+        code,
+        responseTime: Math.round(seconds * 1000),
+        reason: refused?.reason,
+      });
     };
     response.once('finish', count).once('close', count);
     next();
