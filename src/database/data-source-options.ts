@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import type { OperationsConfig } from '../config/operations-config';
 import { MIGRATIONS } from './migrations';
+import { prepareSqliteFile } from './sqlite-file';
 
 /**
  * One description of the database for the app, the migration CLI (ormconfig.ts) and the tests.
@@ -24,7 +24,8 @@ export function buildDataSourceOptions(
   } as const;
   if (database.type === 'sqlite') {
     const inMemory = database.path === ':memory:';
-    if (!inMemory) mkdirSync(dirname(resolve(database.path)), { recursive: true });
+    // main.ts prepares (and logs tightening) first; this covers the migration CLI and the tests.
+    if (!inMemory) prepareSqliteFile(resolve(database.path));
     return {
       ...common,
       type: 'better-sqlite3',

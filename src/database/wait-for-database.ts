@@ -1,13 +1,16 @@
 import { createConnection } from 'mysql2/promise';
+import { resolve } from 'node:path';
 import type { Logger as PinoRoot } from 'pino';
 import type { DatabaseConfig } from '../config/app-config';
 import type { OperationsConfig } from '../config/operations-config';
+import { prepareSqliteFile } from './sqlite-file';
 
 /**
  * At start-up, waits until the database accepts a connection, retrying with doubling delays
  * (DB_CONNECT_RETRY_MS up to DB_CONNECT_RETRY_MAX_MS; DB_CONNECT_RETRIES attempts, 0 = for
  * ever). A database that comes up after the service (a restarted host, a compose file) then
- * needs no restart of the service. SQLite is a local file and needs no wait.
+ * needs no restart of the service. SQLite is a local file and needs no wait: it is created, or
+ * its permissions tightened, here (sqlite-file.ts).
  */
 export async function waitForDatabase(
   database: DatabaseConfig,
@@ -16,7 +19,13 @@ export async function waitForDatabase(
   /** Called once, when the first attempt failed. */
   onWaiting: () => void,
 ): Promise<void> {
-  if (database.type !== 'mysql') return;
+  if (database.type === 'sqlite') {
+    if (database.path === ':memory:') return;
+    for (const { file, was } of prepareSqliteFile(resolve(database.path))) {
+      log.warn({ file }, `SQLite file ${file} was open to other users (mode ${was}); its mode is now 600`);
+    }
+    return;
+  }
   let delay = limits.connectRetryMs;
   for (let attempt = 1; ; attempt++) {
     try {
