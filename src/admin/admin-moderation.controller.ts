@@ -27,6 +27,7 @@ import {
   ReportsQueryDto,
   SetDisabledGroupDto,
   SetDisabledUserDto,
+  AdminUserActionDto,
   AdminUserRefDto,
   UsersQueryDto,
 } from './admin.dto';
@@ -99,7 +100,7 @@ export class AdminUsersController {
   @AdminRoles('moderator')
   @ApiOperation({ summary: 'Revoke every token issued so far (1102), as POST /app/sdk/users/revoke-tokens.' })
   @ApiEnvelope(AdminUserReply, ENDPOINT_ERRORS.adminUsers.forceLogout)
-  forceLogout(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminUserRefDto): Promise<AdminUserReply> {
+  forceLogout(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminUserActionDto): Promise<AdminUserReply> {
     return this.directory.forceLogout(actor, dto.user_id);
   }
 }

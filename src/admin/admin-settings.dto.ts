@@ -4,6 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, Max, Min, 
 import { IsJsonObject } from '../common/validation/object-rules.decorator';
 import { Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
 import { RESETTABLE_SETTINGS, ResettableSetting, SETTING_LIMITS } from '../settings/runtime-settings';
 
 const KEYWORD: TextRules = { min: 1, max: SETTING_LIMITS.keywordLength, noControl: true, noEdgeWhitespace: true };
@@ -22,6 +23,7 @@ const CALLBACK_KEY: TextRules = {
 const boolean = (name: string) => IsBoolean({ message: `${name} must be a JSON boolean` });
 
 /** Capabilities to open (true) or close (false); the ones not sent keep their value. */
+@RefuseUnknownFields('capability')
 export class CapabilitiesPatchDto {
   @ApiPropertyOptional() @Optional() @boolean('friends') friends?: boolean;
   @ApiPropertyOptional() @Optional() @boolean('groups') groups?: boolean;
@@ -47,6 +49,7 @@ export class RateLimitRuleDto {
 }
 
 /** Per-user limits behind code 1005; the ones not sent keep their value. */
+@RefuseUnknownFields('rate limit')
 export class RateLimitsPatchDto {
   @ApiPropertyOptional({ type: RateLimitRuleDto })
   @Optional()
@@ -107,6 +110,7 @@ export class PushRuleDto {
 }
 
 /** Any subset of the settings; a field not sent keeps its value. */
+@RefuseUnknownFields()
 export class UpdateSettingsDto {
   @ApiPropertyOptional({ description: 'false answers 1002 to every IM token and ends live sockets.' })
   @Optional()
@@ -166,6 +170,7 @@ export class UpdateSettingsDto {
   rtc_sdk_app_id?: string;
 }
 
+@RefuseUnknownFields()
 export class ResetSettingsDto {
   @ApiProperty({ enum: RESETTABLE_SETTINGS, isArray: true, description: 'Back to the environment value.' })
   @Required()
@@ -176,6 +181,7 @@ export class ResetSettingsDto {
   keys: ResettableSetting[];
 }
 
+@RefuseUnknownFields()
 export class StageCallbackKeyDto {
   @ApiProperty({
     description: `The new room-callback key (${SETTING_LIMITS.callbackKeyMinBytes}-${SETTING_LIMITS.callbackKeyMaxBytes} printable ASCII characters). Both keys verify until promote or cancel.`,

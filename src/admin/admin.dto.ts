@@ -4,6 +4,7 @@ import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { GROUP_ID_RULES, USER_ID_RULES } from '../common/validation/field-rules';
 import { Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
 import { ADMIN_ROLES, AdminRole } from './admin.entities';
 
 const USERNAME: TextRules = { min: 1, max: 32, noControl: true, noEdgeWhitespace: true };
@@ -19,6 +20,7 @@ const TIME_DOC = {
 
 const TOTP_CODE: TextRules = { min: 6, max: 6, pattern: { regex: /^[0-9]{6}$/, description: 'six digits' } };
 
+@RefuseUnknownFields()
 export class AdminLoginDto {
   @ApiProperty({ example: 'admin' }) @Required() @IsText(USERNAME) username: string;
   @ApiProperty() @Required() @IsText(PASSWORD) password: string;
@@ -32,6 +34,7 @@ export class AdminLoginDto {
   totp_code?: string;
 }
 
+@RefuseUnknownFields()
 export class TotpCodeDto {
   @ApiProperty({ example: '123456' }) @Required() @IsText(TOTP_CODE) code: string;
 }
@@ -40,11 +43,13 @@ export class TotpDisableDto extends TotpCodeDto {
   @ApiProperty() @Required() @IsText(PASSWORD) password: string;
 }
 
+@RefuseUnknownFields()
 export class ChangePasswordDto {
   @ApiProperty() @Required() @IsText(PASSWORD) current_password: string;
   @ApiProperty({ description: 'At least 12 characters.' }) @Required() @IsText(PASSWORD) new_password: string;
 }
 
+@RefuseUnknownFields()
 export class CreateAdminDto {
   @ApiProperty({ description: '3-32 of a-z 0-9 . _ -', example: 'alice' })
   @Required()
@@ -57,6 +62,7 @@ export class CreateAdminDto {
   role: AdminRole;
 }
 
+@RefuseUnknownFields()
 export class UpdateAdminDto {
   @ApiProperty({ example: 'alice' }) @Required() @IsText(USERNAME) username: string;
   @ApiPropertyOptional({ enum: ADMIN_ROLES })
@@ -77,6 +83,7 @@ export class UpdateAdminDto {
   reset_totp?: boolean;
 }
 
+@RefuseUnknownFields()
 export class AdminRefDto {
   @ApiProperty({ example: 'alice' }) @Required() @IsText(USERNAME) username: string;
 }
@@ -119,6 +126,7 @@ export class ReportRefDto {
   report_id: string;
 }
 
+@RefuseUnknownFields()
 export class ReportTransitionDto extends ReportRefDto {
   @ApiProperty({ enum: ['reviewed', 'closed'], description: 'pending → reviewed → closed, or pending → closed.' })
   @Required()
@@ -159,7 +167,11 @@ export class AdminUserRefDto {
   @ApiProperty({ example: 'u_10086' }) @Required() @IsText(USER_ID_RULES) user_id: string;
 }
 
-export class SetDisabledUserDto extends AdminUserRefDto {
+/** A write on one user (the detail's query, AdminUserRefDto, ignores unknown keys like every query). */
+@RefuseUnknownFields()
+export class AdminUserActionDto extends AdminUserRefDto {}
+
+export class SetDisabledUserDto extends AdminUserActionDto {
   @ApiProperty() @Required() @IsBoolean({ message: 'disabled must be a JSON boolean' }) disabled: boolean;
 }
 
@@ -170,6 +182,7 @@ export class GroupsQueryDto extends ListQueryDto {
   q?: string;
 }
 
+@RefuseUnknownFields()
 export class AdminGroupRefDto {
   @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
 }

@@ -3,7 +3,7 @@ import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
 import { ApiClient, groupCid, friendCid } from '../support/api-client';
 import { expectOk, recipientIds, storedEvent } from '../support/assertions';
 import { clientErrorBody } from '../support/factories';
-import { AdminSession, adminSession } from '../support/admin-client';
+import { ADMIN_PASSWORD, AdminSession, adminName, adminSession } from '../support/admin-client';
 import type { AdminRole } from '../../src/admin/admin.entities';
 import { UserAccessEvents } from '../../src/users/user-access-events';
 
@@ -153,6 +153,88 @@ describe('admin console API (issue 14)', () => {
     expectOk<{ items: Array<Record<string, unknown>> }>(
       await sessions.viewer.get('/app/admin/audit', { target_type: targetType, target_id: targetId }),
     ).items;
+
+  it('refuses a misspelt key beside valid ones on every write (1004 naming it) and changes nothing', async () => {
+    const [user, groupOwner, member] = [await issueUser(t), await issueUser(t), await issueUser(t)];
+    const groupId = await api.createGroup(groupOwner, [member]);
+    expectOk(
+      await t.http
+        .post('/app/sdk/reports/user')
+        .set('Authorization', `Bearer ${user.token}`)
+        .send({ request_id: randomUUID(), reason_code: 1, user_id: member.userId }),
+    );
+    const reportId = String(
+      expectOk<{ items: Array<Record<string, unknown>> }>(
+        await sessions.viewer.get('/app/admin/reports', { status: 'pending' }),
+      ).items.find((r) => r.reporter_user_id === user.userId)!.report_id,
+    );
+    const viewer = await adminSession(t, 'viewer');
+    const newName = adminName('typo');
+    const cases: Array<[AdminSession, string, object, string]> = [
+      [
+        sessions.owner,
+        'admins/create',
+        { username: newName, password: ADMIN_PASSWORD, role: 'viewer', rol: 'owner' },
+        'rol',
+      ],
+      [sessions.owner, 'admins/update', { username: viewer.username, role: 'moderator', disbled: true }, 'disbled'],
+      [sessions.owner, 'admins/delete', { username: viewer.username, force: true }, 'force'],
+      [sessions.moderator, 'reports/transition', { report_id: reportId, status: 'closed', notes: 'typo' }, 'notes'],
+      [sessions.moderator, 'users/status', { user_id: user.userId, disabled: true, reason: 'spam' }, 'reason'],
+      [sessions.moderator, 'users/force-logout', { user_id: user.userId, all: true }, 'all'],
+      [sessions.moderator, 'groups/status', { group_id: groupId, disabled: true, note: '' }, 'note'],
+      [sessions.moderator, 'groups/dismiss', { group_id: groupId, confirm: true }, 'confirm'],
+      [
+        viewer,
+        'auth/password',
+        { current_password: ADMIN_PASSWORD, new_password: 'x'.repeat(20), new_pasword: 'y' },
+        'new_pasword',
+      ],
+      [viewer, 'auth/totp/enable', { code: '123456', cdoe: '1' }, 'cdoe'],
+    ];
+    for (const [session, path, body, key] of cases) {
+      const response = await session.post(`/app/admin/${path}`, body);
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 200,
+        body: { code: 1004, msg: `${key}: unknown field`, data: null },
+      });
+    }
+    const login = await t.http
+      .post('/app/admin/auth/login')
+      .set('X-Admin-CSRF', '1')
+      .send({ username: viewer.username, password: ADMIN_PASSWORD, totp: '123456' });
+    expect(login.body).toEqual({ code: 1004, msg: 'totp: unknown field', data: null });
+
+    // Nothing changed: no account, role, report move, user or group state, token revocation or audit row.
+    const admins = expectOk<{ items: Array<{ username: string; role: string; disabled: boolean }> }>(
+      await sessions.owner.get('/app/admin/admins'),
+    ).items;
+    expect(admins.find((a) => a.username === newName)).toBeUndefined();
+    expect(admins.find((a) => a.username === viewer.username)).toMatchObject({ role: 'viewer', disabled: false });
+    expect(expectOk(await viewer.get('/app/admin/auth/me'))).toMatchObject({ admin: { username: viewer.username } });
+    expect(
+      expectOk<{ report: { status: string } }>(
+        await sessions.viewer.get('/app/admin/reports/detail', { report_id: reportId }),
+      ).report.status,
+    ).toBe('pending');
+    expect((await api.raw.sendText(member, groupCid(groupId), 'still here')).body.code).toBe(0);
+    expect((await t.http.post('/app/sdk/sync').set('Authorization', `Bearer ${user.token}`).send({})).body.code).toBe(
+      0,
+    );
+    for (const [type, id] of [
+      ['admin', newName],
+      ['admin', viewer.username],
+      ['report', reportId],
+      ['user', user.userId],
+      ['group', groupId],
+    ])
+      expect({ type, id, audit: await auditOf(type, id) }).toEqual({ type, id, audit: [] });
+    // A query still ignores a key it does not know, like every query of the API.
+    expect((await sessions.viewer.get('/app/admin/users/detail', { user_id: user.userId, extra: '1' })).body.code).toBe(
+      0,
+    );
+  });
 
   it('disables a user (1003 on the next SDK call, as the host endpoint) and enables again, audited', async () => {
     const user = await issueUser(t);

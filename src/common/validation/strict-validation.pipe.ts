@@ -1,8 +1,10 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { AppError } from '../app-error';
 import { ErrorCode } from '../error-code';
 import { findJsonProblem } from '../text';
 import { printableName } from './printable-name';
+import { nameUnknownFields, unknownFieldNoun } from './unknown-fields.decorator';
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -34,7 +36,8 @@ const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
 /**
  * The one global pipe: whitelist, transform, and no implicit conversion, so "true" and 1 are
  * not booleans and "1" is not an integer. Every refusal is an {@link AppError} with code 1004
- * whose message names the field.
+ * whose message names the field. Unknown keys are dropped, except in a DTO marked
+ * {@link RefuseUnknownFields}, where they are refused by name.
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
@@ -68,5 +71,12 @@ export class StrictValidationPipe extends ValidationPipe {
       if (problem) throw new AppError(ErrorCode.INVALID_PARAMETER, problem);
     }
     return super.transform(value, metadata);
+  }
+
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    if (unknownFieldNoun(object.constructor) === undefined) return super.validate(object, options);
+    const errors = await super.validate(object, { ...options, forbidNonWhitelisted: true });
+    nameUnknownFields(errors, object);
+    return errors;
   }
 }
