@@ -9,6 +9,7 @@ import {
   ResettableSetting,
   SETTING_LIMITS,
   SettingName,
+  environmentSettings,
   keyFingerprint,
   normaliseKeywords,
   rowsOf,
@@ -17,6 +18,7 @@ import { RuntimeSettingsRepository, SettingRow } from '../settings/runtime-setti
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import type { AdminActor } from './admin-actor';
 import { AdminAuditService } from './admin-audit.service';
+import { changedRows } from './admin-settings-rows';
 import { ResetSettingsDto, UpdateSettingsDto } from './admin-settings.dto';
 import { RuntimeSettingsReply, toRuntimeSettingsReply } from './admin-settings.reply';
 
@@ -24,8 +26,9 @@ const TARGET = { targetType: 'settings', targetId: 'runtime' } as const;
 const KEY_ROWS: SettingName[] = ['rtc_callback_key', 'rtc_next_callback_key'];
 
 /**
- * The console's Settings page. Each change is written with its audit row in one transaction;
- * this instance applies it before replying, every other one at its next refresh. Callback keys
+ * The console's Settings page. Each change is written with its audit row in one transaction
+ * (a save of what is already in force writes neither); this instance applies it before
+ * replying, every other one at its next refresh. Callback keys
  * appear in the audit log and in replies as fingerprints only.
  */
 @Injectable()
@@ -50,12 +53,14 @@ export class AdminSettingsService {
       throw new AppError(ErrorCode.INVALID_PARAMETER, 'settings: send at least one setting to change');
     await this.tx.run(async (manager) => {
       const before = await this.repository.lockByNames(manager, [...values.keys()]);
-      await this.repository.upsert(manager, values, this.clock.now(), actor.username);
+      const changed = changedRows(values, before, environmentSettings(this.config));
+      if (changed.size === 0) return;
+      await this.repository.upsert(manager, changed, this.clock.now(), actor.username);
       await this.audit.record(manager, actor, {
         action: 'settings.updated',
         ...TARGET,
-        before: auditedRows(before, [...values.keys()]),
-        after: Object.fromEntries([...values].map(([name, json]) => [name, JSON.parse(json) as unknown])),
+        before: auditedRows(before, [...changed.keys()]),
+        after: Object.fromEntries([...changed].map(([name, json]) => [name, JSON.parse(json) as unknown])),
       });
     });
     return this.applied();

@@ -297,7 +297,7 @@ describe('runtime settings (admin console)', () => {
       [{ sdk_enabled: 0 }, /^sdk_enabled: /],
       [{ capabilities: {} }, /^capabilities/],
       [{ capabilities: { friends: 'no' } }, /^capabilities\.friends: /],
-      [{ capabilities: { nonsense: false } }, /^capabilities: /],
+      [{ capabilities: { nonsense: false } }, /^capabilities\.nonsense: unknown capability$/],
       [{ capabilities: [false] }, /^capabilities: /],
       [{ blocked_keywords: 'spam' }, /^blocked_keywords: /],
       [{ blocked_keywords: ['x'.repeat(65)] }, /^blocked_keywords/],
@@ -331,6 +331,96 @@ describe('runtime settings (admin console)', () => {
     const reset = await owner.post('/app/admin/settings/reset', { keys: ['capabilities', 'everything'] });
     expect(reset.body).toMatchObject({ code: 1004, msg: expect.stringMatching(/^keys/) });
     expect(expectOk<Settings>(await owner.get('/app/admin/settings'))).toEqual(before);
+  });
+
+  it('refuses an unknown key at any level beside valid ones, naming its path, and changes nothing', async () => {
+    const before = expectOk<Settings>(await owner.get('/app/admin/settings'));
+    const rule = { platform: 'ios', manufacturer: '*', package_name: 'com.example', config: { a: 1 } };
+    const cases: Array<[object, string]> = [
+      [{ recall_window_seconds: 120, recal_window_seconds: 5 }, 'recal_window_seconds: unknown field'],
+      [{ capabilities: { friends: false, frends: false } }, 'capabilities.frends: unknown capability'],
+      [
+        { rate_limits: { send: { limit: 5, window_ms: 1000 }, sendd: { limit: 1, window_ms: 1000 } } },
+        'rate_limits.sendd: unknown rate limit',
+      ],
+      [
+        { rate_limits: { send: { limit: 5, window_ms: 1000, windw_ms: 1 } } },
+        'rate_limits.send.windw_ms: unknown field',
+      ],
+      [{ push_rules: [rule, { ...rule, platfrom: 'android' }] }, 'push_rules.1.platfrom: unknown field'],
+      [{ sdk_enabled: false, sdk_enable: true }, 'sdk_enable: unknown field'],
+    ];
+    for (const [body, msg] of cases) {
+      const response = await owner.post('/app/admin/settings/update', body);
+      expect({ body, status: response.status, reply: response.body }).toEqual({
+        body,
+        status: 200,
+        reply: { code: 1004, msg, data: null },
+      });
+    }
+    // The rule's config is the host's own object, merged into token replies: its keys are free.
+    expect(
+      (await update({ push_rules: [{ ...rule, config: { anything: { goes: true } } }] })).push_rules[0],
+    ).toMatchObject({ config: { anything: { goes: true } } });
+    expectOk(await owner.post('/app/admin/settings/reset', { keys: ['push_rules'] }));
+    const refused = [
+      await owner.post('/app/admin/settings/reset', { keys: ['sdk_enabled'], key: 'x' }),
+      await owner.post('/app/admin/settings/rtc-callback-key/stage', {
+        key: `k-${randomBytes(12).toString('hex')}`,
+        kye: 1,
+      }),
+    ];
+    expect(refused.map((r) => r.body)).toEqual([
+      { code: 1004, msg: 'key: unknown field', data: null },
+      { code: 1004, msg: 'kye: unknown field', data: null },
+    ]);
+    expect(expectOk<Settings>(await owner.get('/app/admin/settings'))).toEqual(before);
+  });
+
+  it('stores nothing and audits nothing when a save holds the value already in force', async () => {
+    const admin = await adminSession(a, 'owner');
+    const settingsAudit = async () =>
+      expectOk<{ items: Array<{ before: unknown; after: unknown }> }>(
+        await admin.get('/app/admin/audit', { target_type: 'settings', admin: admin.username }),
+      ).items;
+    const env = expectOk<Settings>(await admin.get('/app/admin/settings'));
+    const same = {
+      sdk_enabled: env.sdk_enabled,
+      capabilities: env.capabilities,
+      blocked_keywords: env.blocked_keywords,
+      recall_window_seconds: env.recall_window_seconds,
+      rate_limits: env.rate_limits,
+      push_rules: env.push_rules,
+      rtc_sdk_app_id: env.rtc.sdk_app_id,
+    };
+    for (const [key, value] of Object.entries(same)) {
+      const reply = expectOk<Settings>(await admin.post('/app/admin/settings/update', { [key]: value }));
+      expect({ key, reply }).toEqual({ key, reply: env });
+    }
+    expect(await settingsAudit()).toEqual([]);
+
+    // Only the entries that change are stored and audited.
+    const mixed = expectOk<Settings>(
+      await admin.post('/app/admin/settings/update', { capabilities: { ...env.capabilities, calls: false } }),
+    );
+    expect(mixed.overridden).toEqual(['capabilities']);
+    expect(await settingsAudit()).toEqual([
+      expect.objectContaining({ before: { 'capabilities.calls': null }, after: { 'capabilities.calls': false } }),
+    ]);
+    // Against a stored value: the same value again is no change; the environment's value is one.
+    const changed = env.recall_window_seconds + 60;
+    await update({ recall_window_seconds: changed });
+    const count = (await settingsAudit()).length;
+    expectOk(await admin.post('/app/admin/settings/update', { recall_window_seconds: changed }));
+    expect(await settingsAudit()).toHaveLength(count);
+    const back = expectOk<Settings>(
+      await admin.post('/app/admin/settings/update', { recall_window_seconds: env.recall_window_seconds }),
+    );
+    expect(back.overridden).toContain('recall_window_seconds');
+    expect((await settingsAudit())[0]).toMatchObject({
+      before: { recall_window_seconds: changed },
+      after: { recall_window_seconds: env.recall_window_seconds },
+    });
   });
 
   it('keeps both of two concurrent changes to different entries of one map', async () => {
