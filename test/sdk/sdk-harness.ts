@@ -20,10 +20,15 @@ export function testEnvironment(): ClientEnvironment & { online(): void; foregro
   };
 }
 
-export async function until<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 8000): Promise<T> {
+/** Polls `check` (which may be async: its promise is awaited, not taken as a truthy value). */
+export async function until<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 8000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

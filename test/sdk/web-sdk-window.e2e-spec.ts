@@ -227,7 +227,69 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     expect(window.state.messages[0].status).toBe('recalled');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(seqs(window)).toEqual([1, 2, 3, 4, 5]);
-    expect(sdk.events.filter((e) => e.type === 'message.new').length).toBeLessThanOrEqual(5);
+    // The app hears each own change once, from the reply or the echo, whichever came first.
+    expect(sdk.events.filter((e) => e.type === 'message.new')).toHaveLength(5);
+    expect(sdk.events.filter((e) => e.type === 'message.recalled')).toHaveLength(1);
+  });
+
+  it("follows the user's own recall and delete of the last message in the cached home page at once, as the peer's follows the events", async () => {
+    const [me, peer] = [await issueUser(t), await issueUser(t)];
+    await api.befriend(me, peer);
+    const sides = [me, peer].map((user) => {
+      const store = new MemoryStateStore();
+      const c = createClient({
+        baseUrl: base,
+        authProvider: hostProvider(t, () => user.userId).fn,
+        store,
+        environment: testEnvironment(),
+      });
+      clients.push(c);
+      const events: ServerEvent[] = [];
+      c.on('event', (e) => events.push(e));
+      const ready = new Promise((resolve) => c.on('ready', resolve));
+      return { c, events, ready };
+    });
+    const [mine, theirs] = sides;
+    for (const side of sides) await side.c.login();
+    for (const side of sides) await side.ready;
+    const preview = async (c: ImClient, cid: string) =>
+      (await c.cachedHome())?.conversations.items.find((i) => i.conversation_id === cid)?.last_message;
+
+    const sent = await mine.c.sendMessage({
+      conversation_id: friendCid(peer),
+      type: 'text',
+      content: { text: 'secret text' },
+    });
+    await until(() => theirs.events.some((e) => e.type === 'message.new'), "the peer's message.new");
+    for (const side of sides) await side.c.sync();
+    expect(await preview(mine.c, friendCid(peer))).toMatchObject({ content: { text: 'secret text' } });
+    expect(await preview(theirs.c, friendCid(me))).toMatchObject({ content: { text: 'secret text' } });
+
+    // The recall is in the sender's cached page as soon as the call returns, before any sync,
+    // and the app heard it as an event (to re-render its list).
+    const recalled = await mine.c.changeMessage('recall', friendCid(peer), sent.message.mid);
+    expect(await preview(mine.c, friendCid(peer))).toMatchObject({
+      mid: sent.message.mid,
+      status: 'recalled',
+      content: null,
+    });
+    expect(mine.events.filter((e) => e.event_id === recalled.event_id)).toHaveLength(1);
+    await until(
+      async () => (await preview(theirs.c, friendCid(me)))?.status === 'recalled',
+      "the peer's cached preview",
+    );
+    expect(await preview(theirs.c, friendCid(me))).toMatchObject({ content: null });
+
+    const deleted = await mine.c.changeMessage('delete', friendCid(peer), sent.message.mid);
+    expect(await preview(mine.c, friendCid(peer))).toMatchObject({ status: 'deleted', content: null });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The echoes changed nothing: each event reached the app once.
+    for (const id of [sent.event_id, recalled.event_id, deleted.event_id])
+      expect(mine.events.filter((e) => e.event_id === id)).toHaveLength(1);
+    // What the cache shows is what the service's sync says.
+    const page = await mine.c.sync();
+    const item = page.conversations.items.find((i) => i.conversation_id === friendCid(peer));
+    expect(item?.last_message).toMatchObject({ mid: sent.message.mid, status: 'deleted', content: null });
   });
 
   it('shows the cached window at once after a reload, calibrates it as unchanged, and forgets it at logout', async () => {

@@ -12,7 +12,8 @@ import { StateStore, defaultStateStore } from './state-store.js';
 import { ClientEnvironment, browserEnvironment } from './environment.js';
 import { ImError } from './errors.js';
 import { EventDedup } from './event-dedup.js';
-import { ClientEventMap, Emitter, RecoveryReason } from './events.js';
+import { ClientEventMap, Emitter, RecoveryReason, ServerEvent } from './events.js';
+import { isHomePage, withTombstone } from './home-cache.js';
 import { HttpClient, Query } from './http.js';
 import { ImUser } from './jwt.js';
 import { RealtimeLink } from './realtime.js';
@@ -64,9 +65,9 @@ export interface ImClient {
   onBadge(listener: (state: BadgeState) => void): () => void;
   /**
    * Sends a message (`POST /app/sdk/messages/send`). The reply's message goes into the open
-   * window of its conversation at once, and its event ID is marked processed, so the real-time
-   * echo neither duplicates it nor is needed. A retry with the same `client_message_id` returns
-   * the original message.
+   * window of its conversation at once and is emitted as `event` (`message.new`), and its event
+   * ID is marked processed, so the real-time echo neither duplicates it nor is needed. A retry
+   * with the same `client_message_id` returns the original message.
    */
   sendMessage(message: {
     conversation_id: string;
@@ -74,7 +75,12 @@ export interface ImClient {
     content: Record<string, unknown>;
     client_message_id?: string;
   }): Promise<{ message: ImMessage; event_id: string }>;
-  /** Recall or delete (`/app/sdk/messages/recall` or `/delete`); the open window shows the tombstone at once. */
+  /**
+   * Recall or delete (`/app/sdk/messages/recall` or `/delete`). The open window and the cached
+   * home page (when it is the conversation's last message) show the tombstone at once, and the
+   * change is emitted as `event` (`message.recalled` or `message.deleted`) once, as it would
+   * reach another device.
+   */
   changeMessage(
     action: 'recall' | 'delete',
     conversationId: string,
@@ -95,7 +101,7 @@ export interface ImClient {
 /** The part of a `sync` reply the SDK reads; the rest is passed through to the app. */
 export interface SyncPage {
   conversations: {
-    items: Array<{ conversation_id: string; unread: number; muted: boolean }>;
+    items: Array<{ conversation_id: string; unread: number; muted: boolean; last_message?: ImMessage | null }>;
     next_cursor: string | null;
   };
   unread: UnreadTotals;
@@ -128,6 +134,8 @@ export function createClient(options: ClientOptions): ImClient {
         };
   };
   let recovery: (reasons: RecoveryReason[]) => Promise<void> = async () => undefined;
+  /** The last first `sync` page of this login, as saved: tombstones patch it in order. */
+  let home: { generation: number; page: SyncPage } | null = null;
   const windows = new Set<ConversationWindow>();
   const badgeListeners = new Set<(state: BadgeState) => void>();
   const session = new AuthSession({
@@ -158,17 +166,7 @@ export function createClient(options: ClientOptions): ImClient {
       emitter.emit('ready', info);
       void coalescer.trigger('connection.ready').catch(() => undefined);
     },
-    event: (event) => {
-      for (const w of windows) w.onEvent(event);
-      badge.onEvent(event);
-      if (event.type === 'conversation.read') {
-        const data = event.data as { conversation_id?: string; read_seq?: string; unread?: number };
-        for (const w of windows)
-          if (w.conversationId === data.conversation_id && data.read_seq !== undefined)
-            w.applyReadState(BigInt(data.read_seq), Number(data.unread ?? 0));
-      }
-      emitter.emit('event', event);
-    },
+    event: (event) => deliver(event),
     disconnected: (reason) => emitter.emit('disconnected', { reason }),
     fatal: (error) => {
       session.stop();
@@ -193,6 +191,7 @@ export function createClient(options: ClientOptions): ImClient {
     if (user !== undefined) void store.clear(`${user}/`).catch(() => undefined);
     for (const w of windows) w.close();
     windows.clear();
+    home = null;
     session.stop();
     link.stop();
     dedup.clear();
@@ -254,7 +253,11 @@ export function createClient(options: ClientOptions): ImClient {
     async sync<T extends SyncPage>(body: { cursor?: string } = {}) {
       const page = await guarded(() => http.post<T>('/app/sdk/sync', body));
       badge.setAbsolute(page.unread, page.conversations.items);
-      if (!body.cursor) saver()?.save('home', page);
+      const keys = saver();
+      if (!body.cursor && keys) {
+        home = { generation: session.generation, page };
+        keys.save('home', page);
+      }
       return page;
     },
     get badge() {
@@ -300,17 +303,71 @@ export function createClient(options: ClientOptions): ImClient {
     },
   };
 
-  /** A change this client made: into the open windows now; its real-time echo is then skipped. */
+  /** A server event, once: into the windows, the badge and the cached home page, then to the app. */
+  function deliver(event: ServerEvent): void {
+    applyToState(event);
+    badge.onEvent(event);
+    if (event.type === 'conversation.read') {
+      const data = event.data as { conversation_id?: string; read_seq?: string; unread?: number };
+      for (const w of windows)
+        if (w.conversationId === data.conversation_id && data.read_seq !== undefined)
+          w.applyReadState(BigInt(data.read_seq), Number(data.unread ?? 0));
+    }
+    emitter.emit('event', event);
+  }
+
+  function applyToState(event: ServerEvent): void {
+    for (const w of windows) w.onEvent(event);
+    if (event.type !== 'message.recalled' && event.type !== 'message.deleted') return;
+    const data = event.data as { conversation_id?: string; message?: ImMessage };
+    const conversationId = data.conversation_id ?? data.message?.conversation_id;
+    if (conversationId && data.message) patchHome(conversationId, data.message);
+  }
+
+  /**
+   * A tombstone into the cached home page (see withTombstone). The page in memory is patched at
+   * once so that patches and a `sync` landing meanwhile save in order; before the first `sync`
+   * of this login, the stored page (from before a reload) is read first.
+   */
+  function patchHome(conversationId: string, message: ImMessage): void {
+    const keys = saver();
+    if (!keys) return;
+    const generation = session.generation;
+    const apply = (page: SyncPage) => {
+      const next = withTombstone(page, conversationId, message);
+      if (!next) return;
+      home = { generation, page: next };
+      keys.save('home', next);
+    };
+    if (home?.generation === generation) return apply(home.page);
+    void store
+      .load(`${keys.prefix}home`)
+      .then((stored) => {
+        if (generation !== session.generation) return;
+        if (home?.generation === generation) apply(home.page);
+        else if (isHomePage(stored)) apply(stored as SyncPage);
+      })
+      .catch(() => undefined);
+  }
+
+  /**
+   * A change this client made: into the open windows and the cached home page now, and to the
+   * app as the event it is; its real-time echo is then skipped (or, when the echo came first,
+   * this reply is).
+   */
   function applyOwn(type: string, conversationId: string, message: ImMessage, eventId: string | null): void {
     if (eventId !== null && !dedup.firstTime(eventId)) return;
-    const event = {
+    const event: ServerEvent = {
       event_id: eventId ?? `local-${message.mid}-${message.updated_at}`,
       type,
       position: null,
       created_at: message.updated_at,
-      data: { conversation_id: conversationId, message },
+      data: { conversation_id: conversationId, message, by: session.user?.user_id },
     };
-    for (const w of windows) w.onEvent(event);
+    // No event ID: the message was already in this state and no event went out; the app has
+    // nothing new to hear, but the local copies still catch up.
+    if (eventId === null) applyToState(event);
+    else deliver(event);
   }
 
   async function guarded<T>(call: () => Promise<T>): Promise<T> {
