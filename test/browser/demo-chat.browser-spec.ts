@@ -1,7 +1,8 @@
 // The demo chat (/demo) in headless Chromium (issue 15): two users log in through the bundled
 // host application, exchange messages both ways, one loses its connection and then the whole
 // network, and after recovery nothing is missing on either side. Then calls (accepted, then
-// declined) and their records, a recall, and a refused send.
+// declined) and their records, a recall, the sender's own recall of the last message in both
+// home lists, a refused send, and the layout on a phone-sized screen.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -207,6 +208,54 @@ const overlap = (p: Box, q: Box) =>
     await tombstone.waitFor();
     expect(await tombstone.locator('.meta', { hasText: 'Read' }).count()).toBe(0);
 
+    // The sender's own recall of the conversation's last message: both home lists' previews
+    // follow at once, the sender's as well as the peer's (no reload).
+    const previews = [
+      [alice, b],
+      [bob, a],
+    ] as const;
+    const preview = (tab: Page, peer: { userId: string }) =>
+      tab.locator(`button[data-conversation="${friendCid(peer)}"] small`);
+    // Alice's real-time frames pass through the test, which can hold them back: the recall's
+    // echo then arrives after its HTTP reply, the order in which the page must not depend on
+    // the echo to update its list.
+    const frames = { holding: false, held: [] as Array<() => void> };
+    await alice.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((frame) => {
+        if (frames.holding) frames.held.push(() => ws.send(frame));
+        else ws.send(frame);
+      });
+    });
+    await alice.reload();
+    await openChat(alice, friendCid(b));
+    const syncs = { started: 0, ended: 0 };
+    const isSync = (request: { url(): string }) => request.url().endsWith('/app/sdk/sync');
+    alice.on('request', (request) => void (isSync(request) && syncs.started++));
+    alice.on('requestfinished', (request) => void (isSync(request) && syncs.ended++));
+    alice.on('requestfailed', (request) => void (isSync(request) && syncs.ended++));
+    await send(alice, 'secret text');
+    for (const [tab, peer] of previews) await preview(tab, peer).filter({ hasText: 'secret text' }).waitFor();
+    // Bob has read it and Alice's list is at rest, so no earlier event re-renders it after the
+    // recall: the recall alone must.
+    await alice
+      .locator('#messages li.mine', { hasText: 'secret text' })
+      .locator('.meta', { hasText: 'Read' })
+      .waitFor();
+    await until(async () => syncs.started === syncs.ended, "Alice's home list at rest");
+    frames.holding = true;
+    await alice
+      .locator('#messages li.mine', { hasText: 'secret text' })
+      .getByRole('button', { name: 'Recall' })
+      .click();
+    // Her chat shows the tombstone from the reply; only then does the echo come through.
+    await alice.locator('#messages li.mine .bubble', { hasText: '(recalled)' }).last().waitFor();
+    expect(await alice.locator('#messages .bubble', { hasText: 'secret text' }).count()).toBe(0);
+    frames.holding = false;
+    for (const release of frames.held.splice(0)) release();
+    for (const [tab, peer] of previews) await preview(tab, peer).filter({ hasText: '(recalled)' }).waitFor();
+    for (const [tab] of previews) expect(await tab.locator('#home', { hasText: 'secret text' }).count()).toBe(0);
+
     // A refused send keeps its text for another try; the status line says why without covering
     // the file input, and clears with the next success.
     await alice.setViewportSize({ width: 1100, height: 420 });
@@ -228,6 +277,37 @@ const overlap = (p: Box, q: Box) =>
     await bob.locator('#messages .bubble', { hasText: 'shorter now' }).waitFor();
     await until(async () => (await status.textContent()) === '', 'the status line cleared');
     expect(await alice.getByLabel('Message', { exact: true }).inputValue()).toBe('');
+
+    // A phone-sized screen: no horizontal scroll, and the send form, the file input and one's
+    // own (right-aligned) messages are on screen.
+    await alice.setViewportSize({ width: 380, height: 800 });
+    const widths = await alice.evaluate(() => {
+      const page = (
+        globalThis as unknown as { document: { scrollingElement: { scrollWidth: number; clientWidth: number } } }
+      ).document.scrollingElement;
+      return { scroll: page.scrollWidth, client: page.clientWidth };
+    });
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    // Nor does the main area scroll sideways in place of the page.
+    const main = await alice.locator('#main').evaluate((el) => {
+      const box = el as unknown as { scrollWidth: number; clientWidth: number };
+      return { scroll: box.scrollWidth, client: box.clientWidth };
+    });
+    expect(main.scroll).toBeLessThanOrEqual(main.client);
+    const controls = {
+      send: alice.getByRole('button', { name: 'Send', exact: true }),
+      file: alice.locator('form.send input[type=file]'),
+      message: alice.getByLabel('Message', { exact: true }),
+      own: alice.locator('#messages li.mine .bubble').last(),
+      chats: alice.locator(`button[data-conversation="${friendCid(b)}"]`),
+    };
+    const offScreen: string[] = [];
+    for (const [name, control] of Object.entries(controls)) {
+      const box = await control.boundingBox();
+      if (!box || box.x < 0 || box.y < 0 || box.x + box.width > 380 || box.y + box.height > 800) offScreen.push(name);
+    }
+    expect(offScreen).toEqual([]);
+    await alice.screenshot({ path: join(SHOTS, 'demo-narrow.png') });
     expect(problems).toEqual([]);
   });
 
