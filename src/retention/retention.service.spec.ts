@@ -64,6 +64,7 @@ function service(
   return {
     tables,
     outboxTable,
+    smsCodes,
     retention: new RetentionService(config, new FixedClock(), clientErrors, roomEvents, outbox, hostSessions, smsCodes),
   };
 }
@@ -72,7 +73,7 @@ describe('RetentionService', () => {
   afterEach(() => jest.useRealTimers());
 
   it('prunes each table by its own cutoff in batches until a batch finds nothing', async () => {
-    const { retention, tables } = service(
+    const { retention, tables, smsCodes } = service(
       { batchSize: 2 },
       { errors: fakeTable(5), submissions: fakeTable(1), events: fakeTable(0) },
     );
@@ -85,13 +86,14 @@ describe('RetentionService', () => {
         host_sessions: 0,
         host_sms_codes: 0,
         host_sms_phone_sends: 0,
-        host_sms_phone_sends: 0,
       },
       failed: [],
     });
     expect(tables.errors.calls).toEqual([2, 2, 2, 2].map(() => ({ cutoff: NOW - 30 * DAY, size: 2 })));
     expect(tables.submissions.calls.map((c) => c.cutoff)).toEqual([NOW - 7 * DAY, NOW - 7 * DAY]);
     expect(tables.events.calls).toEqual([{ cutoff: NOW - 30 * DAY, size: 2 }]);
+    // A number's last send holds nothing back once SMS_PHONE_INTERVAL_SECONDS (60 here) has passed.
+    expect(smsCodes.pruneSendsBefore).toHaveBeenCalledWith(NOW - 60_000, 2);
   });
 
   it('keeps a table for ever when its days are 0, and bounds one run to a number of batches', async () => {
