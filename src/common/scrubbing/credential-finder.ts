@@ -1,4 +1,5 @@
 import { findJwts } from './jwt-forms';
+import { findJwtParts } from './jwt-parts';
 import { Finding, Span, clipToWhole, mergeSpans } from './spans';
 import { viewsOf } from './text-views';
 
@@ -96,8 +97,9 @@ export class CredentialFinder {
   find(text: string): Span[] {
     const direct: Finding[] = [];
     this.scan(text, direct, false);
+    const parts = this.findParts(text);
     const views = viewsOf(text);
-    if (views.length === 0) return mergeSpans(direct);
+    if (views.length === 0) return mergeSpans([...direct, ...parts]);
     const wholeStarts = mergeSpans(direct.filter((span) => span.wholeStart));
     const wholeEnds = mergeSpans(direct.filter((span) => span.wholeEnd));
     const spans: Span[] = [...direct];
@@ -114,7 +116,22 @@ export class CredentialFinder {
         if (clipped.end > clipped.start) spans.push(clipped);
       }
     }
-    return mergeSpans(spans);
+    return mergeSpans([...spans, ...parts]);
+  }
+
+  /**
+   * The parts of JWTs however they are wrapped (see jwt-parts), in `text` and in its views that
+   * keep white space: those views never glue a following word to a part.
+   */
+  private findParts(text: string): Span[] {
+    const parts: Span[] = [];
+    findJwtParts(text, parts);
+    for (const view of viewsOf(text, true)) {
+      const found: Span[] = [];
+      findJwtParts(view.text, found);
+      for (const span of found) parts.push({ start: view.starts[span.start], end: view.ends[span.end - 1] });
+    }
+    return parts;
   }
 
   has(text: string): boolean {
@@ -144,7 +161,10 @@ export class CredentialFinder {
       for (let shift = 0; shift < 4; shift++) {
         const decoded = Buffer.from(run.slice(shift), 'base64').toString('latin1');
         const inner: Finding[] = [];
-        if (decoded.includes('eyJ')) findJwts(decoded, inner, false);
+        if (decoded.includes('eyJ')) {
+          findJwts(decoded, inner, false);
+          findJwtParts(decoded, inner);
+        }
         if (inner.length) {
           spans.push({ start: match.index, end: match.index + run.length, wholeStart: true, wholeEnd: true });
           break;

@@ -24,6 +24,8 @@ const MAX_VIEWS = 3;
 
 /** Anything a pass could change; a quote only beside a dot (`"header"."payload"."signature"`). */
 const DISGUISE = /[\s%\\&\p{Cf}\p{Default_Ignorable_Code_Point}]|["'`]\.|\.["'`]/u;
+/** The same, for views that keep white space. */
+const DISGUISE_KEEPING_SPACES = /[%\\&\p{Cf}\p{Default_Ignorable_Code_Point}]|["'`]\.|\.["'`]/u;
 /** Characters that do not show: format characters (Cf) and the other default-ignorable ones. */
 const INVISIBLE = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 /** Per BMP code point: 0 not known yet, 1 shows, 2 does not. */
@@ -69,10 +71,16 @@ const NAMED = new Map<string, number>(
 );
 const MAX_NAME = 24;
 
-/** A decoded character (-1: nothing, as for an escaped newline) and where its source ends. */
+/** A decoded character (-1: nothing, as for a quote beside a dot) and where its source ends. */
 interface Decoded {
   codePoint: number;
   end: number;
+}
+
+/** White space that separates words (the byte order mark, also in `\s`, is only invisible). */
+function isSpace(codePoint: number): boolean {
+  if (codePoint < 0x80) return codePoint === 32 || (codePoint >= 9 && codePoint <= 13);
+  return codePoint !== 0xfeff && /^\s$/u.test(String.fromCodePoint(codePoint));
 }
 
 export function isInvisible(codePoint: number): boolean {
@@ -142,12 +150,12 @@ function percentChar(text: string, at: number): Decoded | null {
 
 /**
  * A backslash escape whose backslashes start at `at` and end at `letter` (a run of them:
- * JSON inside JSON doubles them): `\n`, `\r`, `\t` stand for nothing, `\u002e`, `\u{2e}`,
+ * JSON inside JSON doubles them): `\n`, `\r`, `\t` for white space, `\u002e`, `\u{2e}`,
  * `\x2e` and `\/` for their character; a `\uD83D\uDE00` pair for one.
  */
 function escapeChar(text: string, letter: number): Decoded | null {
   const code = text.charCodeAt(letter);
-  if (code === 110 || code === 114 || code === 116) return { codePoint: -1, end: letter + 1 };
+  if (code === 110 || code === 114 || code === 116) return { codePoint: code === 116 ? 9 : 10, end: letter + 1 };
   if (code === 120) {
     const value = hexPair(text, letter + 1);
     return value < 0 ? null : { codePoint: value, end: letter + 3 };
@@ -198,6 +206,7 @@ class ViewBuilder {
 
   constructor(
     private readonly text: string,
+    private readonly keepSpaces: boolean,
     private readonly source?: View,
   ) {
     this.starts = new Int32Array(text.length);
@@ -207,8 +216,8 @@ class ViewBuilder {
   /** Replaces text[from, to) by `codePoint`, or by nothing when it does not show. */
   replace(from: number, to: number, codePoint: number): void {
     this.keep(this.sliceStart, from);
-    if (codePoint >= 0 && !isInvisible(codePoint)) {
-      const chars = String.fromCodePoint(codePoint);
+    if (codePoint >= 0 && (!isInvisible(codePoint) || (this.keepSpaces && isSpace(codePoint)))) {
+      const chars = isInvisible(codePoint) ? ' ' : String.fromCodePoint(codePoint);
       this.out += chars;
       for (let k = 0; k < chars.length; k++, this.kept++) {
         this.starts[this.kept] = this.source ? this.source.starts[from] : from;
@@ -238,9 +247,13 @@ function isQuote(code: number): boolean {
   return code === 34 || code === 39 || code === 96;
 }
 
-/** One pass over `text`; `source` maps `text` to the original when `text` is itself a view. */
-function normalise(text: string, source?: View): View | null {
-  const view = new ViewBuilder(text, source);
+/**
+ * One pass over `text`; `source` maps `text` to the original when `text` is itself a view.
+ * `keepSpaces`: white space (also decoded or escaped) stays a space rather than gluing the words
+ * around it together.
+ */
+function normalise(text: string, keepSpaces: boolean, source?: View): View | null {
+  const view = new ViewBuilder(text, keepSpaces, source);
   for (let i = 0; i < text.length;) {
     const code = text.charCodeAt(i);
     let decoded: Decoded | null = null;
@@ -260,7 +273,8 @@ function normalise(text: string, source?: View): View | null {
       decoded = { codePoint: -1, end: i + 1 };
     } else if (code <= 32 || code >= 0x80) {
       const codePoint = text.codePointAt(i) ?? code;
-      if (isInvisible(codePoint)) decoded = { codePoint: -1, end: i + (codePoint > 0xffff ? 2 : 1) };
+      if (isInvisible(codePoint) && !(keepSpaces && isSpace(codePoint)))
+        decoded = { codePoint: -1, end: i + (codePoint > 0xffff ? 2 : 1) };
     }
     if (!decoded) {
       i++;
@@ -272,13 +286,18 @@ function normalise(text: string, source?: View): View | null {
   return view.finish();
 }
 
-/** The views of `text` other than itself, each decoding what the one before left. */
-export function viewsOf(text: string): View[] {
+/**
+ * The views of `text` other than itself, each decoding what the one before left. `keepSpaces`:
+ * views in which white space still separates words (only escapes and invisible characters are
+ * undone), for rules that look at runs on their own (see jwt-parts).
+ */
+export function viewsOf(text: string, keepSpaces = false): View[] {
   const views: View[] = [];
-  if (!DISGUISE.test(text)) return views;
-  for (let view = normalise(text); view; view = normalise(view.text, view)) {
+  const disguise = keepSpaces ? DISGUISE_KEEPING_SPACES : DISGUISE;
+  if (!disguise.test(text)) return views;
+  for (let view = normalise(text, keepSpaces); view; view = normalise(view.text, keepSpaces, view)) {
     views.push(view);
-    if (views.length === MAX_VIEWS || !DISGUISE.test(view.text)) break;
+    if (views.length === MAX_VIEWS || !disguise.test(view.text)) break;
   }
   return views;
 }
