@@ -245,6 +245,38 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       await storeEverywhere(form());
     });
 
+    /** The token's three parts, each wrapped in `open` … `close`, joined by `join`. */
+    const wrapped = (open: string, close: string, join = '.'): string =>
+      user.token
+        .split('.')
+        .map((part) => `${open}${part}${close}`)
+        .join(join);
+
+    it.each([
+      [
+        'backslash-escaped quotes in a JSON-serialised log line',
+        () => `{"line":"auth ${wrapped('\\"', '\\"')} failed"}`,
+      ],
+      ['double-escaped quotes', () => wrapped('\\\\\\"', '\\\\\\"')],
+      ['parentheses', () => wrapped('(', ')')],
+      ['quoted parts in parentheses', () => wrapped('("', '")')],
+      ['angle brackets', () => wrapped('<', '>')],
+      ['typographic double quotes', () => wrapped('\u201c', '\u201d')],
+      ['guillemets', () => wrapped('\u00ab', '\u00bb')],
+      ['typographic single quotes', () => wrapped('\u2018', '\u2019')],
+      ['string concatenation', () => wrapped('"', '"', ' + "." + ')],
+      ['an array', () => `[${wrapped('"', '"', ',')}]`],
+      [
+        'an object',
+        () => {
+          const [h, p, s] = user.token.split('.');
+          return `{"h":"${h}","p":"${p}","s":"${s}"}`;
+        },
+      ],
+    ])('removes the payload and signature of a token written with %s', async (_label, form) => {
+      await storeEverywhere(form());
+    });
+
     it('leaves dotted identifiers and versions as they are', async () => {
       const text = 'at com.example.app.MainActivity.onCreate(MainActivity.java:42) sdk v1.2.3 build 2024.06.01-rc.1';
       const row = await storeClean({ message: text, operation: 'com.example.app.sync', build_id: 'v1.2.3' });
@@ -280,6 +312,35 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       expect(row.stack_trace).toBe(`Error: 401 with Authorization: Bearer [REDACTED]${frames}`);
       const empty = await storeClean({ stack_trace: `Error: missing Authorization:${frames}` });
       expect(empty.stack_trace).toBe(`Error: missing Authorization:${frames}`);
+    });
+  });
+
+  describe('a credential ends where it ends (black-box review, scrubbing removed more)', () => {
+    const lines = (end: string) => `${end}    at fetchJson (main.js:10:5)${end}    at async load (main.js:20:3)`;
+
+    it.each([
+      ['U+2028', '\u2028'],
+      ['U+2029', '\u2029'],
+      ['U+0085', '\u0085'],
+      ['a written \\n', '\\n'],
+    ])('an Authorization line ends at %s: every following stack line is kept', async (_label, end) => {
+      const row = await storeClean({
+        stack_trace: `Error: 401 Authorization: Bearer x${lines(end)}`,
+        context: { log: `Authorization: Bearer ${user.token}${lines(end)}` },
+      });
+      expect(row.stack_trace).toBe(`Error: 401 Authorization: Bearer [REDACTED]${lines(end)}`);
+      expect(JSON.parse(String(row.context))).toEqual({ log: `Authorization: Bearer [REDACTED]${lines(end)}` });
+    });
+
+    it('a header value ends at its closing quote, comma or brace; a plain word after Bearer is kept', async () => {
+      const row = await storeClean({
+        message: 'Error: Bearer token expired',
+        stack_trace: `headers: {Authorization: 'Bearer ${user.token}', Accept: 'json'}${lines('\n')}`,
+        operation: 'headers: {Authorization: Bearer abc123def456, Accept: json}',
+      });
+      expect(row.message).toBe('Error: Bearer token expired');
+      expect(row.stack_trace).toBe(`headers: {Authorization: 'Bearer [REDACTED]', Accept: 'json'}${lines('\n')}`);
+      expect(row.operation).toBe('headers: {Authorization: Bearer [REDACTED], Accept: json}');
     });
   });
 

@@ -52,6 +52,49 @@ describe('Scrubber', () => {
       expect(scrubber.text(`${line}${frames}`)).toBe(`${line}${frames}`);
   });
 
+  it.each([
+    ['U+2028', '\u2028'],
+    ['U+2029', '\u2029'],
+    ['U+0085', '\u0085'],
+    ['CR LF', '\r\n'],
+    ['a written \\n', '\\n'],
+    ['a written \\r\\n', '\\r\\n'],
+    ['a written \\n in a double-escaped log line', '\\\\n'],
+  ])('ends a credential at a line end written as %s, keeping every following line', (_name, end) => {
+    const frames = `${end}    at fetchJson (app.js:10:5)${end}    at async load (app.js:20:3)`;
+    expect(scrubber.text(`Authorization: Bearer x${frames}`)).toBe(`Authorization: Bearer ${REDACTED}${frames}`);
+    expect(scrubber.text(`Cookie: sid=abc; lang=en${frames}`)).toBe(`Cookie: ${REDACTED}${frames}`);
+    expect(scrubber.text(`token=abc123${frames}`)).toBe(`token=${REDACTED}${frames}`);
+    expect(scrubber.text(`Error: Bearer abcd1234${frames}`)).toBe(`Error: Bearer ${REDACTED}${frames}`);
+  });
+
+  it('ends a header value at its closing quote, comma or brace', () => {
+    expect(scrubber.text(`headers: {Authorization: 'Bearer abc123def456', Accept: 'json'}`)).toBe(
+      `headers: {Authorization: 'Bearer ${REDACTED}', Accept: 'json'}`,
+    );
+    expect(scrubber.text(`headers: {Authorization: "Basic dXNlcjpwYXNz", Accept: "json"}`)).toBe(
+      `headers: {Authorization: "Basic ${REDACTED}", Accept: "json"}`,
+    );
+    expect(scrubber.text('headers: {Authorization: Bearer abc123def456, Accept: json}')).toBe(
+      `headers: {Authorization: Bearer ${REDACTED}, Accept: json}`,
+    );
+    expect(scrubber.text('[Cookie: sid=abc123]')).toBe(`[Cookie: ${REDACTED}]`);
+    expect(scrubber.text('{"raw":"Authorization: Bearer abc123def456","n":1}')).toBe(
+      `{"raw":"Authorization: Bearer ${REDACTED}","n":1}`,
+    );
+  });
+
+  it('keeps a plain word after an authorization scheme: it is no credential', () => {
+    expect(scrubber.text('Error: Bearer token expired')).toBe('Error: Bearer token expired');
+    for (const word of ['token', 'auth', 'undefined', 'null', 'Token', 'NULL', 'expired.'])
+      expect(scrubber.text(`missing Bearer ${word} in request`)).toBe(`missing Bearer ${word} in request`);
+    // A word, then the credential: the scheme word is not taken for the credential.
+    expect(scrubber.text('Bearer Token abc123def456')).toBe(`Bearer Token ${REDACTED}`);
+    // Mixed case, digits or symbols, or a long run: a credential.
+    for (const value of ['dXNlcjpwYXNz', 'abcd1234', 'opaque-value', 'averyveryverylongsecretword'])
+      expect(scrubber.text(`sent Bearer ${value} now`)).toBe(`sent Bearer ${REDACTED} now`);
+  });
+
   it('keeps pairs whose name only contains a sensitive word', () => {
     expect(scrubber.text('error_code=net.timeout barcode=5')).toBe('error_code=net.timeout barcode=5');
   });

@@ -63,23 +63,73 @@ const NAME_ALTERNATION = [...SENSITIVE_NAMES]
   .map((name) => name.replace(/_/g, '[_-]?'))
   .join('|');
 
-// Every separator below stays on its line: a credential ends at a line break, and the next
-// line (a stack frame) is not the credential's.
+// A credential ends at a line end: the next line (a stack frame) is not the credential's. Line
+// ends are every Unicode line terminator, and `\n` / `\r` written as escapes in a serialised
+// log line (one or more backslashes).
+const LINE_ENDS = '\\r\\n\\u2028\\u2029\\u0085';
+/** A run of backslashes that does not write a line end (or a tab, in a pair's value). */
+const NOT_AN_ESCAPED_END = '\\\\+(?![\\\\nrt])';
 // Authorization schemes: words, not credentials, so they are kept before the marker.
 const SCHEMES = 'Bearer|Basic|Token|Digest|Negotiate|NTLM|DPoP';
-const AUTH_SCHEME = new RegExp(`\\b(${SCHEMES})([ \\t]+)(?!\\[REDACTED\\])[A-Za-z0-9._~+/=-]{4,}`, 'gi');
+const AUTH_SCHEME = new RegExp(`\\b(${SCHEMES})([ \\t]+)(?!\\[REDACTED\\])([A-Za-z0-9._~+/=-]{4,})`, 'gi');
+/**
+ * What follows a scheme as a plain word rather than a credential ("Bearer token expired",
+ * "Bearer undefined"): letters only, in one case or capitalised, at most 16 of them. A real
+ * credential is longer or mixes case, digits or symbols (`Basic dXNlcjpwYXNz`).
+ */
+const PLAIN_WORD = /^(?:[a-z]{1,16}|[A-Z][a-z]{0,15}|[A-Z]{1,16})\.?$/;
 // key=value, key: value, "key":"value", ?key=value&… — the value is replaced, the key kept.
 const PAIR = new RegExp(
-  `(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?[ \\t]*[=:][ \\t]*["']?)(?!\\[REDACTED\\]|(?:${SCHEMES})[ \\t]+\\[REDACTED\\])([^\\s"'&;,}\\])]+)`,
+  `(^|[^A-Za-z0-9_])(${NAME_ALTERNATION})(["']?[ \\t]*[=:][ \\t]*["']?)(?!\\[REDACTED\\]|(?:${SCHEMES})[ \\t]+\\[REDACTED\\])((?:[^\\s${LINE_ENDS}"'&;,}\\])\\\\]|${NOT_AN_ESCAPED_END})+)`,
   'gi',
 );
-// Request-header dumps: "Authorization: …" or "Cookie: …" up to the end of the line.
-const HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie)([ \t]*:[ \t]*)(\S[^\r\n]*)/gi;
+/**
+ * Request-header dumps: "Authorization: …" or "Cookie: …". A quoted value ends at its closing
+ * quote; an unquoted one at a line end, a comma or a closing brace or bracket (the next entry of
+ * the object it stands in), or at the quote that opened the string holding the header.
+ */
+const HEADER_VALUE = [
+  `"[^"${LINE_ENDS}]*"`,
+  `'[^'${LINE_ENDS}]*'`,
+  `\`[^\`${LINE_ENDS}]*\``,
+  // A marker left by an earlier pass (`Bearer [REDACTED]`) is part of the value.
+  `(?:\\[REDACTED\\]|[^\\s${LINE_ENDS},}\\]\\\\]|${NOT_AN_ESCAPED_END})(?:\\[REDACTED\\]|[^${LINE_ENDS},}\\]\\\\]|${NOT_AN_ESCAPED_END})*`,
+].join('|');
+const HEADER_LINE = new RegExp(
+  `(["'\`]?)\\b(authorization|proxy-authorization|cookie|set-cookie)([ \\t]*:[ \\t]*)(${HEADER_VALUE})`,
+  'gi',
+);
 const SCHEME = new RegExp(`^((?:${SCHEMES})[ \\t]+)(?=\\S)`, 'i');
 
-function redactHeader(name: string, sep: string, value: string): string {
-  const scheme = /authorization$/i.test(name) ? (SCHEME.exec(value)?.[1] ?? '') : '';
-  return `${name}${sep}${scheme}${REDACTED}`;
+function redactHeader(lead: string, name: string, sep: string, value: string): string {
+  let rest = '';
+  const opened = /^["'`]/.test(value) && value.length >= 2 && value.endsWith(value[0]) ? value[0] : '';
+  if (!opened && lead && value.includes(lead)) {
+    rest = value.slice(value.indexOf(lead));
+    value = value.slice(0, value.indexOf(lead));
+  }
+  const inner = opened ? value.slice(1, -1) : value;
+  if (inner.trim() === '') return `${lead}${name}${sep}${value}${rest}`;
+  const scheme = /authorization$/i.test(name) ? (SCHEME.exec(inner)?.[1] ?? '') : '';
+  return `${lead}${name}${sep}${opened}${scheme}${REDACTED}${opened}${rest}`;
+}
+
+/** Replaces the credential after each authorization scheme, keeping plain words (see PLAIN_WORD). */
+function redactSchemes(text: string): string {
+  let out = '';
+  let at = 0;
+  AUTH_SCHEME.lastIndex = 0;
+  for (let match = AUTH_SCHEME.exec(text); match; match = AUTH_SCHEME.exec(text)) {
+    const [whole, scheme, space, value] = match;
+    if (PLAIN_WORD.test(value)) {
+      // The word may itself be a scheme followed by the credential ("Bearer Token abc123").
+      AUTH_SCHEME.lastIndex = match.index + scheme.length + space.length;
+      continue;
+    }
+    out += `${text.slice(at, match.index)}${scheme}${space}${REDACTED}`;
+    at = match.index + whole.length;
+  }
+  return out + text.slice(at);
 }
 
 function normaliseKey(key: string): string {
@@ -132,10 +182,14 @@ export class Scrubber {
   }
 
   text(value: string): string {
-    return redact(value, this.finder.find(value))
-      .replace(HEADER_LINE, (_m, name: string, sep: string, value: string) => redactHeader(name, sep, value))
-      .replace(AUTH_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`)
-      .replace(PAIR, (_m, lead: string, name: string, sep: string) => `${lead}${name}${sep}${REDACTED}`);
+    const headersDone = redact(value, this.finder.find(value)).replace(
+      HEADER_LINE,
+      (_m, lead: string, name: string, sep: string, header: string) => redactHeader(lead, name, sep, header),
+    );
+    return redactSchemes(headersDone).replace(
+      PAIR,
+      (_m, lead: string, name: string, sep: string) => `${lead}${name}${sep}${REDACTED}`,
+    );
   }
 
   /** {@link text}, then cut to `max` code points. */
