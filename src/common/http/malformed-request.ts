@@ -38,6 +38,11 @@ function isCallbackRequest(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   );
 }
 
+function clientAddress(pending: ServerResponse, socket: Socket): string | undefined {
+  const ip = (pending.req as { ip?: unknown } | undefined)?.ip;
+  return typeof ip === 'string' ? ip : socket.remoteAddress;
+}
+
 /**
  * Requests Node refuses before any middleware sees them (headers too large, malformed HTTP,
  * headers or body not received in time) still get the envelope: Node's own reply is a bare
@@ -64,7 +69,9 @@ export function answerMalformedRequests(server: Server, report?: ServerReplyRepo
     const header = pending?.getHeader('X-Request-Id');
     const traceId = typeof header === 'string' ? header : randomUUID();
     const body = callback ? JSON.stringify({ code }) : JSON.stringify(failure(ErrorCode.INVALID_PARAMETER, msg));
-    if (pending) markServerReply(pending, { status, code, reason });
+    // Express's `ip` (TRUST_PROXY applied) when the request is Express's; read now, since the
+    // request's access line is written once the socket has closed and its address is gone.
+    if (pending) markServerReply(pending, { status, code, reason, remoteAddress: clientAddress(pending, socket) });
     else report?.({ status, code, reason, traceId, remoteAddress: socket.remoteAddress });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +

@@ -11,6 +11,11 @@ export interface ServerReply {
   reason: ServerReplyReason;
 }
 
+/** A server reply to a request in flight, and its client's address taken while the socket was open. */
+export interface InFlightServerReply extends ServerReply {
+  remoteAddress: string | undefined;
+}
+
 /** Reported for a server reply no request of the application saw (headers incomplete or unreadable). */
 export interface ServerReplyEvent extends ServerReply {
   traceId: string;
@@ -27,10 +32,10 @@ const SERVER_REPLY = Symbol('serverReply');
  * so that the request's own access line and metrics (request-context.ts) report that reply
  * rather than a client that went away.
  */
-export function markServerReply(response: ServerResponse, reply: ServerReply): void {
-  (response as ServerResponse & { [SERVER_REPLY]?: ServerReply })[SERVER_REPLY] = reply;
+export function markServerReply(response: ServerResponse, reply: InFlightServerReply): void {
+  (response as ServerResponse & { [SERVER_REPLY]?: InFlightServerReply })[SERVER_REPLY] = reply;
 }
 
-export function serverReplyOf(response: ServerResponse): ServerReply | undefined {
-  return (response as ServerResponse & { [SERVER_REPLY]?: ServerReply })[SERVER_REPLY];
+export function serverReplyOf(response: ServerResponse): InFlightServerReply | undefined {
+  return (response as ServerResponse & { [SERVER_REPLY]?: InFlightServerReply })[SERVER_REPLY];
 }

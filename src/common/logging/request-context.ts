@@ -75,7 +75,11 @@ export function requestContext(
       writeAccessLine(root, {
         traceId: id,
         // The client address only on the lines the HTTP server's replies write, as theirs do.
-        req: { method: request.method, path: pathOf(request), ...(refused ? { remoteAddress: request.ip } : {}) },
+        req: {
+          method: request.method,
+          path: pathOf(request),
+          ...(refused ? { remoteAddress: refused.remoteAddress } : {}),
+        },
         status,
         code,
         responseTime: Math.round(seconds * 1000),
