@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Event as SocketPacket } from 'socket.io';
 import { ErrorCode } from '../common/error-code';
+import { printableName } from '../common/validation/printable-name';
 import { CLIENT_MESSAGE_MAX_BYTES } from '../config/realtime-config';
 import { CLIENT_EVENT_TYPES, ClientAck } from '../events/event-map';
 import type { SocketSession } from './socket-session';
@@ -10,12 +11,15 @@ const MAX_DEPTH = 8;
 
 type Shape = (payload: unknown) => string | null;
 
+/** A key the client sent, named as HTTP's 1004 names it: escaped by printableName, never raw. */
+const unknownField = (key: string): string => `${printableName(key)}: unknown field`;
+
 /** Every client event with the check of its one payload: null when valid, else the problem, naming the field. */
 const SHAPES: Record<(typeof CLIENT_EVENT_TYPES)[number], Shape> = {
   'auth.renew': (payload) => {
     if (!isPlainObject(payload)) return 'payload must be an object {token}';
     const extra = Object.keys(payload).filter((key) => key !== 'token');
-    if (extra.length) return `${extra[0]}: unknown field`;
+    if (extra.length) return unknownField(extra[0]);
     if (typeof payload.token !== 'string' || payload.token.length === 0) return 'token: must be a non-empty string';
     if (payload.token.length > 4096) return 'token: is too long';
     return null;
@@ -23,7 +27,7 @@ const SHAPES: Record<(typeof CLIENT_EVENT_TYPES)[number], Shape> = {
   'conversation.typing': (payload) => {
     if (!isPlainObject(payload)) return 'payload must be an object {conversation_id}';
     const extra = Object.keys(payload).filter((key) => key !== 'conversation_id');
-    if (extra.length) return `${extra[0]}: unknown field`;
+    if (extra.length) return unknownField(extra[0]);
     if (typeof payload.conversation_id !== 'string' || payload.conversation_id.length === 0)
       return 'conversation_id: must be a non-empty string';
     if (payload.conversation_id.length > 256) return 'conversation_id: is too long';
