@@ -2,8 +2,9 @@
 // a user and see 1003 on their next SDK call, close a capability and see 1202, a screenshot of
 // every page, and an axe-core accessibility check of every page with no serious violations.
 // Also the layout (no sideways scrolling at 1280 and 390 px, a collapsing menu, no focus ring
-// on <main>), the two-factor QR code, confirmations of the consequential switches, an owner's
-// password reset of another administrator, and report reasons by name.
+// on <main>), the two-factor QR code, confirmations of the consequential switches and role
+// changes, Save offered only for a changed setting, status messages cleared on a page change, an
+// owner's password reset of another administrator, and report reasons by name.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -221,6 +222,34 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
     expect((await settings()).sdk_enabled).toBe(true);
   });
 
+  it('offers Save only once a setting differs from the value in force', async () => {
+    await goTo('settings');
+    const save = page.getByRole('button', { name: 'Save recall window' });
+    const recall = page.getByLabel('Seconds a sender may recall a message');
+    const shown = await recall.inputValue();
+    expect(await save.isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save sdk' }).isDisabled()).toBe(true);
+    await recall.fill(String(Number(shown) + 1));
+    expect(await save.isEnabled()).toBe(true);
+    await recall.fill(shown);
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByLabel(/SDK enabled/).uncheck();
+    expect(await page.getByRole('button', { name: 'Save sdk' }).isEnabled()).toBe(true);
+    await page.getByLabel(/SDK enabled/).check();
+    expect(await page.getByRole('button', { name: 'Save sdk' }).isDisabled()).toBe(true);
+  });
+
+  it('clears a status message when another page is chosen', async () => {
+    await goTo('settings');
+    await page.getByLabel(/Rules as JSON/).fill('[not json');
+    await page.getByRole('button', { name: 'Save push rules' }).click();
+    const status = page.getByRole('status');
+    await status.filter({ hasText: 'push_rules: the text is not valid JSON' }).waitFor();
+    await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    expect((await status.innerText()).trim()).toBe('');
+  });
+
   it('asks before closing a capability: cancelling changes nothing', async () => {
     await goTo('settings');
     await page.getByLabel('groups open').uncheck();
@@ -258,6 +287,53 @@ const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'sett
     await page.getByRole('button', { name: `Disable ${moderator}` }).click();
     await page.getByRole('button', { name: `Enable ${moderator}` }).waitFor();
     expect(await disabled()).toBe(true);
+  });
+
+  it("asks before lowering another administrator's role or touching an owner: cancelling sends nothing", async () => {
+    const [owner2, viewer] = [await createAdmin(t, 'owner'), await createAdmin(t, 'viewer')];
+    const roleOf = async (username: string) => {
+      const { body } = await t.http.get('/app/admin/admins').set('Cookie', await cookie());
+      return (body.data.items as Array<{ username: string; role: string }>).find((a) => a.username === username)!.role;
+    };
+    const updates: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (request.url().endsWith('/app/admin/admins/update')) updates.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await goTo('admins');
+      await page.getByLabel(`Role of ${owner2}`).selectOption('viewer');
+      dialogs.length = 0;
+      acceptDialogs = false;
+      try {
+        await page.getByRole('button', { name: `Set role of ${owner2}` }).click();
+        await until(() => dialogs.length === 1, 'a confirmation dialog');
+      } finally {
+        acceptDialogs = true;
+      }
+      expect(dialogs[0]).toContain(owner2);
+      expect(dialogs[0]).toContain('viewer');
+      expect(updates).toEqual([]);
+      expect(await roleOf(owner2)).toBe('owner');
+      await page.getByRole('button', { name: `Set role of ${owner2}` }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Role of ${owner2}: done.` })
+        .waitFor();
+      expect(await roleOf(owner2)).toBe('viewer');
+      expect(dialogs).toHaveLength(2);
+      // Raising a viewer to moderator takes nothing away: it does not ask.
+      await page.getByLabel(`Role of ${viewer}`).selectOption('moderator');
+      await page.getByRole('button', { name: `Set role of ${viewer}` }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Role of ${viewer}: done.` })
+        .waitFor();
+      expect(await roleOf(viewer)).toBe('moderator');
+      expect(dialogs).toHaveLength(2);
+    } finally {
+      page.off('request', onRequest);
+    }
   });
 
   it("resets another administrator's password as owner (confirmed, audited): the new one signs in", async () => {

@@ -83,12 +83,20 @@ export function time(ms) {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
 }
 
+let statusTimer;
+
 /** Says something in the live region (screen readers announce it) and on screen. */
 export function announce(message, isError = false) {
   const region = document.getElementById('status');
   region.replaceChildren(h('p', { class: isError ? 'error' : '' }, message));
-  clearTimeout(announce.timer);
-  announce.timer = setTimeout(() => region.replaceChildren(), isError ? 8000 : 4000);
+  clearTimeout(statusTimer);
+  statusTimer = setTimeout(() => region.replaceChildren(), isError ? 8000 : 4000);
+}
+
+/** Empties the live region: a message about one page must not stand above the next. */
+export function clearStatus() {
+  clearTimeout(statusTimer);
+  document.getElementById('status').replaceChildren();
 }
 
 /** The values of a form's named controls, without empty ones. */

@@ -1,6 +1,6 @@
 // The console's shell: the session, the navigation by role, and hash routing (#/reports).
 import { api, onSignedOut } from './api.js';
-import { announce, h } from './dom.js';
+import { announce, clearStatus, h } from './dom.js';
 import { renderLogin } from './pages/login.js';
 import { renderDashboard } from './pages/dashboard.js';
 import { renderReports } from './pages/reports.js';
@@ -88,6 +88,7 @@ async function route() {
   renderNav(page.path);
   setMenuOpen(false);
   document.title = `${page.title} · IM admin console`;
+  clearStatus();
   main.replaceChildren(h('h1', {}, page.title));
   try {
     await page.render(main, { me, can });

@@ -7,6 +7,22 @@ const ROLES = [
   ['owner', 'owner'],
 ];
 
+const RANK = { viewer: 0, moderator: 1, owner: 2 };
+
+/**
+ * The question to ask before changing an administrator's role, or null: lowering a role takes
+ * powers away at once, and making or unmaking an owner hands over or removes control of the
+ * console itself. Raising a viewer to moderator does not ask.
+ */
+function roleQuestion(admin, next) {
+  if (next === admin.role) return null;
+  if (next === 'owner')
+    return `Make ${admin.username} an owner? They can then manage every administrator and change the runtime settings.`;
+  if (admin.role === 'owner' || RANK[next] < RANK[admin.role])
+    return `Change the role of ${admin.username} from ${admin.role} to ${next}? They lose what the ${admin.role} role allows at once.`;
+  return null;
+}
+
 export async function renderAdmins(main, { me }) {
   const list = h('section', { 'aria-label': 'Administrators' });
   const reset = h('section', { 'aria-label': 'Password reset' });
@@ -52,8 +68,10 @@ export async function renderAdmins(main, { me }) {
           type: 'button',
           class: 'secondary',
           onclick: () =>
-            void run(`Role of ${a.username}`, () =>
-              api.post('admins/update', { username: a.username, role: role.value }),
+            void run(
+              `Role of ${a.username}`,
+              () => api.post('admins/update', { username: a.username, role: role.value }),
+              roleQuestion(a, role.value),
             ),
         },
         `Set role of ${a.username}`,

@@ -24,7 +24,8 @@ export async function renderSettings(main, { can }) {
 }
 
 /**
- * One settings form. `confirmation(patch)` returns the question to ask before a save with
+ * One settings form; its Save button is disabled while the form shows the values in force.
+ * `confirmation(patch)` returns the question to ask before a save with
  * consequences for every user (switching the SDK off, closing a capability), or null.
  */
 function section(title, overridden, owner, apply, key, controls, collect, confirmation = () => null) {
@@ -42,11 +43,12 @@ function section(title, overridden, owner, apply, key, controls, collect, confir
     controls,
   );
   if (owner) {
+    const save = h('button', { type: 'submit' }, `Save ${title.toLowerCase()}`);
     form.append(
       h(
         'div',
         { class: 'inline' },
-        h('button', { type: 'submit' }, `Save ${title.toLowerCase()}`),
+        save,
         overridden
           ? h(
               'button',
@@ -60,6 +62,22 @@ function section(title, overridden, owner, apply, key, controls, collect, confir
           : '',
       ),
     );
+    // Save is offered only once the form differs from the values in force (the service would
+    // store nothing for an unchanged value anyway). A form that does not parse counts as
+    // changed, so Save can say what is wrong with it.
+    const shown = JSON.stringify(collect(form));
+    const track = () => {
+      let now;
+      try {
+        now = JSON.stringify(collect(form));
+      } catch {
+        now = null;
+      }
+      save.disabled = now === shown;
+    };
+    form.addEventListener('input', track);
+    form.addEventListener('change', track);
+    track();
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       let patch;
