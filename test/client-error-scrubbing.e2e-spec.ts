@@ -277,6 +277,16 @@ describe('client error scrubbing (issue 10, defect 7)', () => {
       await storeEverywhere(form());
     });
 
+    it('removes the payload and signature of a token given as separate strings of a context array or object', async () => {
+      const [h, p, s] = user.token.split('.');
+      const row = await storeClean({ context: { parts: [h, p, s], pieces: { h, p, s }, screen: 'login' } });
+      expect(JSON.parse(String(row.context))).toEqual({
+        parts: ['[REDACTED]', '[REDACTED]', '[REDACTED]'],
+        pieces: { h: '[REDACTED]', p: '[REDACTED]', s: '[REDACTED]' },
+        screen: 'login',
+      });
+    });
+
     it('leaves dotted identifiers and versions as they are', async () => {
       const text = 'at com.example.app.MainActivity.onCreate(MainActivity.java:42) sdk v1.2.3 build 2024.06.01-rc.1';
       const row = await storeClean({ message: text, operation: 'com.example.app.sync', build_id: 'v1.2.3' });

@@ -83,6 +83,22 @@ describe('Scrubber: the parts of a token in other quoted or wrapped forms', () =
     expect(scrub.text(`claims ${P} build ${sha}`)).toBe(`claims ${REDACTED} build ${sha}`);
   });
 
+  it('redacts the parts of a token given as separate strings of a JSON array or object', () => {
+    const context = {
+      list: [H, P, S],
+      pieces: { h: H, p: P, s: S },
+      keyed: { [P]: S },
+      other: ['x', 'Ab'.repeat(21)],
+    };
+    const out = scrub.json(context);
+    expect(out).toEqual({
+      list: [REDACTED, REDACTED, REDACTED],
+      pieces: { h: REDACTED, p: REDACTED, s: REDACTED },
+      keyed: { [REDACTED]: REDACTED },
+      other: ['x', 'Ab'.repeat(21)],
+    });
+  });
+
   it('does not reach a signature-shaped run far from any payload', () => {
     const far = `claims ${P}${' at frame'.repeat(20)} ${S.replace(/./g, 'k')}`;
     expect(scrub.text(far)).toBe(far.replace(P, REDACTED));

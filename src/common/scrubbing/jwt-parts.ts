@@ -87,6 +87,16 @@ function signatureRuns(text: string): Span[] {
   return runs;
 }
 
+/** Whether `text` holds a run that decodes to a JSON object (a JWT's header or payload). */
+export function holdsJwtObject(text: string): boolean {
+  return objectRuns(text).length > 0;
+}
+
+/** Where the signature-shaped runs of `text` stand, for a text standing near a payload. */
+export function signatureSpans(text: string): Span[] {
+  return signatureRuns(text);
+}
+
 /** Pushes the token parts of `text` onto `found`: JSON-object runs, and signature-shaped runs near them. */
 export function findJwtParts(text: string, found: Span[]): void {
   const objects = objectRuns(text);

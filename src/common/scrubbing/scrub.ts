@@ -2,6 +2,7 @@ import type { AppConfig } from '../../config/app-config';
 import { configuredSecrets } from '../../config/secrets';
 import { charLength } from '../text';
 import { CredentialFinder } from './credential-finder';
+import { holdsJwtObject, signatureSpans } from './jwt-parts';
 import type { Span } from './spans';
 
 /**
@@ -132,6 +133,13 @@ function redactSchemes(text: string): string {
   return out + text.slice(at);
 }
 
+/**
+ * How many strings (keys and values, in order) before or after one holding a JWT's header or
+ * payload a signature is looked for: `[H, P, S]` and `{"h": H, "p": P, "s": S}` split a token
+ * over strings that are scrubbed one by one.
+ */
+const NEAR_STRINGS = 4;
+
 function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/-/g, '_');
 }
@@ -161,6 +169,23 @@ export function fitLength(value: string, max: number): string {
     out += char;
   }
   return out;
+}
+
+/**
+ * Redacts the signature-shaped runs of the scrubbed strings that stand within NEAR_STRINGS of a
+ * sent string holding a JWT's header or payload (the payload itself is already redacted).
+ */
+function dropSignaturesNearPayloads(sent: readonly unknown[], scrubbed: unknown[]): void {
+  let done = -1;
+  for (let i = 0; i < sent.length; i++) {
+    const item = sent[i];
+    if (typeof item !== 'string' || !holdsJwtObject(item)) continue;
+    for (let j = Math.max(done + 1, i - NEAR_STRINGS); j <= Math.min(scrubbed.length - 1, i + NEAR_STRINGS); j++) {
+      const near = scrubbed[j];
+      if (typeof near === 'string') scrubbed[j] = redact(near, signatureSpans(near));
+      done = j;
+    }
+  }
 }
 
 export class Scrubber {
@@ -208,15 +233,24 @@ export class Scrubber {
   /** Deep copy of a JSON value with sensitive keys' values replaced and every string scrubbed. */
   json(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((item) => this.json(item));
+    if (Array.isArray(value)) {
+      const out = value.map((item) => this.json(item));
+      dropSignaturesNearPayloads(value, out);
+      return out;
+    }
     if (value !== null && typeof value === 'object') {
-      const out: Record<string, unknown> = {};
+      // Keys and values in order, as sent and as scrubbed.
+      const sent: unknown[] = [];
+      const scrubbed: unknown[] = [];
       for (const [key, item] of Object.entries(value)) {
         // A "__proto__" key could rebuild prototypes wherever the record is read back.
         if (key === '__proto__') continue;
-        const safeKey = this.text(key);
-        out[safeKey] = SENSITIVE_KEYS.has(normaliseKey(key)) ? REDACTED : this.json(item);
+        sent.push(key, item);
+        scrubbed.push(this.text(key), SENSITIVE_KEYS.has(normaliseKey(key)) ? REDACTED : this.json(item));
       }
+      dropSignaturesNearPayloads(sent, scrubbed);
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < scrubbed.length; i += 2) out[scrubbed[i] as string] = scrubbed[i + 1];
       return out;
     }
     return value;
