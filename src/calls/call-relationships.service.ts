@@ -3,9 +3,6 @@ import { AppError } from '../common/app-error';
 import { AuthUser } from '../common/auth-user';
 import { Clock } from '../common/clock';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
-import { directKey } from '../conversations/conversation-id';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import { ConversationsRepository } from '../conversations/conversations.repository';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CallEntity } from './call.entity';
 import { CallRecorder } from './call-recorder.service';
@@ -31,8 +28,6 @@ export class CallRelationships {
     private readonly recorder: CallRecorder,
     private readonly transitions: CallTransitions,
     private readonly access: ConversationAccessService,
-    private readonly conversations: ConversationsRepository,
-    private readonly members: ConversationMembersRepository,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     changes: RelationshipChanges,
@@ -58,7 +53,7 @@ export class CallRelationships {
 
   /** A block or an unfriend: the pair's live one-to-one call ends unless they may still call. */
   private async pairChanged(userId: string, otherId: string): Promise<void> {
-    const conversation = await this.conversations.findByDirectKey(directKey(userId, otherId));
+    const conversation = await this.access.findDirect(userId, otherId);
     const call = conversation && (await this.calls.findLiveInConversation(conversation.id));
     if (!call || !(await this.refusal(call, call.callerId))) return;
     await this.remove(call, 'all');
@@ -66,12 +61,12 @@ export class CallRelationships {
 
   /** Members gone from a group (removed, left, or all of them at its dismissal) leave its live call. */
   private async groupChanged(groupId: string): Promise<void> {
-    const conversation = await this.conversations.findByGroupId(groupId);
+    const conversation = await this.access.findGroup(groupId);
     const call = conversation && (await this.calls.findLiveInConversation(conversation.id));
     if (!conversation || !call) return;
     const gone = new Set<string>();
     for (const p of await this.calls.participantsOf(call.id)) {
-      if ((await this.members.findMember(conversation.id, p.userId))?.visibleToSeq !== null) gone.add(p.userId);
+      if (!(await this.access.isCurrentMember(conversation.id, p.userId))) gone.add(p.userId);
     }
     if (gone.size > 0) await this.remove(call, gone);
   }

@@ -6,7 +6,9 @@ import type { GroupEntity } from '../groups/group.entity';
 import type { UserEntity } from '../users/user.entity';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
-import { parseConversationId } from './conversation-id';
+import { directKey, parseConversationId } from './conversation-id';
+import { ConversationMembersRepository } from './conversation-members.repository';
+import { ConversationsRepository } from './conversations.repository';
 import { GroupRoleRow, Relationship, ViewerConversationsRepository } from './viewer-conversations.repository';
 import { MessagesRepository } from '../messages/messages.repository';
 
@@ -40,7 +42,25 @@ export class ConversationAccessService {
   constructor(
     private readonly conversations: ViewerConversationsRepository,
     private readonly messages: MessagesRepository,
+    private readonly store: ConversationsRepository,
+    private readonly members: ConversationMembersRepository,
   ) {}
+
+  /** The stored one-to-one conversation of two users (internal IDs), or null. */
+  findDirect(userId: string, otherId: string): Promise<ConversationEntity | null> {
+    return this.store.findByDirectKey(directKey(userId, otherId));
+  }
+
+  /** A group's conversation (the group's row ID), or null. */
+  findGroup(groupId: string): Promise<ConversationEntity | null> {
+    return this.store.findByGroupId(groupId);
+  }
+
+  /** Whether the user is a member now: joined, and neither left nor removed. */
+  async isCurrentMember(conversationId: string, userId: string): Promise<boolean> {
+    const member = await this.members.findMember(conversationId, userId);
+    return member !== null && member.visibleToSeq === null;
+  }
 
   /**
    * Resolves a viewer-relative conversation ID. A malformed ID is 1004 naming `field`; one the
