@@ -2,8 +2,8 @@
 // answered before its body arrived gets exactly one reply (never a later 408 on the same
 // connection), and every 408 / 431 / 400 the server writes itself has one access line and is
 // counted in /metrics. Small timeouts keep the waits short; no test asserts how long anything took.
-import type { Server } from 'node:http';
-import { AddressInfo, Socket, connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { PATIENCE_MS, bodyOf, listenRaw, rawConnection } from '../helpers/raw-connection';
 import { TestApp, startTestApp } from '../helpers/test-app';
 
 const TIMEOUTS = {
@@ -13,38 +13,6 @@ const TIMEOUTS = {
   HTTP_IDLE_TIMEOUT_MS: '2000',
   LOG_LEVEL: 'info',
 };
-/** Far beyond every configured timeout and its check: a connection still open then was left open. */
-const PATIENCE_MS = 40_000;
-
-interface Outcome {
-  /** Whether the server closed the connection before PATIENCE_MS. */
-  closed: boolean;
-  received: string;
-}
-
-/** Opens a raw TCP connection, runs `talk` on it and collects what arrives until the server closes it. */
-function rawConnection(port: number, talk: (socket: Socket) => void): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    const giveUp = setTimeout(() => {
-      socket.destroy();
-      resolve({ closed: false, received });
-    }, PATIENCE_MS);
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      // Writing the rest of a body to a connection the server closed.
-      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error);
-    });
-    socket.on('close', () => {
-      clearTimeout(giveUp);
-      resolve({ closed: true, received });
-    });
-    socket.on('connect', () => talk(socket));
-  });
-}
-
 /** Keeps a request unfinished: a byte now and then, never the end. */
 function drip(socket: Socket, piece: string): void {
   const timer = setInterval(() => {
@@ -63,11 +31,6 @@ async function settled<T>(read: () => T[]): Promise<T[]> {
 
 const statusLines = (received: string): string[] => received.match(/HTTP\/1\.1 \d{3} [^\r\n]*/g) ?? [];
 
-function bodyOf(reply: string): unknown {
-  const at = reply.indexOf('\r\n\r\n');
-  return JSON.parse(reply.slice(at + 4));
-}
-
 interface LogEntry {
   level: number;
   msg: string;
@@ -84,9 +47,7 @@ describe('HTTP replies at the connection level', () => {
   let port: number;
   beforeAll(async () => {
     t = await startTestApp(TIMEOUTS, { logLines: lines });
-    const server = t.app.getHttpServer() as Server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenRaw(t);
   });
   afterAll(() => t.close());
 

@@ -2,8 +2,7 @@
 // sends a byte, one whose headers never end, one whose body never ends and an idle keep-alive
 // connection are all closed by the server; a request whose headers time out is answered with
 // the envelope. Small timeouts keep the waits short; no test asserts how long a close took.
-import type { Server } from 'node:http';
-import { AddressInfo, Socket, connect } from 'node:net';
+import { bodyOf, listenRaw, rawConnection } from '../helpers/raw-connection';
 import { TestApp, startTestApp } from '../helpers/test-app';
 
 const TIMEOUTS = {
@@ -14,50 +13,12 @@ const TIMEOUTS = {
   REALTIME_PING_INTERVAL_MS: '4000',
   REALTIME_CONNECT_TIMEOUT_MS: '8000',
 };
-/** Far beyond every configured timeout and its check: a connection still open then was left open. */
-const PATIENCE_MS = 40_000;
-
-interface Outcome {
-  /** Whether the server closed the connection before PATIENCE_MS. */
-  closed: boolean;
-  received: string;
-}
-
-/** Opens a raw TCP connection, runs `talk` on it and collects what arrives until the server closes it. */
-function rawConnection(port: number, talk: (socket: Socket) => void = () => undefined): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    const giveUp = setTimeout(() => {
-      socket.destroy();
-      resolve({ closed: false, received });
-    }, PATIENCE_MS);
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ECONNRESET') reject(error);
-    });
-    socket.on('close', () => {
-      clearTimeout(giveUp);
-      resolve({ closed: true, received });
-    });
-    socket.on('connect', () => talk(socket));
-  });
-}
-
-function bodyOf(reply: string): unknown {
-  const at = reply.indexOf('\r\n\r\n');
-  return JSON.parse(reply.slice(at + 4));
-}
-
 describe('HTTP server timeouts', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
     t = await startTestApp(TIMEOUTS);
-    const server = t.app.getHttpServer() as Server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenRaw(t);
   });
   afterAll(() => t.close());
 
