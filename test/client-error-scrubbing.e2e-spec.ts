@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TEST_SECRETS, TestApp, startTestApp } from './helpers/test-app';
 import { undisguise } from './helpers/undisguise';
-import { ApiClient, Body, IssuedUser } from './support/api-client';
-import { expectFail, expectOk } from './support/assertions';
-import { clientErrorBody } from './support/factories';
+import { ApiClient, Body, IssuedUser } from './helpers/api-client';
+import { expectFail, expectOk } from './helpers/assertions';
+import { clientErrorBody } from './helpers/factories';
 
 type Row = Record<string, unknown>;
 

@@ -6,8 +6,8 @@
 import { DataSource } from 'typeorm';
 import { ConversationsRepairService } from '../src/conversations/conversations-repair.service';
 import { TestApp, startTestApp } from './helpers/test-app';
-import { ApiClient, IssuedUser, friendCid } from './support/api-client';
-import { directTotals } from './support/assertions';
+import { ApiClient, IssuedUser, friendCid } from './helpers/api-client';
+import { directTotals } from './helpers/assertions';
 
 type Row = Record<string, string | number | null>;
 

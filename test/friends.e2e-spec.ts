@@ -21,9 +21,9 @@ import {
   Query,
   RejectReply,
   friendCid,
-} from './support/api-client';
-import { expectFail, expectOk, recipientIds, storedEvent } from './support/assertions';
-import { Seed } from './support/factories';
+} from './helpers/api-client';
+import { expectFail, expectOk, recipientIds, storedEvent } from './helpers/assertions';
+import { Seed } from './helpers/factories';
 
 const DEFAULT_AVATAR = 'http://im.test/static/default-avatar.svg';
 const rid = (): string => `fr-${randomBytes(6).toString('hex')}`;

@@ -6,8 +6,8 @@ import { DataSource } from 'typeorm';
 import { MessageCountersRepository } from '../src/conversations/message-counters.repository';
 import { TransactionRunner } from '../src/database/transaction-runner';
 import { TestApp, startTestApp } from './helpers/test-app';
-import { ApiClient, IssuedUser, SyncItem, UnreadTotals, friendCid, groupCid } from './support/api-client';
-import { Seed } from './support/factories';
+import { ApiClient, IssuedUser, SyncItem, UnreadTotals, friendCid, groupCid } from './helpers/api-client';
+import { Seed } from './helpers/factories';
 
 describe('home list and unread over one-to-one and group conversations', () => {
   let t: TestApp;

@@ -4,9 +4,9 @@
 import { DataSource } from 'typeorm';
 import { GroupsRepository } from '../src/groups/groups.repository';
 import { TestApp, bearer, randomGroupId, randomUserId, startTestApp } from './helpers/test-app';
-import { ApiClient, Body, IssuedUser, groupCid } from './support/api-client';
-import { expectFail, expectOk, groupEventCount, recipientIds, storedEvent } from './support/assertions';
-import { Factories } from './support/factories';
+import { ApiClient, Body, IssuedUser, groupCid } from './helpers/api-client';
+import { expectFail, expectOk, groupEventCount, recipientIds, storedEvent } from './helpers/assertions';
+import { Factories } from './helpers/factories';
 
 type Method = 'get' | 'post';
 

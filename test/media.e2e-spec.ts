@@ -7,8 +7,8 @@ import { TransactionRunner } from '../src/database/transaction-runner';
 import { MediaRepository } from '../src/media/media.repository';
 import { mediaLimits } from '../src/media/media-limits';
 import { TestApp, bearer, startTestApp, uuidV4 } from './helpers/test-app';
-import { ApiClient, IssuedUser, SendReply, friendCid, groupCid } from './support/api-client';
-import { expectFail, expectOk } from './support/assertions';
+import { ApiClient, IssuedUser, SendReply, friendCid, groupCid } from './helpers/api-client';
+import { expectFail, expectOk } from './helpers/assertions';
 
 const MAX_IMAGE = 2048;
 const MAX_FILE = 4096;

@@ -15,8 +15,8 @@ import {
   cmid,
   friendCid,
   groupCid,
-} from './support/api-client';
-import { expectOk } from './support/assertions';
+} from './helpers/api-client';
+import { expectOk } from './helpers/assertions';
 
 describe('Messaging core: concurrency', () => {
   let t: TestApp;

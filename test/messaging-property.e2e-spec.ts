@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { TestApp, bearer, startTestApp } from './helpers/test-app';
-import { ApiClient, IssuedUser, friendCid, groupCid } from './support/api-client';
+import { ApiClient, IssuedUser, friendCid, groupCid } from './helpers/api-client';
 
 type Body = Record<string, unknown>;
 type Status = 'normal' | 'recalled' | 'deleted';

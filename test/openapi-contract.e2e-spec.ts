@@ -8,13 +8,13 @@
 // least one validated successful reply.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { JsonSchema, OpenApiDocument, Operation, ReplyValidator } from './support/openapi-validator';
+import { JsonSchema, OpenApiDocument, Operation, ReplyValidator } from './helpers/openapi-validator';
 import { isolateCallTimers } from './calls/call-helpers';
 import { clientErrorReport } from './helpers/client-error';
-import { ADMIN_PASSWORD, createAdmin, sessionCookie } from './support/admin-client';
+import { ADMIN_PASSWORD, createAdmin, sessionCookie } from './helpers/admin-client';
 import { isolatedDatabase } from './helpers/isolated-database';
 import { totpCodeAt } from '../src/admin/admin-totp';
-import { HOST_PASSWORD, hostCookie, inboxCode, randomPhone } from './support/host-app-client';
+import { HOST_PASSWORD, hostCookie, inboxCode, randomPhone } from './helpers/host-app-client';
 import {
   TEST_SECRETS,
   TestApp,

@@ -4,8 +4,8 @@
 import { DataSource } from 'typeorm';
 import { listDelivered } from './helpers/outbox';
 import { TestApp, startTestApp } from './helpers/test-app';
-import { ApiClient, friendCid, groupCid } from './support/api-client';
-import { Seed } from './support/factories';
+import { ApiClient, friendCid, groupCid } from './helpers/api-client';
+import { Seed } from './helpers/factories';
 
 describe('outbox delivery order (what the real-time gateway resumes from)', () => {
   let t: TestApp;

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TestApp, bearer, hostAuth, randomUserId, startTestApp } from './helpers/test-app';
-import { ApiClient, Body, UserReply } from './support/api-client';
-import { expectFail, expectOk, recipientIds, storedEvent } from './support/assertions';
+import { ApiClient, Body, UserReply } from './helpers/api-client';
+import { expectFail, expectOk, recipientIds, storedEvent } from './helpers/assertions';
 
 const DEFAULT_AVATAR = 'http://im.test/static/default-avatar.svg';
 const uniqueName = (prefix = 'name'): string => `${prefix}_${randomBytes(6).toString('hex')}`;

@@ -1,8 +1,8 @@
 import { TestApp, startTestApp } from './helpers/test-app';
 import { RateLimiter } from '../src/common/rate-limit/rate-limiter';
-import { ApiClient } from './support/api-client';
-import { expectFail } from './support/assertions';
-import { clientErrorBody } from './support/factories';
+import { ApiClient } from './helpers/api-client';
+import { expectFail } from './helpers/assertions';
+import { clientErrorBody } from './helpers/factories';
 
 describe('per-user rate limits (1005)', () => {
   describe('in memory, one instance', () => {

@@ -3,8 +3,8 @@
 // changes them (sends, reads, recalls, deletes, mute and unmute), also when they run at once.
 import { DataSource } from 'typeorm';
 import { TestApp, startTestApp } from './helpers/test-app';
-import { ApiClient, IssuedUser, friendCid } from './support/api-client';
-import { directTotals } from './support/assertions';
+import { ApiClient, IssuedUser, friendCid } from './helpers/api-client';
+import { directTotals } from './helpers/assertions';
 
 describe('one-to-one unread totals', () => {
   let t: TestApp;

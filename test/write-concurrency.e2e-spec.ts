@@ -12,8 +12,8 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { TransactionRunner } from '../src/database/transaction-runner';
 import { TestApp, startTestApp } from './helpers/test-app';
-import { ApiClient, Body, GroupMember, IssuedUser, Page, cmid, friendCid, groupCid } from './support/api-client';
-import { directTotals, expectOk } from './support/assertions';
+import { ApiClient, Body, GroupMember, IssuedUser, Page, cmid, friendCid, groupCid } from './helpers/api-client';
+import { directTotals, expectOk } from './helpers/assertions';
 
 type Row = Record<string, string | number | null>;
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
-import { ApiClient, groupCid, friendCid } from '../support/api-client';
-import { expectOk, recipientIds, storedEvent } from '../support/assertions';
-import { clientErrorBody } from '../support/factories';
-import { ADMIN_PASSWORD, AdminSession, adminName, adminSession } from '../support/admin-client';
+import { ApiClient, groupCid, friendCid } from '../helpers/api-client';
+import { expectOk, recipientIds, storedEvent } from '../helpers/assertions';
+import { clientErrorBody } from '../helpers/factories';
+import { ADMIN_PASSWORD, AdminSession, adminName, adminSession } from '../helpers/admin-client';
 import type { AdminRole } from '../../src/admin/admin.entities';
 import { UserAccessEvents } from '../../src/users/user-access-events';
 

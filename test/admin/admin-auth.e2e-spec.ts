@@ -14,7 +14,7 @@ import {
   login,
   sessionCookie,
   sessionFor,
-} from '../support/admin-client';
+} from '../helpers/admin-client';
 
 describe('admin console: accounts, sessions, CSRF (issue 14)', () => {
   let t: TestApp;

@@ -3,8 +3,8 @@
 import { isolatedDatabase } from '../helpers/isolated-database';
 import { connect, listen } from '../helpers/realtime';
 import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
-import { expectOk } from '../support/assertions';
-import { adminSession } from '../support/admin-client';
+import { expectOk } from '../helpers/assertions';
+import { adminSession } from '../helpers/admin-client';
 
 type Dashboard = { connected_sockets: number; connected_instances: number; connected_sockets_complete: boolean };
 

@@ -8,9 +8,9 @@ import { RuntimeSettingsService } from '../../src/settings/runtime-settings.serv
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TEST_SECRETS, TestApp, hostAuth, issueUser, startTestApp } from '../helpers/test-app';
 import { connect, listen, refusal, waitForDisconnect } from '../helpers/realtime';
-import { ApiClient, friendCid } from '../support/api-client';
-import { expectOk } from '../support/assertions';
-import { AdminSession, adminSession } from '../support/admin-client';
+import { ApiClient, friendCid } from '../helpers/api-client';
+import { expectOk } from '../helpers/assertions';
+import { AdminSession, adminSession } from '../helpers/admin-client';
 
 const REFRESH_MS = 300;
 const CALLBACK_PATH = '/app/sdk/rtc/room-callback';

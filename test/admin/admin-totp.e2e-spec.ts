@@ -2,7 +2,7 @@
 import { toString as qrSvg } from 'qrcode';
 import { totpCodeAt } from '../../src/admin/admin-totp';
 import { TestApp, startTestApp } from '../helpers/test-app';
-import { expectOk } from '../support/assertions';
+import { expectOk } from '../helpers/assertions';
 import {
   ADMIN_PASSWORD,
   AdminSession,
@@ -12,7 +12,7 @@ import {
   login,
   sessionFor,
   sessionCookie,
-} from '../support/admin-client';
+} from '../helpers/admin-client';
 
 const STEP_MS = 30_000;
 

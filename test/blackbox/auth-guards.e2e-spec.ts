@@ -4,8 +4,8 @@ import { decode, sign } from 'jsonwebtoken';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { IssuedUser, TEST_SECRETS, TestApp, bearer, hostAuth, randomUserId, startTestApp } from '../helpers/test-app';
-import { ApiClient } from '../support/api-client';
-import { expectFail } from '../support/assertions';
+import { ApiClient } from '../helpers/api-client';
+import { expectFail } from '../helpers/assertions';
 
 type Body = Record<string, unknown>;
 

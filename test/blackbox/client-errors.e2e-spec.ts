@@ -14,8 +14,8 @@ import {
   startTestApp,
   uuidV4,
 } from '../helpers/test-app';
-import { ApiClient } from '../support/api-client';
-import { clientErrorBody } from '../support/factories';
+import { ApiClient } from '../helpers/api-client';
+import { clientErrorBody } from '../helpers/factories';
 
 const PATH = '/app/sdk/client-errors';
 const MINUTE = 60_000;

@@ -16,9 +16,9 @@ import {
   UserObj,
   cmid,
   friendCid,
-} from '../support/api-client';
-import { expectEventType, expectFail, expectOk } from '../support/assertions';
-import { Factories } from '../support/factories';
+} from '../helpers/api-client';
+import { expectEventType, expectFail, expectOk } from '../helpers/assertions';
+import { Factories } from '../helpers/factories';
 
 const rid = (): string => `fr-${randomBytes(6).toString('hex')}`;
 

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { isDeliveredTo } from '../helpers/outbox';
 import { TestApp, bearer, randomUserId, startTestApp } from '../helpers/test-app';
-import { ApiClient, Body, Group, GroupMember as Member, IssuedUser, Page } from '../support/api-client';
-import { expectEventType, expectFail, expectOk } from '../support/assertions';
-import { Factories } from '../support/factories';
+import { ApiClient, Body, Group, GroupMember as Member, IssuedUser, Page } from '../helpers/api-client';
+import { expectEventType, expectFail, expectOk } from '../helpers/assertions';
+import { Factories } from '../helpers/factories';
 
 const gid = (): string => `g.${randomBytes(6).toString('hex')}`;
 

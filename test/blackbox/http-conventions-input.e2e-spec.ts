@@ -3,8 +3,8 @@
 // not valid text (a lone surrogate) or holds characters that break or reorder a line (controls,
 // format characters, line separators), which the 1004 msg must still name, escaped.
 import { TestApp, bearer, friendConversationId, okData, startTestApp } from '../helpers/test-app';
-import { ApiClient, IssuedUser } from '../support/api-client';
-import { expectFail } from '../support/assertions';
+import { ApiClient, IssuedUser } from '../helpers/api-client';
+import { expectFail } from '../helpers/assertions';
 
 describe('HTTP conventions: input JSON and query strings cannot carry', () => {
   let t: TestApp;

@@ -17,7 +17,7 @@ import {
   startTestApp,
   uuidV4,
 } from '../helpers/test-app';
-import { clientErrorBody } from '../support/factories';
+import { clientErrorBody } from '../helpers/factories';
 
 const CLIENT_ERRORS = '/app/sdk/client-errors';
 const TOKEN = '/app/sdk/token';

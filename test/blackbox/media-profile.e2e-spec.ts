@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Response } from 'supertest';
 import { TestApp, bearer, randomUserId, startTestApp } from '../helpers/test-app';
-import { ApiClient, Body, IssuedUser, Media, UserObj as User, cmid, friendCid } from '../support/api-client';
-import { expectFail, expectOk } from '../support/assertions';
+import { ApiClient, Body, IssuedUser, Media, UserObj as User, cmid, friendCid } from '../helpers/api-client';
+import { expectFail, expectOk } from '../helpers/assertions';
 
 const DEFAULT_AVATAR = 'http://im.test/static/default-avatar.svg';
 const uname = (prefix = 'n'): string => `${prefix}_${randomBytes(6).toString('hex')}`;

@@ -15,9 +15,9 @@ import {
   friendCid,
   groupCid,
   trioOf,
-} from '../support/api-client';
-import { expectDelivered, expectFail, expectOk, outboxDeliveryCount, range, seqs } from '../support/assertions';
-import { Factories } from '../support/factories';
+} from '../helpers/api-client';
+import { expectDelivered, expectFail, expectOk, outboxDeliveryCount, range, seqs } from '../helpers/assertions';
+import { Factories } from '../helpers/factories';
 
 describe('Messaging core (black box)', () => {
   let t: TestApp;

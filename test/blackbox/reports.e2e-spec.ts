@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { TestApp, bearer, randomGroupId, randomUserId, startTestApp } from '../helpers/test-app';
-import { ApiClient, Body, IssuedUser, friendCid, groupCid } from '../support/api-client';
-import { expectFail } from '../support/assertions';
-import { Factories } from '../support/factories';
+import { ApiClient, Body, IssuedUser, friendCid, groupCid } from '../helpers/api-client';
+import { expectFail } from '../helpers/assertions';
+import { Factories } from '../helpers/factories';
 
 interface StoredReport {
   reporter_id: string | number;

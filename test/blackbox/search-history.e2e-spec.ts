@@ -14,9 +14,9 @@ import {
   friendCid,
   groupCid,
   trioOf,
-} from '../support/api-client';
-import { expectFail, expectOk, range, seqs } from '../support/assertions';
-import { Factories } from '../support/factories';
+} from '../helpers/api-client';
+import { expectFail, expectOk, range, seqs } from '../helpers/assertions';
+import { Factories } from '../helpers/factories';
 
 describe('Search, message windows, recall/delete, custom payloads and unread (black box)', () => {
   let t: TestApp;

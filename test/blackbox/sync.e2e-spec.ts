@@ -11,9 +11,9 @@ import {
   UnreadData,
   friendCid,
   groupCid,
-} from '../support/api-client';
-import { expectDelivered, expectFail, expectOk } from '../support/assertions';
-import { Factories } from '../support/factories';
+} from '../helpers/api-client';
+import { expectDelivered, expectFail, expectOk } from '../helpers/assertions';
+import { Factories } from '../helpers/factories';
 
 /** Flips one character in the middle of a cursor. */
 function tamper(cursor: string): string {

@@ -13,7 +13,7 @@ import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database
 import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
 import { totpCodeAt } from '../../src/admin/admin-totp';
 import { toString as qrSvg } from 'qrcode';
-import { ADMIN_PASSWORD, CSRF, createAdmin, login } from '../support/admin-client';
+import { ADMIN_PASSWORD, CSRF, createAdmin, login } from '../helpers/admin-client';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { RealtimeService } from '../../src/realtime/realtime.service';
 import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
-import { ApiClient, friendCid } from '../support/api-client';
-import { HOST_PASSWORD, randomPhone } from '../support/host-app-client';
+import { ApiClient, friendCid } from '../helpers/api-client';
+import { HOST_PASSWORD, randomPhone } from '../helpers/host-app-client';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
 

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, startTestApp } from '../helpers/test-app';
-import { ADMIN_PASSWORD, createAdmin } from '../support/admin-client';
-import { HOST_PASSWORD, randomPhone } from '../support/host-app-client';
+import { ADMIN_PASSWORD, createAdmin } from '../helpers/admin-client';
+import { HOST_PASSWORD, randomPhone } from '../helpers/host-app-client';
 import { freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
 

@@ -6,7 +6,7 @@ import { TransactionRunner } from '../../src/database/transaction-runner';
 import { RtClient } from '../helpers/realtime';
 import { Seed } from '../helpers/seed';
 import { IssuedUser, TestApp, bearer, okData } from '../helpers/test-app';
-import { expectFail } from '../support/assertions';
+import { expectFail } from '../helpers/assertions';
 import { Call, CallsApi, callEvents, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
 
 describe('calls end with the relationship they rest on', () => {

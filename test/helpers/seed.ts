@@ -1,2 +1,2 @@
-// Kept for the specs that import it from here; the fixtures live in test/support/factories.ts.
-export { Seed } from '../support/factories';
+// Kept for the specs that import it from here; the fixtures live in test/helpers/factories.ts.
+export { Seed } from './factories';

@@ -12,7 +12,7 @@ import {
   sendCode,
   sessionIdOf,
   signUp,
-} from '../support/host-app-client';
+} from '../helpers/host-app-client';
 
 interface TokenData {
   user: { id: string; user_id: string; nickname: string };

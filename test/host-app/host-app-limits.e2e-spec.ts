@@ -1,5 +1,5 @@
 import { TEST_SECRETS, TestApp, startTestApp } from '../helpers/test-app';
-import { HOST_PASSWORD, SAME_ORIGIN, passwordLogin, randomPhone, sendCode, signUp } from '../support/host-app-client';
+import { HOST_PASSWORD, SAME_ORIGIN, passwordLogin, randomPhone, sendCode, signUp } from '../helpers/host-app-client';
 
 const HOUR_MS = 3_600_000;
 

@@ -12,7 +12,7 @@ import {
   randomPhone,
   sessionIdOf,
   signUp,
-} from '../support/host-app-client';
+} from '../helpers/host-app-client';
 
 const IDLE_SECONDS = 600;
 const redisUrl = process.env.TEST_REDIS_URL;

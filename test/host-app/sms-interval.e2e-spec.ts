@@ -4,7 +4,7 @@
 import { DataSource } from 'typeorm';
 import { RetentionService } from '../../src/retention/retention.service';
 import { TestApp, startTestApp } from '../helpers/test-app';
-import { randomPhone, sendCode } from '../support/host-app-client';
+import { randomPhone, sendCode } from '../helpers/host-app-client';
 
 const INTERVAL_S = 60;
 /** Today at 23:07:59 UTC (a minute boundary two seconds later). */

@@ -6,7 +6,7 @@ import type { ServerEvent } from '../../sdk/web/src/events';
 import type { ReadReply, WindowReply, WindowTransport } from '../../sdk/web/src/conversation-window';
 import { listen } from '../helpers/realtime';
 import { TestApp, hostAuth, startTestApp } from '../helpers/test-app';
-import { ApiClient } from '../support/api-client';
+import { ApiClient } from '../helpers/api-client';
 
 /** Node has no `document` or `window`: the tests fire foreground and online themselves. */
 export function testEnvironment(): ClientEnvironment & { online(): void; foreground(): void } {

@@ -2,7 +2,7 @@
 // events, capped at 100, and recalibrated with `unread` once a capped badge goes down.
 import { ImClient } from '../../sdk/web/src/index';
 import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
-import { ApiClient, friendCid, groupCid } from '../support/api-client';
+import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
 import { hostProvider, sdkClient, until, useSdkApp } from './sdk-harness';
 
 describe('Web SDK: the unread badge', () => {

@@ -5,7 +5,7 @@
 import { ConversationWindow, ImClient } from '../../sdk/web/src/index';
 import { RealtimeService } from '../../src/realtime/realtime.service';
 import { TestApp, issueUser } from '../helpers/test-app';
-import { ApiClient, friendCid } from '../support/api-client';
+import { ApiClient, friendCid } from '../helpers/api-client';
 import { hostProvider, sdkClient, SteeredTransport, until, useSdkApp } from './sdk-harness';
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed with MODEL_SEED. */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ImClient, ImError } from '../../sdk/web/src/index';
 import { RealtimeService } from '../../src/realtime/realtime.service';
 import { TestApp, hostAuth, issueUser } from '../helpers/test-app';
-import { ApiClient, friendCid } from '../support/api-client';
+import { ApiClient, friendCid } from '../helpers/api-client';
 import { hostProvider, sdkClient, until, useSdkApp } from './sdk-harness';
 
 describe('Web SDK: session, renewal and real-time (sdk/web)', () => {

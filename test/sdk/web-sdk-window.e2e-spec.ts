@@ -5,7 +5,7 @@ import { ConversationWindow, ImClient, MemoryStateStore, createClient } from '..
 import type { ServerEvent } from '../../sdk/web/src/events';
 import { RealtimeService } from '../../src/realtime/realtime.service';
 import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
-import { ApiClient, friendCid } from '../support/api-client';
+import { ApiClient, friendCid } from '../helpers/api-client';
 import { hostProvider, sdkClient, SteeredTransport, testEnvironment, until, useSdkApp } from './sdk-harness';
 
 describe('Web SDK: the visible conversation window (4.7)', () => {

@@ -4,8 +4,8 @@
 // the bundled host application, whatever PUBLIC_BASE_URL says; a cross-site one changes nothing.
 import type { Response, Test } from 'supertest';
 import { TestApp, okData, startTestApp } from '../helpers/test-app';
-import { ADMIN_PASSWORD, CSRF, createAdmin } from '../support/admin-client';
-import { HOST_PASSWORD, freshCode, hostCookie, passwordLogin, randomPhone, signUp } from '../support/host-app-client';
+import { ADMIN_PASSWORD, CSRF, createAdmin } from '../helpers/admin-client';
+import { HOST_PASSWORD, freshCode, hostCookie, passwordLogin, randomPhone, signUp } from '../helpers/host-app-client';
 
 type Headers = Record<string, string>;
 

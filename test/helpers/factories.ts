@@ -10,7 +10,7 @@ import { TransactionRunner } from '../../src/database/transaction-runner';
 import { FriendsRepository } from '../../src/friends/friends.repository';
 import { GroupsRepository } from '../../src/groups/groups.repository';
 import { MessagesRepository } from '../../src/messages/messages.repository';
-import { IssuedUser, TestApp, randomGroupId } from '../helpers/test-app';
+import { IssuedUser, TestApp, randomGroupId } from './test-app';
 import { ApiClient, UserRef } from './api-client';
 
 /** Users, friendships and groups made through the endpoints. */

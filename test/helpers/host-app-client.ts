@@ -2,7 +2,7 @@
 // sign-up and login through the real endpoints, and the PHPSID cookie sent back on every call.
 import { randomInt } from 'node:crypto';
 import type { Response } from 'supertest';
-import type { TestApp } from '../helpers/test-app';
+import type { TestApp } from './test-app';
 
 export const HOST_PASSWORD = 'correct horse battery';
 /** A browser page of the service itself: passes the origin check. */

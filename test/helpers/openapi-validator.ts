@@ -3,7 +3,7 @@
 // so the document cannot drift from what the service answers.
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { TestApp } from '../helpers/test-app';
+import type { TestApp } from './test-app';
 
 export type JsonSchema = { [keyword: string]: unknown };
 interface DocumentedResponse {

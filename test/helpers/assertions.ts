@@ -1,8 +1,8 @@
 // Assertions shared by the e2e specs: the envelope of spec 4 and what the outbox holds.
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { isDeliveredTo } from '../helpers/outbox';
-import type { TestApp } from '../helpers/test-app';
+import { isDeliveredTo } from './outbox';
+import type { TestApp } from './test-app';
 import type { Body, Msg } from './api-types';
 
 /** Anything with the parts of a reply the envelope checks read. */

@@ -12,7 +12,7 @@ import {
   hostAuth,
   issueUser,
   randomGroupId,
-} from '../helpers/test-app';
+} from './test-app';
 import type {
   Body,
   ConversationSetting,
@@ -43,7 +43,7 @@ import { Reply, expectOk } from './assertions';
 import { ReplyValidator } from './openapi-validator';
 
 export * from './api-types';
-export type { IssuedUser } from '../helpers/test-app';
+export type { IssuedUser } from './test-app';
 
 /** Whoever makes the call: an issued user, or anything holding an IM token. */
 export interface Actor {

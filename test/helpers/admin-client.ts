@@ -3,7 +3,7 @@
 import type { Response } from 'supertest';
 import { AdminAccountsService } from '../../src/admin/admin-accounts.service';
 import type { AdminRole } from '../../src/admin/admin.entities';
-import type { TestApp } from '../helpers/test-app';
+import type { TestApp } from './test-app';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 export const CSRF: [string, string] = ['X-Admin-CSRF', '1'];
