@@ -4,7 +4,7 @@ import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { DataSource, QueryRunner } from 'typeorm';
 import { OutboxSequencer } from '../src/outbox/outbox-sequencer';
-import { Seed } from './helpers/seed';
+import { Seed } from './helpers/factories';
 import {
   IssuedUser,
   TestApp,

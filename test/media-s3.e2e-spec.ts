@@ -12,7 +12,7 @@ import type { S3StorageConfig } from '../src/config/media-config';
 import { MediaRepository } from '../src/media/media.repository';
 import { createS3Client } from '../src/media/storage/s3-storage';
 import { FakeS3, startFakeS3 } from './helpers/s3rver';
-import { Seed } from './helpers/seed';
+import { Seed } from './helpers/factories';
 import {
   IssuedUser,
   TestApp,

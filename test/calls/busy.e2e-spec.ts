@@ -2,7 +2,7 @@
 // once and the busy callee hears only that it ended; in a group the busy member is marked busy
 // (declined, call.rejected with reason busy to the others) and the call rings the others.
 import { RtClient, fence } from '../helpers/realtime';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { IssuedUser, TestApp, friendConversationId, issueUser } from '../helpers/test-app';
 import { CallsApi, callEvents, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';
 

@@ -6,7 +6,7 @@ import { createConnection } from 'mysql2/promise';
 import { CallRoomEventsService } from '../../src/calls/call-room-events.service';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { Received, RtClient, connect, listen } from '../helpers/realtime';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import {
   IssuedUser,
   TEST_SECRETS,

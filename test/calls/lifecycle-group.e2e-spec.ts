@@ -1,7 +1,7 @@
 // Black-box life cycle of group calls (issue 12): who is rung, participant states, each end
 // reason, the summary message in the group, and the call events on the socket.
 import { RtClient, fence } from '../helpers/realtime';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { IssuedUser, TestApp, issueUser } from '../helpers/test-app';
 import {
   CallsApi,

@@ -3,7 +3,7 @@
 // call events on the socket. Group calls: lifecycle-group.e2e-spec.ts.
 import { RtClient } from '../helpers/realtime';
 import { IssuedUser, TEST_SECRETS, TestApp, friendConversationId, issueUser } from '../helpers/test-app';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import {
   CallAction,
   CallsApi,

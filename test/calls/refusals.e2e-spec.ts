@@ -1,6 +1,6 @@
 // Black-box refusals of /app/sdk/calls (issue 12): 1202, 1201, 1203, 1218, 1213, 1214, 1215,
 // 1216, 1217 and 1004, each with the documented condition. A refusal changes nothing.
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import {
   IssuedUser,
   TestApp,

@@ -4,7 +4,7 @@
 import { FriendsRepository } from '../../src/friends/friends.repository';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { RtClient } from '../helpers/realtime';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { IssuedUser, TestApp, bearer, okData } from '../helpers/test-app';
 import { expectFail } from '../helpers/assertions';
 import { Call, CallsApi, callEvents, endedOn, friendPair, groupOf, participant, useCallApp } from './call-helpers';

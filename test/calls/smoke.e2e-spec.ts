@@ -1,6 +1,6 @@
 import { connect, listen } from '../helpers/realtime';
 import { isolateCallTimers } from './call-helpers';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { TestApp, bearer, friendConversationId, issueUser, startTestApp } from '../helpers/test-app';
 
 describe('calls smoke', () => {

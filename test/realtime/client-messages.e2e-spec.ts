@@ -5,7 +5,7 @@
 // message as untrusted input: unknown event, wrong shape or over 16 KB → 1004 naming the field, a
 // flood over REALTIME_CLIENT_MESSAGES_PER_10S → 1005, never a disconnect or a crash.
 import { randomBytes } from 'node:crypto';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { connect, envelopeKeys, listen, RtClient, sleep } from '../helpers/realtime';
 import { bearer, friendConversationId, IssuedUser, issueUser, startTestApp, TestApp } from '../helpers/test-app';
 

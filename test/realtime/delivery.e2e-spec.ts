@@ -4,7 +4,7 @@
 // "Must not receive" is checked after a later event the user does receive (see fence).
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { connect, duplicateEventIds, fence, listen, Received, RtClient } from '../helpers/realtime';
 import { bearer, friendConversationId, IssuedUser, issueUser, startTestApp, TestApp } from '../helpers/test-app';
 

@@ -6,7 +6,7 @@ import { sign } from 'jsonwebtoken';
 import { io } from 'socket.io-client';
 import { connect, envelopeKeys, listen, refusal, sleep } from '../helpers/realtime';
 import { bearer, friendConversationId, hostAuth, issueUser, startTestApp, TestApp } from '../helpers/test-app';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 
 const TTL_SECONDS = 60;
 

@@ -3,7 +3,7 @@ import { OutboxRepository } from '../../src/outbox/outbox.repository';
 import { RetentionService } from '../../src/retention/retention.service';
 import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { connect, listen } from '../helpers/realtime';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { IssuedUser, TestApp, bearer, friendConversationId, issueUser, startTestApp } from '../helpers/test-app';
 
 async function send(t: TestApp, from: IssuedUser, to: IssuedUser, text: string): Promise<string> {

@@ -1,5 +1,5 @@
 import { connect, listen, RtClient } from '../helpers/realtime';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
 
 const presenceOf = (client: RtClient, userId: string) =>

@@ -4,7 +4,7 @@
 // position that is malformed, not the user's, or more than REALTIME_BACKLOG_EVENTS events or
 // REALTIME_BACKLOG_SECONDS behind gives no replay and resumed: false (4.7: the client then syncs).
 import { randomBytes } from 'node:crypto';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { connect, duplicateEventIds, listen, Ready, RtClient, sleep } from '../helpers/realtime';
 import { bearer, friendConversationId, IssuedUser, issueUser, startTestApp, TestApp } from '../helpers/test-app';
 

@@ -8,7 +8,7 @@
 // The server's expiry timer runs on real time (a TestClock jump alone does not fire it), so a
 // token that expires a few real seconds from now is made by issuing it with the clock set back.
 import { randomBytes } from 'node:crypto';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { connect, envelopeKeys, fence, listen, refusal, RtClient, sleep, waitForDisconnect } from '../helpers/realtime';
 import {
   bearer,

@@ -1,5 +1,5 @@
 import { bearer, friendConversationId, issueUser, startTestApp, TestApp } from '../helpers/test-app';
-import { Seed } from '../helpers/seed';
+import { Seed } from '../helpers/factories';
 import { connect, listen, refusal } from '../helpers/realtime';
 
 describe('realtime smoke', () => {
