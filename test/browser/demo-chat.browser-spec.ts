@@ -244,12 +244,15 @@ const overlap = (p: Box, q: Box) =>
       .waitFor();
     await until(async () => syncs.started === syncs.ended, "Alice's home list at rest");
     frames.holding = true;
+    // "hi Bob" is already a tombstone, so the new one is told apart by the count.
+    const tombstones = alice.locator('#messages li.mine .bubble', { hasText: '(recalled)' });
+    const tombstonesBefore = await tombstones.count();
     await alice
       .locator('#messages li.mine', { hasText: 'secret text' })
       .getByRole('button', { name: 'Recall' })
       .click();
     // Her chat shows the tombstone from the reply; only then does the echo come through.
-    await alice.locator('#messages li.mine .bubble', { hasText: '(recalled)' }).last().waitFor();
+    await until(async () => (await tombstones.count()) === tombstonesBefore + 1, 'the tombstone from the reply');
     expect(await alice.locator('#messages .bubble', { hasText: 'secret text' }).count()).toBe(0);
     frames.holding = false;
     for (const release of frames.held.splice(0)) release();
