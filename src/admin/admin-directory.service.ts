@@ -8,8 +8,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import type { GroupEntity } from '../groups/group.entity';
 import { GroupsRepository } from '../groups/groups.repository';
 import { GroupsService } from '../groups/groups.service';
-import type { UserEntity } from '../users/user.entity';
-import { UsersRepository } from '../users/users.repository';
+import type { User } from '../users/user';
 import { UsersService } from '../users/users.service';
 import { PresenceService } from '../realtime/presence.service';
 import type { AdminActor } from './admin-actor';
@@ -31,7 +30,7 @@ import { pageOf } from './admin-pages';
 
 const PAGE = 50;
 
-const auditedUser = (u: UserEntity) => ({ disabled: u.disabled, token_version: u.tokenVersion });
+const auditedUser = (u: User) => ({ disabled: u.disabled, token_version: u.tokenVersion });
 const auditedGroup = (g: GroupEntity) => ({ disabled: g.disabled, dismissed_at: g.dismissedAt });
 
 /**
@@ -42,8 +41,7 @@ const auditedGroup = (g: GroupEntity) => ({ disabled: g.disabled, dismissed_at: 
 @Injectable()
 export class AdminDirectoryService {
   constructor(
-    private readonly users: UsersRepository,
-    private readonly usersService: UsersService,
+    private readonly users: UsersService,
     private readonly groups: GroupsRepository,
     private readonly groupsService: GroupsService,
     private readonly conversationMembers: ConversationMembersRepository,
@@ -81,7 +79,7 @@ export class AdminDirectoryService {
 
   async setUserDisabled(actor: AdminActor, externalId: string, disabled: boolean): Promise<AdminUserReply> {
     const { before, after } = await this.tx.run(async (manager) => {
-      const change = await this.usersService.setDisabledWith(manager, externalId, disabled);
+      const change = await this.users.setDisabledWith(manager, externalId, disabled);
       await this.audit.record(manager, actor, {
         action: disabled ? 'user.disabled' : 'user.enabled',
         targetType: 'user',
@@ -91,13 +89,13 @@ export class AdminDirectoryService {
       });
       return change;
     });
-    this.usersService.accessChanged(after.id, disabled && !before.disabled ? 'disabled' : null);
+    this.users.accessChanged(after.id, disabled && !before.disabled ? 'disabled' : null);
     return toAdminUserReply(after);
   }
 
   async forceLogout(actor: AdminActor, externalId: string): Promise<AdminUserReply> {
     const { after } = await this.tx.run(async (manager) => {
-      const change = await this.usersService.revokeTokensWith(manager, externalId);
+      const change = await this.users.revokeTokensWith(manager, externalId);
       await this.audit.record(manager, actor, {
         action: 'user.tokens_revoked',
         targetType: 'user',
@@ -107,7 +105,7 @@ export class AdminDirectoryService {
       });
       return change;
     });
-    this.usersService.accessChanged(after.id, 'revoked');
+    this.users.accessChanged(after.id, 'revoked');
     return toAdminUserReply(after);
   }
 
@@ -180,7 +178,7 @@ export class AdminDirectoryService {
     );
   }
 
-  private async requireUser(externalId: string): Promise<UserEntity> {
+  private async requireUser(externalId: string): Promise<User> {
     const user = await this.users.findByExternalId(externalId);
     if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
     return user;

@@ -5,7 +5,7 @@ import { CursorCodec } from '../common/pagination/cursor';
 import { ClientErrorsRepository } from '../client-errors/client-errors.repository';
 import { MessagesRepository } from '../messages/messages.repository';
 import { ReportsRepository } from '../reports/reports.repository';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { SocketCensus } from '../realtime/socket-census';
 import type { AdminActor } from './admin-actor';
 import { ClientErrorDetailReply, ClientErrorPageReply, toClientErrorGroupReply } from './admin-moderation.reply';
@@ -24,7 +24,7 @@ export class AdminInsightsService {
     private readonly clientErrors: ClientErrorsRepository,
     private readonly messages: MessagesRepository,
     private readonly reports: ReportsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly census: SocketCensus,
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,

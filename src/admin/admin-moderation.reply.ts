@@ -4,7 +4,7 @@ import type { GroupMemberEntity } from '../groups/group-member.entity';
 import type { GroupEntity } from '../groups/group.entity';
 import { MessageReply } from '../messages/message.mapper';
 import type { ReportEntity } from '../reports/report.entity';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 import { AuditItemReply, CountBucketReply } from './admin.reply';
 
 export class AdminReportReply {
@@ -155,7 +155,7 @@ export class AdminUserDetailReply {
   last_seen_at: number | null;
 }
 
-export function toAdminUserReply(user: UserEntity): AdminUserReply {
+export function toAdminUserReply(user: User): AdminUserReply {
   return {
     id: String(user.id),
     user_id: user.externalId,
@@ -214,7 +214,7 @@ export class AdminGroupMembersPageReply {
 
 export function toAdminGroupMemberReply(
   member: GroupMemberEntity,
-  user: UserEntity | undefined,
+  user: User | undefined,
 ): AdminGroupMemberReply {
   return {
     user_id: user?.externalId ?? '',

@@ -6,7 +6,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import type { ReportEntity, ReportStatus } from '../reports/report.entity';
 import { ReportsRepository } from '../reports/reports.repository';
 import { ReportsService } from '../reports/reports.service';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import type { AdminActor } from './admin-actor';
 import { AdminAuditRepository } from './admin-audit.repository';
 import { AdminAuditService } from './admin-audit.service';
@@ -36,7 +36,7 @@ export class AdminReportsService {
   constructor(
     private readonly reports: ReportsRepository,
     private readonly reportsService: ReportsService,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly auditRows: AdminAuditRepository,
     private readonly audit: AdminAuditService,
     private readonly tx: TransactionRunner,

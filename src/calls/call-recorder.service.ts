@@ -5,7 +5,7 @@ import { directConversationId } from '../conversations/conversation-id';
 import type { CallEventType, DurableEventMap } from '../events/event-map';
 import { MessagingService } from '../messages/messaging.service';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { CallEndReason, CallEntity } from './call.entity';
 import { CallParticipantEntity } from './call-participant.entity';
 import { CallReply, durationOf, toCallReply } from './call.mapper';
@@ -30,7 +30,7 @@ export class CallRecorder {
 
   constructor(
     private readonly calls: CallsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly access: ConversationAccessService,
     private readonly messaging: MessagingService,
     private readonly outbox: OutboxRepository,

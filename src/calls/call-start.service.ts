@@ -10,7 +10,7 @@ import { ConversationMembersRepository } from '../conversations/conversation-mem
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MessagingService } from '../messages/messaging.service';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { CallEntity } from './call.entity';
 import { CallParticipantEntity } from './call-participant.entity';
 import { CallActionReply } from './call.mapper';
@@ -38,7 +38,7 @@ export class CallStartService {
     private readonly access: ConversationAccessService,
     private readonly members: ConversationMembersRepository,
     private readonly messaging: MessagingService,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly tx: TransactionRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,

@@ -3,7 +3,7 @@ import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
 import { isDecimalId } from '../common/ids';
 import type { GroupEntity } from '../groups/group.entity';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { directKey, parseConversationId } from './conversation-id';
@@ -16,7 +16,7 @@ export interface ViewerConversation {
   conversation: ConversationEntity;
   member: ConversationMemberEntity;
   /** One-to-one: the other member. */
-  peer: UserEntity | null;
+  peer: User | null;
   /** Group conversations: the group. */
   group: GroupEntity | null;
   /** Group conversations: the viewer's membership row (role, status, mute), when there is one. */

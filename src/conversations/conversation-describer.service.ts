@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { GroupsRepository } from '../groups/groups.repository';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { ConversationEntity } from './conversation.entity';
 import { directConversationId, groupConversationId } from './conversation-id';
 
@@ -44,7 +44,7 @@ export function directPeerId(conversation: Pick<ConversationEntity, 'directKey'>
 @Injectable()
 export class ConversationDescriber {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly groups: GroupsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

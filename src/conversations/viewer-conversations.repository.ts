@@ -4,8 +4,8 @@ import { Repository } from 'typeorm';
 import { dialectOf } from '../database/sql-dialect';
 import type { GroupEntity } from '../groups/group.entity';
 import { GROUP_COLUMNS, groupFromRow } from '../groups/groups.repository';
-import { USER_COLUMNS, UserRow, userFromRow } from '../users/users.repository';
-import type { UserEntity } from '../users/user.entity';
+import { USER_COLUMNS, UserRow, userFromRow } from '../users/user';
+import type { User } from '../users/user';
 import { ConversationEntity } from './conversation.entity';
 import { queryPrepared } from '../database/prepared-query';
 import { ConversationMemberEntity } from './conversation-member.entity';
@@ -134,7 +134,7 @@ export class ViewerConversationsRepository {
     viewerId: string,
     peerExternalId: string,
     withRelationship = false,
-  ): Promise<Resolved<UserEntity> & { relationship: Relationship | null }> {
+  ): Promise<Resolved<User> & { relationship: Relationship | null }> {
     const sql = dialectOf(this.members.manager);
     // The pair's key as directKey() builds it: lower internal ID first.
     const key = `CASE WHEN p.id < ${sql.integerParam} THEN ${sql.concat('p.id', "':'", '?')} ELSE ${sql.concat('?', "':'", 'p.id')} END`;

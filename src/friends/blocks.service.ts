@@ -10,9 +10,9 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { RelationshipChanges } from '../calls/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 import { toUserReply } from '../users/user.mapper';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { FriendUserDto } from './dto/friend-user.dto';
 import { toBlockReply } from './friend.mapper';
 import { ListScope, PAGE_SIZE, pageOf, positionAfter, userLookup } from './friend-pages';
@@ -27,7 +27,7 @@ import { BlockPageReply, BlockStateReply } from './friends.reply';
 export class BlocksService {
   constructor(
     private readonly friends: FriendsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly outbox: OutboxRepository,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
@@ -90,7 +90,7 @@ export class BlocksService {
     });
   }
 
-  private async target(auth: AuthUser, dto: FriendUserDto, action: string): Promise<UserEntity> {
+  private async target(auth: AuthUser, dto: FriendUserDto, action: string): Promise<User> {
     if (dto.user_id === auth.externalId) throw AppError.invalid('user_id', `you cannot ${action} yourself`);
     const peer = await this.users.findByExternalId(dto.user_id);
     if (!peer) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');

@@ -2,7 +2,7 @@ import { AppError } from '../common/app-error';
 import { isDecimalId } from '../common/ids';
 import { CursorCodec, Page } from '../common/pagination/cursor';
 import { toUserReply, UserReply } from '../users/user.mapper';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 
 /** Items per page of every friends list; one more row is read to know `has_more`. */
 export const PAGE_SIZE = 50;
@@ -52,7 +52,7 @@ export async function pageOf<R extends { id: string }, T>(
 }
 
 /** User replies by internal ID; a user that vanished would be a broken invariant (users are never deleted). */
-export function userLookup(users: UserEntity[], defaultAvatarUrl: string): (id: string) => UserReply {
+export function userLookup(users: User[], defaultAvatarUrl: string): (id: string) => UserReply {
   const byId = new Map(users.map((user) => [String(user.id), toUserReply(user, defaultAvatarUrl)]));
   return (id: string) => {
     const user = byId.get(String(id));

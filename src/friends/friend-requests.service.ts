@@ -10,9 +10,9 @@ import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 import { toUserReply } from '../users/user.mapper';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { StaleRead, converging } from './converge';
 import { FriendRequestRefDto } from './dto/friend-request-ref.dto';
 import { ListFriendRequestsQueryDto } from './dto/list-friend-requests.dto';
@@ -42,7 +42,7 @@ const inaccessible = (problem: string): AppError => new AppError(ErrorCode.REQUE
 export class FriendRequestsService {
   constructor(
     private readonly friends: FriendsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly conversations: ConversationsRepository,
     private readonly outbox: OutboxRepository,
     private readonly tx: TransactionRunner,
@@ -131,7 +131,7 @@ export class FriendRequestsService {
   /** A retry must name the same target and message; it answers the stored request without a new event. */
   private async replay(
     stored: FriendRequestEntity,
-    target: UserEntity | null,
+    target: User | null,
     message: string,
   ): Promise<SendFriendRequestReply> {
     if (!target || stored.toUserId !== String(target.id) || stored.message !== message) {
@@ -148,7 +148,7 @@ export class FriendRequestsService {
   private async create(
     manager: EntityManager,
     auth: AuthUser,
-    target: UserEntity,
+    target: User,
     requestId: string,
     message: string,
   ): Promise<SendFriendRequestReply> {
@@ -232,8 +232,8 @@ export class FriendRequestsService {
    */
   private async befriend(
     manager: EntityManager,
-    me: UserEntity,
-    peer: UserEntity,
+    me: User,
+    peer: User,
     requestId: string,
     alsoAccepted: string[],
     now: number,
@@ -271,7 +271,7 @@ export class FriendRequestsService {
     return request;
   }
 
-  private async requireUser(id: string, manager: EntityManager): Promise<UserEntity> {
+  private async requireUser(id: string, manager: EntityManager): Promise<User> {
     const user = await this.users.findById(id, manager);
     if (!user) throw new Error(`user ${id} does not exist`);
     return user;
@@ -284,7 +284,7 @@ export class FriendRequestsService {
     return this.toReply(request, from, to);
   }
 
-  private toReply(request: FriendRequestEntity, from: UserEntity, to: UserEntity): FriendRequestReply {
+  private toReply(request: FriendRequestEntity, from: User, to: User): FriendRequestReply {
     return toFriendRequestReply(
       request,
       toUserReply(from, this.config.defaultAvatarUrl),

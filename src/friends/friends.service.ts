@@ -10,7 +10,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { RelationshipChanges } from '../calls/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { FriendUserDto } from './dto/friend-user.dto';
 import { toFriendReply } from './friend.mapper';
 import { ListScope, PAGE_SIZE, pageOf, positionAfter, userLookup } from './friend-pages';
@@ -21,7 +21,7 @@ import { EventReply, FriendPageReply } from './friends.reply';
 export class FriendsService {
   constructor(
     private readonly friends: FriendsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly outbox: OutboxRepository,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,

@@ -8,8 +8,8 @@ import { ConversationMembersRepository } from '../conversations/conversation-mem
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import type { DurableEventMap, GroupEventFields, GroupEventType } from '../events/event-map';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import type { UserEntity } from '../users/user.entity';
-import { UsersRepository } from '../users/users.repository';
+import type { User } from '../users/user';
+import { UsersService } from '../users/users.service';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { GroupFacts, GroupReply, GroupSummary, toGroupReply, toGroupSummary } from './group.mapper';
@@ -46,7 +46,7 @@ export const forbidden = (msg: string): AppError => new AppError(ErrorCode.GROUP
 export class GroupAccess {
   constructor(
     private readonly groups: GroupsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly conversations: ConversationsRepository,
     private readonly conversationMembers: ConversationMembersRepository,
     private readonly outbox: OutboxRepository,
@@ -97,20 +97,20 @@ export class GroupAccess {
    * is made a member or owner of a group on a disabled account. Existing members stay reachable
    * without it, so they can still be removed, muted or demoted.
    */
-  async resolveUsers(externalIds: readonly string[], field: string, active = false): Promise<UserEntity[]> {
+  async resolveUsers(externalIds: readonly string[], field: string, active = false): Promise<User[]> {
     const users = await Promise.all(externalIds.map((id) => this.users.findByExternalId(id)));
     const missing = users.findIndex((user) => !user || (active && user.disabled));
     if (missing >= 0)
       throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: no such user "${externalIds[missing]}"`);
-    return users as UserEntity[];
+    return users as User[];
   }
 
-  async resolveUser(externalId: string, field: string, active = false): Promise<UserEntity> {
+  async resolveUser(externalId: string, field: string, active = false): Promise<User> {
     return (await this.resolveUsers([externalId], field, active))[0];
   }
 
   /** Users by internal ID, in one query. */
-  async usersById(ids: readonly string[]): Promise<Map<string, UserEntity>> {
+  async usersById(ids: readonly string[]): Promise<Map<string, User>> {
     return new Map((await this.users.findByIds(ids)).map((u) => [String(u.id), u]));
   }
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { groupConversationId } from '../conversations/conversation-id';
 import { toUserReply, UserReply } from '../users/user.mapper';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 import type { GroupMemberEntity, GroupRole } from './group-member.entity';
 import type { GroupEntity } from './group.entity';
 
@@ -70,7 +70,7 @@ export function toGroupReply(
 
 export function toGroupMemberReply(
   member: GroupMemberEntity,
-  user: UserEntity,
+  user: User,
   defaultAvatarUrl: string,
 ): GroupMemberReply {
   return {

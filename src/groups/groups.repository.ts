@@ -5,7 +5,7 @@ import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { dialectOf } from '../database/sql-dialect';
-import { likePrefix } from '../users/users.repository';
+import { likePrefix } from '../database/like-prefix';
 
 export const GROUP_COLUMNS =
   'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 import { SMS_PURPOSES, SmsPurpose, type HostAccountEntity } from './host-app.entities';
 import type { InboxEntry } from './sms-sender';
 
@@ -42,7 +42,7 @@ export class SmsInboxReply {
   items: SmsInboxItemReply[];
 }
 
-export function toHostMeReply(account: HostAccountEntity, user: UserEntity | null): HostMeReply {
+export function toHostMeReply(account: HostAccountEntity, user: User | null): HostMeReply {
   return {
     account: {
       user_id: account.imUserId,

@@ -9,7 +9,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { RateLimitRule } from '../config/messaging-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { AuthService } from '../auth/auth.service';
 import { TokenReply } from '../auth/auth.reply';
 import { HostClient, HostSession } from './host-client';
@@ -48,7 +48,7 @@ export class HostAuthService {
     private readonly sessions: HostSessionStore,
     private readonly sms: SmsService,
     private readonly imAuth: AuthService,
-    private readonly imUsers: UsersRepository,
+    private readonly imUsers: UsersService,
     private readonly limiter: RateLimiter,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,

@@ -5,8 +5,8 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { UserEntity } from '../users/user.entity';
-import { UsersRepository } from '../users/users.repository';
+import type { User } from '../users/user';
+import { UsersService } from '../users/users.service';
 import { AuthUser } from '../common/auth-user';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
@@ -51,12 +51,12 @@ export class ImTokenService {
   constructor(
     private readonly settings: RuntimeSettingsService,
     private readonly jwt: JwtService,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  issue(user: Pick<UserEntity, 'id' | 'externalId' | 'tokenVersion'>): IssuedToken {
+  issue(user: Pick<User, 'id' | 'externalId' | 'tokenVersion'>): IssuedToken {
     const iat = Math.floor(this.clock.now() / 1000);
     const expireAt = iat + this.config.tokenTtlSeconds;
     const claims: ImTokenClaims = {

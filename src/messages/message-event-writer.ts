@@ -8,7 +8,7 @@ import type { ConversationEntity } from '../conversations/conversation.entity';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import type { DirectPrivatePart, MessageEventType } from '../events/event-map';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { directPrivateParts } from './message-events';
 import type { MessageEntity } from './message.entity';
 import { toMessageReply } from './message.mapper';
@@ -22,7 +22,7 @@ export class MessageEventWriter {
   constructor(
     private readonly members: ConversationMembersRepository,
     private readonly outbox: OutboxRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
   ) {}
 
   /**

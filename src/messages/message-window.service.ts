@@ -11,7 +11,7 @@ import { MessageEntity } from './message.entity';
 import { MessagesRepository, SeqRange } from './messages.repository';
 import { versionsSeenBy } from '../conversations/member-state';
 import { AuthUser } from '../common/auth-user';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { MessagesQueryDto } from './dto/messages-query.dto';
 import { SearchMessagesQueryDto } from './dto/search-query.dto';
 import { MessageReply, toMessageReply } from './message.mapper';
@@ -29,7 +29,7 @@ export class MessageWindowService {
   constructor(
     private readonly access: ConversationAccessService,
     private readonly messages: MessagesRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly cursors: CursorCodec,
   ) {}
 

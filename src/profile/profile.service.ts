@@ -7,9 +7,8 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { FriendsRepository } from '../friends/friends.repository';
 import { AuthUser } from '../common/auth-user';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/user';
 import { ProfileReply, toUserReply, UserReply } from '../users/user.mapper';
-import { UsersRepository } from '../users/users.repository';
 import { OwnProfileChanges, UsersService } from '../users/users.service';
 import { UsernameLookupQueryDto, UserProfileQueryDto } from './dto/profile-query.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
@@ -20,8 +19,7 @@ const PROFILE_FIELDS = ['nickname', 'username', 'avatar', 'signature'] as const;
 @Injectable()
 export class ProfileService {
   constructor(
-    private readonly users: UsersRepository,
-    private readonly usersService: UsersService,
+    private readonly users: UsersService,
     private readonly friends: FriendsRepository,
     private readonly outbox: OutboxRepository,
     private readonly tx: TransactionRunner,
@@ -48,7 +46,7 @@ export class ProfileService {
     if (Object.keys(changes).length === 0)
       throw AppError.invalid('body', `send at least one of ${PROFILE_FIELDS.join(', ')}`);
     return this.tx.run(async (manager) => {
-      const { user, changed } = await this.usersService.updateOwnProfile(manager, auth.internalId, changes);
+      const { user, changed } = await this.users.updateOwnProfile(manager, auth.internalId, changes);
       const reply = this.reply(user);
       if (!changed) return { user: reply, event_id: null };
       const friendIds = await this.friends.friendIds(auth.internalId, manager);
@@ -74,7 +72,7 @@ export class ProfileService {
   }
 
   /** Absent, disabled and "has blocked the caller" answer alike, so a block does not show. */
-  private async visibleTo(auth: AuthUser, user: UserEntity | null, field: string): Promise<UserReply> {
+  private async visibleTo(auth: AuthUser, user: User | null, field: string): Promise<UserReply> {
     const hidden =
       !user ||
       user.disabled ||
@@ -83,7 +81,7 @@ export class ProfileService {
     return this.reply(user);
   }
 
-  private reply(user: UserEntity): UserReply {
+  private reply(user: User): UserReply {
     return toUserReply(user, this.config.defaultAvatarUrl);
   }
 }

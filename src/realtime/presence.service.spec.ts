@@ -2,7 +2,7 @@ import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import type { FriendsRepository } from '../friends/friends.repository';
 import { MetricsService } from '../metrics/metrics.service';
-import type { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { PresenceService } from './presence.service';
 import type { RealtimeService } from './realtime.service';
 import type { SocketSession } from './socket-session';
@@ -23,7 +23,7 @@ describe('PresenceService sweep', () => {
     } as unknown as FriendsRepository;
     const users = {
       findByIds: async (ids: string[]) => ids.map((id) => ({ id, externalId: `ext-${id}` })),
-    } as unknown as UsersRepository;
+    } as unknown as UsersService;
     const metrics = new MetricsService();
     const config = {
       realtime: { presenceTtlMs: TTL_MS },

@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { FriendsRepository } from '../friends/friends.repository';
 import { MetricsService } from '../metrics/metrics.service';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { MemoryPresenceRegistry } from './presence/memory-presence-registry';
 import {
   PresenceRegistry,
@@ -37,7 +37,7 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
   constructor(
     private readonly realtime: RealtimeService,
     private readonly friends: FriendsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,

@@ -15,7 +15,7 @@ import { OutboxSequencer } from '../outbox/outbox-sequencer';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UserAccessEvents } from '../users/user-access-events';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { ack, ackOf, checkClientMessage } from './client-messages';
 import { refusalOf, userRoom } from './realtime-events';
 import { DeliveryHub } from './delivery-hub';
@@ -56,7 +56,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly outbox: OutboxRepository,
     private readonly sequence: OutboxSequenceRepository,
     private readonly sequencer: OutboxSequencer,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly metrics: MetricsService,
     private readonly lifecycle: Lifecycle,
     private readonly limiter: RateLimiter,

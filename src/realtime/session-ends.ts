@@ -2,7 +2,7 @@ import type { Server } from 'socket.io';
 import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { AccessChange } from '../users/user-access-events';
-import type { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import type { DeliveryHub } from './delivery-hub';
 import { ephemeral, userRoom } from './realtime-events';
 import type { SocketSession } from './socket-session';
@@ -17,7 +17,7 @@ export class SessionEnds {
 
   constructor(
     private readonly hub: DeliveryHub,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly clock: Clock,
     private readonly server: () => Server | null,
   ) {}

@@ -8,7 +8,7 @@ import { ConversationAccessService } from '../conversations/conversation-access.
 import { isUniqueViolation } from '../database/db-errors';
 import { GroupsRepository } from '../groups/groups.repository';
 import { AuthUser } from '../common/auth-user';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { isSeqVisible } from '../conversations/conversation-access.service';
 import type { MessageEntity } from '../messages/message.entity';
 import { MessageReply, toMessageReply } from '../messages/message.mapper';
@@ -73,7 +73,7 @@ export class ReportsService {
 
   constructor(
     private readonly reports: ReportsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly groups: GroupsRepository,
     private readonly access: ConversationAccessService,
     private readonly messages: MessagesRepository,

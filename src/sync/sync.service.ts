@@ -15,7 +15,7 @@ import { AuthUser } from '../common/auth-user';
 import { mediaLimits } from '../media/media-limits';
 import { toMessageReply } from '../messages/message.mapper';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { ConversationItem, toConversationItem } from './conversation-item';
 import { SyncDto } from './dto/sync.dto';
 import { SettingsReply, SyncReply, UnreadReply } from './sync.reply';
@@ -33,7 +33,7 @@ export class SyncService {
     private readonly conversationMembers: ConversationMembersRepository,
     private readonly viewerConversations: ViewerConversationsRepository,
     private readonly messages: MessagesRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly describer: ConversationDescriber,
     private readonly access: ConversationAccessService,
     private readonly outbox: OutboxRepository,

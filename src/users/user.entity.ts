@@ -1,8 +1,9 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, msTime } from '../database/columns';
+import type { User } from './user';
 
 @Entity('users')
-export class UserEntity {
+export class UserEntity implements User {
   @IdColumn()
   id: string;
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { UserEntity } from './user.entity';
+import type { User } from './user';
 
 /** The user object of spec 2.3. */
 export class UserReply {
@@ -18,7 +18,7 @@ export class ProfileReply {
   @ApiProperty({ type: UserReply }) user: UserReply;
 }
 
-export function toUserReply(user: UserEntity, defaultAvatarUrl: string): UserReply {
+export function toUserReply(user: User, defaultAvatarUrl: string): UserReply {
   return {
     id: String(user.id),
     user_id: user.externalId,

@@ -8,6 +8,6 @@ import { UsersService } from './users.service';
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity])],
   providers: [UsersRepository, UsersService, UserAccessEvents],
-  exports: [UsersRepository, UsersService, UserAccessEvents],
+  exports: [UsersService, UserAccessEvents],
 })
 export class UsersModule {}

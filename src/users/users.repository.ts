@@ -5,6 +5,8 @@ import { hasEdgeWhitespace } from '../common/text';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { insertRow } from '../database/insert-row';
 import { UserEntity } from './user.entity';
+import { USER_COLUMNS, User, UserAuthState, UserRow, userFromRow } from './user';
+import { likePrefix } from '../database/like-prefix';
 import { dialectOf } from '../database/sql-dialect';
 
 export interface NewUser {
@@ -16,50 +18,8 @@ export interface NewUser {
   now: number;
 }
 
-export const USER_COLUMNS =
-  'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
+export type ProfileChanges = Partial<Pick<User, 'username' | 'nickname' | 'avatar' | 'signature'>>;
 
-export interface UserRow {
-  id: string | number;
-  external_id: string;
-  username: string | null;
-  nickname: string;
-  avatar: string;
-  signature: string;
-  profile_updated_at: string | number;
-  token_version: string | number;
-  disabled: number | boolean;
-  created_at: string | number;
-  updated_at: string | number;
-}
-
-/** A users row (plain SQL) as an entity. */
-export function userFromRow(source: UserRow | Record<string, unknown>, p = ''): UserEntity {
-  const row = source as Record<string, string | number | boolean | null>;
-  return Object.assign(new UserEntity(), {
-    id: String(row[`${p}id`]),
-    externalId: String(row[`${p}external_id`]),
-    username: row[`${p}username`] === null ? null : String(row[`${p}username`]),
-    nickname: String(row[`${p}nickname`]),
-    avatar: String(row[`${p}avatar`]),
-    signature: String(row[`${p}signature`]),
-    profileUpdatedAt: Number(row[`${p}profile_updated_at`]),
-    tokenVersion: Number(row[`${p}token_version`]),
-    disabled: Boolean(Number(row[`${p}disabled`])),
-    createdAt: Number(row[`${p}created_at`]),
-    updatedAt: Number(row[`${p}updated_at`]),
-  });
-}
-
-/** A LIKE pattern matching values that start with `text` ('!' escapes: a backslash means different things in SQLite and MySQL). */
-export function likePrefix(text: string): string {
-  return `${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
-}
-
-export type ProfileChanges = Partial<Pick<UserEntity, 'username' | 'nickname' | 'avatar' | 'signature'>>;
-
-/** What the IM token guard needs on every request: one primary-key lookup of four columns. */
-export type UserAuthState = Pick<UserEntity, 'id' | 'externalId' | 'tokenVersion' | 'disabled'>;
 
 const AUTH_CACHE_MAX_ENTRIES = 100_000;
 
@@ -81,7 +41,7 @@ export class UsersRepository {
     return manager ? manager.getRepository(UserEntity) : this.users;
   }
 
-  findById(id: string, manager?: EntityManager): Promise<UserEntity | null> {
+  findById(id: string, manager?: EntityManager): Promise<User | null> {
     return this.repo(manager).findOneBy({ id });
   }
 
@@ -102,7 +62,7 @@ export class UsersRepository {
    * Exact lookup. MySQL's PAD SPACE collations would match "alice " to "alice"; no stored ID
    * or username has edge whitespace (creation refuses it), so such a value matches nobody.
    */
-  async findByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity | null> {
+  async findByExternalId(externalId: string, manager?: EntityManager): Promise<User | null> {
     if (hasEdgeWhitespace(externalId)) return null;
     // Plain SQL: this is on the path of every token request and report.
     const rows = (await (manager ?? this.users.manager).query(
@@ -112,7 +72,7 @@ export class UsersRepository {
     return rows[0] ? userFromRow(rows[0]) : null;
   }
 
-  async findByIds(ids: readonly string[]): Promise<UserEntity[]> {
+  async findByIds(ids: readonly string[]): Promise<User[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
     const rows = (await this.users.query(
@@ -122,7 +82,7 @@ export class UsersRepository {
     return rows.map((row) => userFromRow(row));
   }
 
-  findByUsername(username: string): Promise<UserEntity | null> {
+  findByUsername(username: string): Promise<User | null> {
     if (username === '' || hasEdgeWhitespace(username)) return Promise.resolve(null);
     return this.users.findOneBy({ username });
   }
@@ -181,7 +141,7 @@ export class UsersRepository {
   }
 
   /** Inserts a user; a unique violation (external ID or username) propagates to the caller. */
-  async insert(user: NewUser): Promise<UserEntity> {
+  async insert(user: NewUser): Promise<User> {
     const entity = this.users.create({
       externalId: user.externalId,
       username: user.username,
@@ -231,7 +191,7 @@ export class UsersRepository {
    * The admin console's user search: an exact external ID or username, or a nickname prefix
    * (LIKE, its wildcards escaped), by ascending ID after `afterId`.
    */
-  async search(query: string | undefined, afterId: string | null, limit: number): Promise<UserEntity[]> {
+  async search(query: string | undefined, afterId: string | null, limit: number): Promise<User[]> {
     const qb = this.users.createQueryBuilder('u');
     if (query !== undefined) {
       qb.andWhere("(u.external_id = :q OR u.username = :q OR u.nickname LIKE :prefix ESCAPE '!')", {

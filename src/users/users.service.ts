@@ -6,7 +6,7 @@ import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { AccessChange, UserAccessEvents } from './user-access-events';
-import { UserEntity } from './user.entity';
+import { User, UserAuthState } from './user';
 import { ProfileChanges, UsersRepository } from './users.repository';
 
 /**
@@ -42,7 +42,7 @@ export class UsersService {
    * reads the winner's row and updates it instead, so N concurrent calls create one user.
    * `profile_updated_at` moves only when a field really changes.
    */
-  async upsertProfile(profile: ProfileInput, options: { refuseDisabled?: boolean } = {}): Promise<UserEntity> {
+  async upsertProfile(profile: ProfileInput, options: { refuseDisabled?: boolean } = {}): Promise<User> {
     // The default avatar URL, sent back as shown, means "no avatar of one's own".
     const input = profile.avatar === this.config.defaultAvatarUrl ? { ...profile, avatar: '' } : profile;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -84,7 +84,7 @@ export class UsersService {
     manager: EntityManager,
     id: string,
     changes: OwnProfileChanges,
-  ): Promise<{ user: UserEntity; changed: boolean }> {
+  ): Promise<{ user: User; changed: boolean }> {
     const input = changes.avatar === this.config.defaultAvatarUrl ? { ...changes, avatar: '' } : changes;
     const user = await this.users.findById(id, manager);
     // Only the user's own, authenticated profile is changed here, and users are never deleted.
@@ -102,7 +102,7 @@ export class UsersService {
   }
 
   /** `null` is treated as absent here too: a stored column is never set to null by a profile sync. */
-  private diff(user: UserEntity, input: OwnProfileChanges): ProfileChanges {
+  private diff(user: User, input: OwnProfileChanges): ProfileChanges {
     const changes: ProfileChanges = {};
     if (input.nickname != null && input.nickname !== user.nickname) changes.nickname = input.nickname;
     if (input.username != null) {
@@ -114,11 +114,53 @@ export class UsersService {
     return changes;
   }
 
-  findByExternalId(externalId: string): Promise<UserEntity | null> {
-    return this.users.findByExternalId(externalId);
+  // Reads for other modules. `manager` joins the caller's transaction.
+
+  findById(id: string, manager?: EntityManager): Promise<User | null> {
+    return this.users.findById(id, manager);
   }
 
-  async setDisabled(externalId: string, disabled: boolean): Promise<UserEntity> {
+  findByIds(ids: readonly string[]): Promise<User[]> {
+    return this.users.findByIds(ids);
+  }
+
+  /** Internal user ID to external ID, for the users that exist. */
+  async externalIds(ids: readonly string[]): Promise<Map<string, string>> {
+    return new Map((await this.users.findByIds(ids)).map((u) => [u.id, u.externalId]));
+  }
+
+  findByExternalId(externalId: string, manager?: EntityManager): Promise<User | null> {
+    return this.users.findByExternalId(externalId, manager);
+  }
+
+  findByUsername(username: string): Promise<User | null> {
+    return this.users.findByUsername(username);
+  }
+
+  /** Token version and disabled flag, cached for AUTH_CACHE_MS (every SDK request checks them). */
+  findAuthState(id: string): Promise<UserAuthState | null> {
+    return this.users.findAuthState(id);
+  }
+
+  /** findAuthState for many users, always from the database. */
+  findAuthStates(ids: readonly string[]): Promise<Map<string, UserAuthState>> {
+    return this.users.findAuthStates(ids);
+  }
+
+  /** See UsersRepository.lockPair: the first statement of a transaction between two users. */
+  lockPair(manager: EntityManager, userA: string, userB: string): Promise<void> {
+    return this.users.lockPair(manager, userA, userB);
+  }
+
+  count(): Promise<number> {
+    return this.users.count();
+  }
+
+  search(query: string | undefined, afterId: string | null, limit: number): Promise<User[]> {
+    return this.users.search(query, afterId, limit);
+  }
+
+  async setDisabled(externalId: string, disabled: boolean): Promise<User> {
     const user = await this.requireByExternalId(externalId);
     if (user.disabled !== disabled) {
       const now = this.clock.now();
@@ -130,7 +172,7 @@ export class UsersService {
     return user;
   }
 
-  async revokeTokens(externalId: string): Promise<UserEntity> {
+  async revokeTokens(externalId: string): Promise<User> {
     const user = await this.requireByExternalId(externalId);
     await this.users.incrementTokenVersion(user.id, this.clock.now());
     this.accessEvents.changed(user.id, 'revoked');
@@ -145,9 +187,9 @@ export class UsersService {
     manager: EntityManager,
     externalId: string,
     disabled: boolean,
-  ): Promise<{ before: UserEntity; after: UserEntity }> {
+  ): Promise<{ before: User; after: User }> {
     const user = await this.requireByExternalId(externalId, manager);
-    const before = Object.assign(new UserEntity(), user);
+    const before = { ...user };
     if (user.disabled !== disabled) {
       const now = this.clock.now();
       await this.users.setDisabled(user.id, disabled, now, manager);
@@ -160,9 +202,9 @@ export class UsersService {
   async revokeTokensWith(
     manager: EntityManager,
     externalId: string,
-  ): Promise<{ before: UserEntity; after: UserEntity }> {
+  ): Promise<{ before: User; after: User }> {
     const user = await this.requireByExternalId(externalId, manager);
-    const before = Object.assign(new UserEntity(), user);
+    const before = { ...user };
     const now = this.clock.now();
     await this.users.incrementTokenVersion(user.id, now, manager);
     return { before, after: Object.assign(user, { tokenVersion: user.tokenVersion + 1, updatedAt: now }) };
@@ -174,7 +216,7 @@ export class UsersService {
     if (change) this.accessEvents.changed(userId, change);
   }
 
-  private async requireByExternalId(externalId: string, manager?: EntityManager): Promise<UserEntity> {
+  private async requireByExternalId(externalId: string, manager?: EntityManager): Promise<User> {
     const user = await this.users.findByExternalId(externalId, manager);
     if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
     return user;

@@ -1,0 +1,62 @@
+/**
+ * A user as other modules see it: a plain record, never the TypeORM entity (which stays inside
+ * the users module). Reads hand out this shape; writes go through UsersService.
+ */
+export interface User {
+  id: string;
+  /** The host's external user ID (spec `user.user_id`): the SDK identity, never changed. */
+  externalId: string;
+  username: string | null;
+  nickname: string;
+  /** Stored as sent; an empty value is shown as the configured default avatar. */
+  avatar: string;
+  signature: string;
+  profileUpdatedAt: number;
+  tokenVersion: number;
+  disabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What the IM token guard needs on every request: one primary-key lookup of four columns. */
+export type UserAuthState = Pick<User, 'id' | 'externalId' | 'tokenVersion' | 'disabled'>;
+
+/**
+ * The users table's columns and row shape for read models that join it in plain SQL (a
+ * conversation with its peer on the send path). Such joins only read; every write is the users
+ * module's.
+ */
+export const USER_COLUMNS =
+  'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
+
+export interface UserRow {
+  id: string | number;
+  external_id: string;
+  username: string | null;
+  nickname: string;
+  avatar: string;
+  signature: string;
+  profile_updated_at: string | number;
+  token_version: string | number;
+  disabled: number | boolean;
+  created_at: string | number;
+  updated_at: string | number;
+}
+
+/** A users row read in plain SQL, its columns optionally prefixed (`p_id`, ...), as a User. */
+export function userFromRow(source: UserRow | Record<string, unknown>, p = ''): User {
+  const row = source as Record<string, string | number | boolean | null>;
+  return {
+    id: String(row[`${p}id`]),
+    externalId: String(row[`${p}external_id`]),
+    username: row[`${p}username`] === null ? null : String(row[`${p}username`]),
+    nickname: String(row[`${p}nickname`]),
+    avatar: String(row[`${p}avatar`]),
+    signature: String(row[`${p}signature`]),
+    profileUpdatedAt: Number(row[`${p}profile_updated_at`]),
+    tokenVersion: Number(row[`${p}token_version`]),
+    disabled: Boolean(Number(row[`${p}disabled`])),
+    createdAt: Number(row[`${p}created_at`]),
+    updatedAt: Number(row[`${p}updated_at`]),
+  };
+}
