@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ConversationAccessService, ViewerConversation } from '../conversations/conversation-access.service';
 import { directConversationId } from '../conversations/conversation-id';
-import type { CallEventType, DurableEventMap } from '../events/event-map';
+import type { CallEventType, DurableEventMap } from '../contract/events';
 import { MessagingService } from '../messages/messaging.service';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UsersService } from '../users/users.service';

@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
 import { ConversationsRepository } from '../conversations/conversations.repository';
-import type { DurableEventMap, GroupEventFields, GroupEventType } from '../events/event-map';
+import type { DurableEventMap, GroupEventFields, GroupEventType } from '../contract/events';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import type { User } from '../users/user';
 import { UsersService } from '../users/users.service';

@@ -6,7 +6,7 @@ import { ViewerConversation } from '../conversations/conversation-access.service
 import { directConversationId, groupConversationId } from '../conversations/conversation-id';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import type { DirectPrivatePart, MessageEventType } from '../events/event-map';
+import type { DirectPrivatePart, MessageEventType } from '../contract/events';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { UsersService } from '../users/users.service';
 import { directPrivateParts } from './message-events';

@@ -1,5 +1,5 @@
 import type { ConversationMemberEntity } from '../conversations/conversation-member.entity';
-import type { DirectPrivatePart } from '../events/event-map';
+import type { DirectPrivatePart } from '../contract/events';
 
 /**
  * Events about a conversation's content are stored once and go to whoever can see the message

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import type { DurableEventType } from '../events/event-map';
+import type { DurableEventType } from '../contract/events';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { privatePartOf } from './outbox.repository';
 import { dialectOf } from '../database/sql-dialect';

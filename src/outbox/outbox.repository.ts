@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
 import { insertRow, insertRows } from '../database/insert-row';
-import type { DurableEventMap, DurableEventType, MessageEventType } from '../events/event-map';
+import type { DurableEventMap, DurableEventType, MessageEventType } from '../contract/events';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { OutboxRecipientEntity } from './outbox-recipient.entity';
 

@@ -3,7 +3,7 @@ import type { Event as SocketPacket } from 'socket.io';
 import { ErrorCode } from '../common/error-code';
 import { printableName } from '../common/validation/printable-name';
 import { CLIENT_MESSAGE_MAX_BYTES } from '../config/realtime-config';
-import { CLIENT_EVENT_TYPES, ClientAck } from '../events/event-map';
+import { CLIENT_EVENT_TYPES, ClientAck } from '../contract/events';
 import type { SocketSession } from './socket-session';
 
 const WINDOW_MS = 10_000;

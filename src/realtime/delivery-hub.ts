@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { DurableEventType, EventEnvelope } from '../events/event-map';
+import type { DurableEventType, EventEnvelope } from '../contract/events';
 import type { MetricsService } from '../metrics/metrics.service';
 import type { SequencedBatch } from '../outbox/outbox-sequencer';
 import type { OutboxSequenceRepository, SequencedEvent } from '../outbox/outbox-sequence.repository';

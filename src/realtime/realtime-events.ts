@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
 import { isDatabaseUnavailable } from '../database/db-errors';
-import type { ClientAck, EphemeralEventMap, EventEnvelope } from '../events/event-map';
+import type { ClientAck, EphemeralEventMap, EventEnvelope } from '../contract/events';
 import { ack } from './client-messages';
 
 export const userRoom = (userId: string): string => `u:${userId}`;

@@ -9,7 +9,7 @@ import {
   WebSocketGateway,
 } from '@nestjs/websockets';
 import type { Server } from 'socket.io';
-import type { ClientAck } from '../events/event-map';
+import type { ClientAck } from '../contract/events';
 import { PresenceService } from './presence.service';
 import { RealtimeService } from './realtime.service';
 import { SocketCensus } from './socket-census';

@@ -5,7 +5,7 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { ClientAck, EventEnvelope } from '../events/event-map';
+import type { ClientAck, EventEnvelope } from '../contract/events';
 import { Lifecycle } from '../health/lifecycle';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { ImTokenService } from '../im-token/im-token.service';

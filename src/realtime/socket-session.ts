@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import type { ClientToServerEvents, ServerToClientEvents } from '../events/event-map';
+import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events';
 import type { AuthUser } from '../common/auth-user';
 import type { SequencedEvent } from '../outbox/outbox-sequence.repository';
 

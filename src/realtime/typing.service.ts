@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/error-code';
 import { ConversationAccessService } from '../conversations/conversation-access.service';
 import { directConversationId } from '../conversations/conversation-id';
 import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import type { ClientAck } from '../events/event-map';
+import type { ClientAck } from '../contract/events';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { ack } from './client-messages';
 import { ephemeral, refusalOf, userRoom } from './realtime-events';
