@@ -1,14 +1,14 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, bigintId, msTime } from '../database/columns';
+import type { GroupMember, GroupMemberStatus, GroupRole } from './group';
 
-export type GroupRole = 'owner' | 'admin' | 'member';
-/** A row is kept after leaving or removal: "is or was a member" matters for reports. */
-export type GroupMemberStatus = 'active' | 'left' | 'removed';
+// Kept for the groups module's own files; other modules import them from group.ts.
+export type { GroupMemberStatus, GroupRole };
 
 @Entity('group_members')
 @Index('UQ_group_members_group_user', ['groupId', 'userId'], { unique: true })
 @Index('IDX_group_members_user_status', ['userId', 'status'])
-export class GroupMemberEntity {
+export class GroupMemberEntity implements GroupMember {
   @IdColumn()
   id: string;
 

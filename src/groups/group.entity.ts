@@ -1,8 +1,9 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, bigintId, msTime } from '../database/columns';
+import type { Group } from './group';
 
 @Entity('groups')
-export class GroupEntity {
+export class GroupEntity implements Group {
   @IdColumn()
   id: string;
 

@@ -3,12 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupMemberEntity } from './group-member.entity';
 import { GroupEntity } from './group.entity';
+import { GroupDirectory } from './group-directory.service';
 import { GroupsRepository } from './groups.repository';
 
 /** Owns groups and their memberships; the group endpoints are GroupManagementModule's. */
 @Module({
   imports: [TypeOrmModule.forFeature([GroupEntity, GroupMemberEntity, GroupInvitationEntity])],
-  providers: [GroupsRepository],
-  exports: [GroupsRepository],
+  providers: [GroupsRepository, GroupDirectory],
+  // GroupsRepository stays exported until ConversationDescriber reads through GroupDirectory.
+  exports: [GroupsRepository, GroupDirectory],
 })
 export class GroupsModule {}

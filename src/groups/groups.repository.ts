@@ -4,27 +4,12 @@ import { EntityManager, In, MoreThan, Repository } from 'typeorm';
 import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
+import { GROUP_COLUMNS, Group, GroupRow, groupFromRow } from './group';
 import { dialectOf } from '../database/sql-dialect';
 import { likePrefix } from '../database/like-prefix';
 
-export const GROUP_COLUMNS =
-  'id, public_id, name, avatar, introduction, owner_id, disabled, dismissed_at, created_at, updated_at';
-
-/** A groups row (plain SQL, hot read paths) as an entity. */
-export function groupFromRow(row: Record<string, string | number | null>, p = ''): GroupEntity {
-  return Object.assign(new GroupEntity(), {
-    id: String(row[`${p}id`]),
-    publicId: String(row[`${p}public_id`]),
-    name: String(row[`${p}name`]),
-    avatar: String(row[`${p}avatar`]),
-    introduction: String(row[`${p}introduction`]),
-    ownerId: String(row[`${p}owner_id`]),
-    disabled: Boolean(Number(row[`${p}disabled`])),
-    dismissedAt: row[`${p}dismissed_at`] === null ? null : Number(row[`${p}dismissed_at`]),
-    createdAt: Number(row[`${p}created_at`]),
-    updatedAt: Number(row[`${p}updated_at`]),
-  });
-}
+// viewer-conversations.repository still imports these from here; they now live in group.ts.
+export { GROUP_COLUMNS, groupFromRow } from './group';
 
 export interface NewGroup {
   publicId: string;
@@ -48,7 +33,7 @@ export interface NewInvitation {
 /** One of a user's current groups, with the membership that puts it in the list. */
 export interface MyGroupRow {
   membership: GroupMemberEntity;
-  group: GroupEntity;
+  group: Group;
 }
 
 /**
@@ -85,13 +70,13 @@ export class GroupsRepository {
     return this.groupRepo(manager).findOneBy({ id });
   }
 
-  async findByIds(ids: string[]): Promise<GroupEntity[]> {
+  async findByIds(ids: readonly string[]): Promise<Group[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
     const rows = (await this.groups.query(
       `SELECT ${GROUP_COLUMNS} FROM \`groups\` WHERE id IN (${unique.map(() => '?').join(', ')})`,
       unique,
-    )) as Array<Record<string, string | number | null>>;
+    )) as GroupRow[];
     return rows.map((row) => groupFromRow(row));
   }
 
