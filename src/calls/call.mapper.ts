@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CALL_END_REASONS, CALL_MEDIA, CallEntity } from './call.entity';
 import type { CallParticipantEntity } from './call-participant.entity';
+import type * as contract from '../contract';
 
 export class CallParticipantReply {
   @ApiProperty({ description: 'External user ID.' }) user_id: string;
@@ -81,7 +82,11 @@ export function durationOf(call: Pick<CallEntity, 'acceptedAt' | 'endedAt'>): nu
   return call.acceptedAt !== null && call.endedAt !== null ? call.endedAt - call.acceptedAt : null;
 }
 
-export function toCallReply(call: CallEntity, participants: CallParticipantEntity[], names: CallNames): CallReply {
+export function toCallReply(
+  call: CallEntity,
+  participants: CallParticipantEntity[],
+  names: CallNames,
+): contract.CallReply {
   return {
     call_id: call.callId,
     conversation_id: names.conversationId,

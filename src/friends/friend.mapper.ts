@@ -4,6 +4,7 @@ import { UserReply } from '../users/user.mapper';
 import type { BlockEntity } from './block.entity';
 import type { FriendRequestEntity, FriendRequestStatus } from './friend-request.entity';
 import { REQUEST_STATUSES } from './dto/list-friend-requests.dto';
+import type * as contract from '../contract';
 
 export class FriendRequestReply {
   @ApiProperty({ description: 'Request ID (decimal string); pass it to accept / reject.', example: '42' }) id: string;
@@ -33,7 +34,11 @@ export class BlockReply {
   @ApiProperty({ description: 'Unix ms when the block began.' }) since: number;
 }
 
-export function toFriendRequestReply(request: FriendRequestEntity, from: UserReply, to: UserReply): FriendRequestReply {
+export function toFriendRequestReply(
+  request: FriendRequestEntity,
+  from: UserReply,
+  to: UserReply,
+): contract.FriendRequestReply {
   return {
     id: String(request.id),
     request_id: request.requestId,
@@ -46,10 +51,10 @@ export function toFriendRequestReply(request: FriendRequestEntity, from: UserRep
   };
 }
 
-export function toFriendReply(friend: UserReply, since: number): FriendReply {
+export function toFriendReply(friend: UserReply, since: number): contract.FriendReply {
   return { user: friend, conversation_id: directConversationId(friend.user_id), since };
 }
 
-export function toBlockReply(block: Pick<BlockEntity, 'createdAt'>, blocked: UserReply): BlockReply {
+export function toBlockReply(block: Pick<BlockEntity, 'createdAt'>, blocked: UserReply): contract.BlockReply {
   return { user: blocked, since: block.createdAt };
 }

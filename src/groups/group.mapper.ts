@@ -4,6 +4,7 @@ import { toUserReply, UserReply } from '../users/user.mapper';
 import type { User } from '../users/user';
 import type { GroupMemberEntity, GroupRole } from './group-member.entity';
 import type { GroupEntity } from './group.entity';
+import type * as contract from '../contract';
 
 const ROLES: GroupRole[] = ['owner', 'admin', 'member'];
 
@@ -44,7 +45,7 @@ export class GroupMemberReply {
   muted_until: number;
 }
 
-export function toGroupSummary(group: GroupEntity, facts: GroupFacts, defaultAvatarUrl: string): GroupSummary {
+export function toGroupSummary(group: GroupEntity, facts: GroupFacts, defaultAvatarUrl: string): contract.GroupSummary {
   return {
     group_id: group.publicId,
     conversation_id: groupConversationId(group.publicId),
@@ -64,7 +65,7 @@ export function toGroupReply(
   facts: GroupFacts,
   myRole: GroupRole,
   defaultAvatarUrl: string,
-): GroupReply {
+): contract.GroupReply {
   return { ...toGroupSummary(group, facts, defaultAvatarUrl), my_role: myRole };
 }
 
@@ -72,7 +73,7 @@ export function toGroupMemberReply(
   member: GroupMemberEntity,
   user: User,
   defaultAvatarUrl: string,
-): GroupMemberReply {
+): contract.GroupMemberReply {
   return {
     user: toUserReply(user, defaultAvatarUrl),
     role: member.role,

@@ -5,6 +5,7 @@ import { MEDIA_KINDS } from './dto/upload-media.dto';
 import { contentDisposition } from './file-name';
 import type { MediaEntity, MediaKind } from './media.entity';
 import { contentTypeFor, extensionFor } from './sniff';
+import type * as contract from '../contract';
 
 export const MEDIA_PATH = '/app/sdk/media';
 
@@ -26,7 +27,7 @@ export class MediaUploadReply {
   @ApiProperty({ type: MediaReply }) media: MediaReply;
 }
 
-export function toMediaReply(media: MediaEntity): MediaReply {
+export function toMediaReply(media: MediaEntity): contract.MediaReply {
   return {
     media_id: media.id,
     kind: media.kind,

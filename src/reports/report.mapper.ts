@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ReportEntity, ReportStatus } from './report.entity';
+import type * as contract from '../contract';
 
 /** Reply of spec 4.3 / 4.4. */
 export class ReportReply {
@@ -9,6 +10,6 @@ export class ReportReply {
   @ApiProperty({ description: 'false when this request_id was already stored (a retry).' }) created: boolean;
 }
 
-export function toReportReply(report: ReportEntity, created: boolean): ReportReply {
+export function toReportReply(report: ReportEntity, created: boolean): contract.ReportReply {
   return { request_id: report.requestId, status: report.status, created_at: report.createdAt, created };
 }

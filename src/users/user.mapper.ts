@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { User } from './user';
+import type * as contract from '../contract';
 
 /** The user object of spec 2.3. */
 export class UserReply {
@@ -18,7 +19,7 @@ export class ProfileReply {
   @ApiProperty({ type: UserReply }) user: UserReply;
 }
 
-export function toUserReply(user: User, defaultAvatarUrl: string): UserReply {
+export function toUserReply(user: User, defaultAvatarUrl: string): contract.UserReply {
   return {
     id: String(user.id),
     user_id: user.externalId,
