@@ -1,6 +1,6 @@
 import type { CapabilityName, RateLimitName } from '../config/messaging-config';
 import type { RuntimeSettings, SettingName } from '../settings/runtime-settings';
-import type { SettingRow } from '../settings/runtime-settings.repository';
+import type { SettingRow } from '../settings/setting-row';
 
 /** The value `name` would be stored as (the shape settings/update writes), read from whole settings. */
 function rowValue(settings: RuntimeSettings, name: SettingName): unknown {

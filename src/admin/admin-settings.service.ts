@@ -14,8 +14,8 @@ import {
   normaliseKeywords,
   rowsOf,
 } from '../settings/runtime-settings';
-import { RuntimeSettingsRepository, SettingRow } from '../settings/runtime-settings.repository';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
+import type { SettingRow } from '../settings/setting-row';
 import type { AdminActor } from './admin-actor';
 import { AdminAuditService } from './admin-audit.service';
 import { changedRows } from './admin-settings-rows';
@@ -34,7 +34,6 @@ const KEY_ROWS: SettingName[] = ['rtc_callback_key', 'rtc_next_callback_key'];
 @Injectable()
 export class AdminSettingsService {
   constructor(
-    private readonly repository: RuntimeSettingsRepository,
     private readonly settings: RuntimeSettingsService,
     private readonly audit: AdminAuditService,
     private readonly tx: TransactionRunner,
@@ -52,10 +51,10 @@ export class AdminSettingsService {
     if (values.size === 0)
       throw new AppError(ErrorCode.INVALID_PARAMETER, 'settings: send at least one setting to change');
     await this.tx.run(async (manager) => {
-      const before = await this.repository.lockByNames(manager, [...values.keys()]);
+      const before = await this.settings.lockRows(manager, [...values.keys()]);
       const changed = changedRows(values, before, environmentSettings(this.config));
       if (changed.size === 0) return;
-      await this.repository.upsert(manager, changed, this.clock.now(), actor.username);
+      await this.settings.storeRows(manager, changed, this.clock.now(), actor.username);
       await this.audit.record(manager, actor, {
         action: 'settings.updated',
         ...TARGET,
@@ -69,8 +68,8 @@ export class AdminSettingsService {
   async reset(actor: AdminActor, dto: ResetSettingsDto): Promise<RuntimeSettingsReply> {
     const names = [...new Set(dto.keys.flatMap((key: ResettableSetting) => rowsOf(key)))];
     await this.tx.run(async (manager) => {
-      const before = await this.repository.lockByNames(manager, names);
-      await this.repository.remove(manager, names);
+      const before = await this.settings.lockRows(manager, names);
+      await this.settings.removeRows(manager, names);
       await this.audit.record(manager, actor, {
         action: 'settings.reset',
         ...TARGET,
@@ -88,11 +87,11 @@ export class AdminSettingsService {
     if (otherSecrets.includes(key))
       throw new AppError(ErrorCode.INVALID_PARAMETER, 'key: must differ from the service’s other secrets');
     await this.tx.run(async (manager) => {
-      const before = await this.repository.lockByNames(manager, KEY_ROWS);
+      const before = await this.settings.lockRows(manager, KEY_ROWS);
       const current = this.currentKey(before);
       if (key === current)
         throw new AppError(ErrorCode.INVALID_PARAMETER, 'key: this is already the current callback key');
-      await this.repository.upsert(
+      await this.settings.storeRows(
         manager,
         new Map([['rtc_next_callback_key', JSON.stringify(key)]]),
         this.clock.now(),
@@ -111,15 +110,15 @@ export class AdminSettingsService {
   /** Ends a rotation: the staged key becomes the only one (the provider now signs with it). */
   async promoteCallbackKey(actor: AdminActor): Promise<RuntimeSettingsReply> {
     await this.tx.run(async (manager) => {
-      const before = await this.repository.lockByNames(manager, KEY_ROWS);
+      const before = await this.settings.lockRows(manager, KEY_ROWS);
       const next = staged(before);
-      await this.repository.upsert(
+      await this.settings.storeRows(
         manager,
         new Map([['rtc_callback_key', JSON.stringify(next)]]),
         this.clock.now(),
         actor.username,
       );
-      await this.repository.remove(manager, ['rtc_next_callback_key']);
+      await this.settings.removeRows(manager, ['rtc_next_callback_key']);
       await this.audit.record(manager, actor, {
         action: 'settings.callback_key_promoted',
         ...TARGET,
@@ -133,9 +132,9 @@ export class AdminSettingsService {
   /** Abandons a rotation: only the current key verifies again. */
   async cancelCallbackKey(actor: AdminActor): Promise<RuntimeSettingsReply> {
     await this.tx.run(async (manager) => {
-      const before = await this.repository.lockByNames(manager, KEY_ROWS);
+      const before = await this.settings.lockRows(manager, KEY_ROWS);
       staged(before);
-      await this.repository.remove(manager, ['rtc_next_callback_key']);
+      await this.settings.removeRows(manager, ['rtc_next_callback_key']);
       await this.audit.record(manager, actor, {
         action: 'settings.callback_key_cancelled',
         ...TARGET,

@@ -12,6 +12,6 @@ import { RuntimeSettingsService } from './runtime-settings.service';
 @Module({
   imports: [TypeOrmModule.forFeature([RuntimeSettingEntity])],
   providers: [RuntimeSettingsRepository, RuntimeSettingsService],
-  exports: [RuntimeSettingsRepository, RuntimeSettingsService],
+  exports: [RuntimeSettingsService],
 })
 export class RuntimeSettingsModule {}

@@ -4,8 +4,7 @@ import { EntityManager, In, Repository } from 'typeorm';
 import { dialectOf } from '../database/sql-dialect';
 import { RuntimeSettingEntity } from './runtime-setting.entity';
 import type { SettingName } from './runtime-settings';
-
-export type SettingRow = Pick<RuntimeSettingEntity, 'name' | 'valueJson' | 'updatedAt'>;
+import type { SettingRow } from './setting-row';
 
 @Injectable()
 export class RuntimeSettingsRepository {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import {
   RuntimeSettings,
@@ -6,8 +7,10 @@ import {
   mergeSettings,
   overriddenSettings,
   ResettableSetting,
+  SettingName,
 } from './runtime-settings';
 import { RuntimeSettingsRepository } from './runtime-settings.repository';
+import type { SettingRow } from './setting-row';
 
 export interface SettingsSnapshot {
   settings: RuntimeSettings;
@@ -85,6 +88,24 @@ export class RuntimeSettingsService implements OnModuleInit, OnApplicationShutdo
     const pending = this.inFlight;
     if (pending) await pending;
     await this.refresh();
+  }
+
+  /**
+   * The named stored rows, locked until the caller's transaction ends, so a change that reads
+   * before it writes (the key rotation, an audit row's "before") sees what it replaces.
+   */
+  lockRows(manager: EntityManager, names: readonly SettingName[]): Promise<SettingRow[]> {
+    return this.repository.lockByNames(manager, names);
+  }
+
+  /** Stores the values (JSON texts) as overrides within the caller's transaction; `reload` applies them. */
+  storeRows(manager: EntityManager, values: Map<SettingName, string>, at: number, by: string): Promise<void> {
+    return this.repository.upsert(manager, values, at, by);
+  }
+
+  /** Drops the overrides within the caller's transaction: those settings follow the environment again. */
+  removeRows(manager: EntityManager, names: readonly SettingName[]): Promise<void> {
+    return this.repository.remove(manager, names);
   }
 
   private async load(): Promise<void> {
