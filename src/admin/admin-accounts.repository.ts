@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { insertRow } from '../database/insert-row';
-import { AdminAccountEntity, AdminRole, AdminSessionEntity } from './admin.entities';
+import type { AdminRole } from './admin-roles';
+import { AdminAccountEntity, AdminSessionEntity } from './admin.entities';
 
 export type AdminChanges = Partial<
   Pick<AdminAccountEntity, 'role' | 'disabled' | 'passwordHash' | 'totpSecret' | 'totpPendingSecret' | 'totpLastStep'>

@@ -11,7 +11,8 @@ import { AdminAccountsRepository, AdminChanges } from './admin-accounts.reposito
 import { AdminAuditRepository } from './admin-audit.repository';
 import { AdminAuditService } from './admin-audit.service';
 import { AuditQueryDto, CreateAdminDto, UpdateAdminDto } from './admin.dto';
-import { AdminAccountEntity, AdminRole } from './admin.entities';
+import type { AdminRole } from './admin-roles';
+import { AdminAccountEntity } from './admin.entities';
 import { AdminListReply, AdminReply, AuditPageReply, toAdminReply, toAuditItemReply } from './admin.reply';
 import { checkPassword, checkUsername } from './admin-rules';
 import { pageOf } from './admin-pages';

@@ -1,6 +1,6 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AdminRole } from './admin.entities';
+import type { AdminRole } from './admin-roles';
 
 /** The administrator behind a request, as AdminGuard found them. */
 export interface AdminActor {

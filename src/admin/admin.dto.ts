@@ -5,7 +5,7 @@ import { GROUP_ID_RULES, USER_ID_RULES } from '../common/validation/field-rules'
 import { Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
 import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
-import { ADMIN_ROLES, AdminRole } from './admin.entities';
+import { ADMIN_ROLES, AdminRole } from './admin-roles';
 
 const USERNAME: TextRules = { min: 1, max: 32, noControl: true, noEdgeWhitespace: true };
 const PASSWORD: TextRules = { min: 1, max: 1024 };

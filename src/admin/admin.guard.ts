@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { setActor } from './admin-actor';
 import { AdminAuthService } from './admin-auth.service';
 import { ADMIN_CSRF_HEADER, sessionCookieOf } from './admin-session-cookie';
-import { AdminRole, roleAtLeast } from './admin.entities';
+import { AdminRole, roleAtLeast } from './admin-roles';
 
 const ROLE = 'adminRole';
 const PUBLIC = 'adminPublic';

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ADMIN_ROLES, AdminAccountEntity, AdminAuditEntity, AdminRole } from './admin.entities';
+import { ADMIN_ROLES, AdminRole } from './admin-roles';
+import type { AdminAccountEntity, AdminAuditEntity } from './admin.entities';
 
 export class AdminReply {
   @ApiProperty({ example: 'alice' }) username: string;

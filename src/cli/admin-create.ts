@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AdminAccountsService } from '../admin/admin-accounts.service';
-import { ADMIN_ROLES, AdminRole } from '../admin/admin.entities';
+import { ADMIN_ROLES, AdminRole } from '../admin/admin-roles';
 import { AppModule } from '../app.module';
 import { AppError } from '../common/app-error';
 import { createRootLogger } from '../common/logging/root-logger';
