@@ -1,4 +1,4 @@
-import type { MessageReply } from './messages';
+import type { MessageReply } from './messages.js';
 
 /** One entry of the home list, as its member sees it. */
 export interface ConversationItem {

@@ -1,8 +1,8 @@
-import type { CallReply } from './calls';
-import type { BlockReply, FriendReply, FriendRequestReply } from './friends';
-import type { GroupSummary } from './groups';
-import type { MessageReply } from './messages';
-import type { UserReply } from './users';
+import type { CallReply } from './calls.js';
+import type { BlockReply, FriendReply, FriendRequestReply } from './friends.js';
+import type { GroupSummary } from './groups.js';
+import type { MessageReply } from './messages.js';
+import type { UserReply } from './users.js';
 
 /**
  * Every event a client can receive, by type: the one map that producers (outbox appends) and

@@ -1,5 +1,5 @@
-import type { CursorPage } from './common';
-import type { UserReply } from './users';
+import type { CursorPage } from './common.js';
+import type { UserReply } from './users.js';
 
 export type FriendRequestStatus = 'pending' | 'accepted' | 'rejected';
 

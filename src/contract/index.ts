@@ -4,14 +4,14 @@
  * imports: the server's reply classes are checked against these (test/contract), and the Web
  * SDK and the tests import them instead of keeping copies.
  */
-export type * from './calls';
-export type * from './common';
-export type * from './conversations';
-export type * from './friends';
-export type * from './groups';
-export type * from './media';
-export type * from './messages';
-export type * from './reports';
-export type * from './sync';
-export type * from './users';
-export * from './events';
+export type * from './calls.js';
+export type * from './common.js';
+export type * from './conversations.js';
+export type * from './friends.js';
+export type * from './groups.js';
+export type * from './media.js';
+export type * from './messages.js';
+export type * from './reports.js';
+export type * from './sync.js';
+export type * from './users.js';
+export type * from './events.js';

@@ -1,4 +1,4 @@
-import type { CursorPage } from './common';
+import type { CursorPage } from './common.js';
 
 export type MessageStatus = 'normal' | 'recalled' | 'deleted';
 

@@ -1,6 +1,6 @@
-import type { CursorPage } from './common';
-import type { ConversationItem } from './conversations';
-import type { MediaLimits } from './media';
+import type { CursorPage } from './common.js';
+import type { ConversationItem } from './conversations.js';
+import type { MediaLimits } from './media.js';
 
 export type ConversationPageReply = CursorPage<ConversationItem>;
 

@@ -15,9 +15,12 @@ const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 
+/** The SDK's entry in its build, which mirrors sdk/web/src and the src/contract it is compiled with. */
+const SDK_ENTRY = 'sdk/web/src/index.js';
+
 /** The import map the page declares inline; the policy allows exactly this script by its hash. */
 export const IMPORT_MAP = JSON.stringify({
-  imports: { 'socket.io-client': '/demo/vendor/socket.io-client.js', '@im-sdk/web': '/demo/sdk/index.js' },
+  imports: { 'socket.io-client': '/demo/vendor/socket.io-client.js', '@im-sdk/web': `/demo/sdk/${SDK_ENTRY}` },
 });
 export const IMPORT_MAP_HASH = `sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}`;
 
@@ -48,7 +51,7 @@ export class DemoFiles {
   }
 
   get sdkBuilt(): boolean {
-    return existsSync(join(this.sdk, 'index.js'));
+    return existsSync(join(this.sdk, SDK_ENTRY));
   }
 
   socketIoClient(): DemoFile {

@@ -1,3 +1,12 @@
+import type {
+  ConversationItem,
+  MediaUploadReply,
+  MessageChangeReply,
+  SendReply,
+  SyncReply,
+  UnreadReply,
+  UnreadTotals,
+} from '../../../src/contract/index.js';
 import { AuthProvider, AuthSession } from './auth-session.js';
 import { Coalescer } from './coalescer.js';
 import {
@@ -17,7 +26,7 @@ import { isHomePage, withTombstone } from './home-cache.js';
 import { HttpClient, Query } from './http.js';
 import { ImUser } from './jwt.js';
 import { RealtimeLink } from './realtime.js';
-import { BadgeState, UnreadBadge, UnreadTotals } from './unread-badge.js';
+import { BadgeState, UnreadBadge } from './unread-badge.js';
 
 export interface ClientOptions {
   /** The service's origin, e.g. `https://im.example.com`. */
@@ -59,7 +68,7 @@ export interface ImClient {
   openWindow(conversationId: string, onChange?: (state: WindowState) => void): ConversationWindow;
   closeWindow(window: ConversationWindow): void;
   /** `POST /app/sdk/sync` (one page of the home list); its absolute unread resets the badge. */
-  sync<T extends SyncPage = SyncPage>(body?: { cursor?: string }): Promise<T>;
+  sync<T extends SyncPage = SyncReply>(body?: { cursor?: string }): Promise<T>;
   /** The aggregate unread badge, capped at 100 and recalibrated with `unread` (spec 4.7). */
   readonly badge: BadgeState;
   onBadge(listener: (state: BadgeState) => void): () => void;
@@ -74,34 +83,26 @@ export interface ImClient {
     type: string;
     content: Record<string, unknown>;
     client_message_id?: string;
-  }): Promise<{ message: ImMessage; event_id: string }>;
+  }): Promise<SendReply>;
   /**
    * Recall or delete (`/app/sdk/messages/recall` or `/delete`). The open window and the cached
    * home page (when it is the conversation's last message) show the tombstone at once, and the
    * change is emitted as `event` (`message.recalled` or `message.deleted`) once, as it would
    * reach another device.
    */
-  changeMessage(
-    action: 'recall' | 'delete',
-    conversationId: string,
-    mid: string,
-  ): Promise<{ message: ImMessage; event_id: string | null }>;
+  changeMessage(action: 'recall' | 'delete', conversationId: string, mid: string): Promise<MessageChangeReply>;
   /** Uploads a file (`kind` image or file) and answers its `media` (`media_id` to send in a message). */
-  uploadMedia(
-    file: Blob,
-    kind: 'image' | 'file',
-    name?: string,
-  ): Promise<{ media: { media_id: string; mime_type: string; size: number; url: string } }>;
+  uploadMedia(file: Blob, kind: 'image' | 'file', name?: string): Promise<MediaUploadReply>;
   /** The bytes of a media item, for `URL.createObjectURL` (the download needs the IM token). */
   downloadMedia(mediaId: string): Promise<Blob>;
   /** The last `sync` page this user saw (from the store), to show before the network answers. */
-  cachedHome<T extends SyncPage = SyncPage>(): Promise<T | undefined>;
+  cachedHome<T extends SyncPage = SyncReply>(): Promise<T | undefined>;
 }
 
-/** The part of a `sync` reply the SDK reads; the rest is passed through to the app. */
+/** The part of a `sync` reply (`SyncReply`) the SDK reads; the rest is passed through to the app. */
 export interface SyncPage {
   conversations: {
-    items: Array<{ conversation_id: string; unread: number; muted: boolean; last_message?: ImMessage | null }>;
+    items: Array<Pick<ConversationItem, 'conversation_id' | 'unread' | 'muted'> & { last_message?: ImMessage | null }>;
     next_cursor: string | null;
   };
   unread: UnreadTotals;
@@ -152,7 +153,7 @@ export function createClient(options: ClientOptions): ImClient {
   const http = new HttpClient(options.baseUrl, session, options.fetch ?? fetch.bind(globalThis));
   const badge = new UnreadBadge(
     () => session.user?.user_id ?? null,
-    () => guarded(() => http.get('/app/sdk/unread')),
+    () => guarded(() => http.get<UnreadReply>('/app/sdk/unread')),
     (state) => badgeListeners.forEach((listener) => listener(state)),
   );
   const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
@@ -265,15 +266,13 @@ export function createClient(options: ClientOptions): ImClient {
     },
     async sendMessage(message) {
       const body = { client_message_id: randomId(), ...message };
-      const reply = await guarded(() =>
-        http.post<{ message: ImMessage; event_id: string }>('/app/sdk/messages/send', body),
-      );
+      const reply = await guarded(() => http.post<SendReply>('/app/sdk/messages/send', body));
       applyOwn('message.new', message.conversation_id, reply.message, reply.event_id);
       return reply;
     },
     async changeMessage(action, conversationId, mid) {
       const reply = await guarded(() =>
-        http.post<{ message: ImMessage; event_id: string | null }>(`/app/sdk/messages/${action}`, {
+        http.post<MessageChangeReply>(`/app/sdk/messages/${action}`, {
           conversation_id: conversationId,
           mid,
         }),
@@ -290,7 +289,7 @@ export function createClient(options: ClientOptions): ImClient {
       const form = new FormData();
       form.append('kind', kind);
       form.append('file', file, name);
-      return guarded(() => http.upload('/app/sdk/media/upload', form));
+      return guarded(() => http.upload<MediaUploadReply>('/app/sdk/media/upload', form));
     },
     downloadMedia: (mediaId) => guarded(() => http.download(`/app/sdk/media/${encodeURIComponent(mediaId)}`)),
     async cachedHome<T extends SyncPage>() {

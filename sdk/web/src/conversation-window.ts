@@ -1,42 +1,16 @@
+import type { MessageReply, MessageWindowReply, ReadReply as ContractReadReply } from '../../../src/contract/index.js';
 import { Coalescer } from './coalescer.js';
 import { ImError } from './errors.js';
 import { ServerEvent } from './events.js';
 
 /** A message as the service returns it (tombstones keep `mid` and `conversation_seq`). */
-export interface ImMessage {
-  mid: string;
-  conversation_id: string;
-  conversation_seq: string;
-  sender_id: string;
-  client_message_id: string;
-  type: string;
-  content: Record<string, unknown> | null;
-  status: 'normal' | 'recalled' | 'deleted';
-  created_at: number;
-  /** Content version: a recall or delete raises it. The higher one wins. */
-  updated_at: number;
-}
+export type ImMessage = MessageReply;
 
-export interface WindowReply {
-  conversation_id: string;
-  outcome: 'unchanged' | 'reset' | 'page';
-  messages: ImMessage[];
-  has_more_before: boolean | null;
-  has_more_after: boolean | null;
-  last_seq: string;
-  updated_at: number;
-  deletion_revision: string;
-  read_seq: string;
-  unread: number;
-}
+/** The reply of `GET /app/sdk/messages`. */
+export type WindowReply = MessageWindowReply;
 
 /** The reply of `POST /app/sdk/messages/read`: the read position and the exact unread after it. */
-export interface ReadReply {
-  conversation_id: string;
-  read_seq: string;
-  unread: number;
-  event_id: string | null;
-}
+export type ReadReply = ContractReadReply;
 
 export interface WindowTransport {
   messages(query: Record<string, string>): Promise<WindowReply>;

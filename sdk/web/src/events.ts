@@ -1,20 +1,14 @@
-/** The envelope of every real-time event (README "Real-time connection"). */
-export interface ServerEvent<D = Record<string, unknown>> {
-  event_id: string;
-  type: string;
-  /** Opaque; only grows within one user's stream. null for ephemeral events (typing, presence). */
-  position: string | null;
-  created_at: number;
-  data: D;
-}
+import type { ConnectionReady, EventEnvelope } from '../../../src/contract/index.js';
 
-export interface ReadyInfo {
-  event_id: string;
-  position: string;
-  server_time: number;
-  resumed: boolean;
-  replayed: number;
-}
+/**
+ * The envelope of every real-time event (README "Real-time connection"). `position` is opaque
+ * and only grows within one user's stream; null for ephemeral events (typing, presence). The
+ * contract's `ServerEventEnvelope` is the same envelope with `data` typed by `type`.
+ */
+export type ServerEvent<D = Record<string, unknown>> = EventEnvelope<string, D>;
+
+/** `connection.ready`: a connection (new or resumed) is ready. */
+export type ReadyInfo = ConnectionReady;
 
 /** Why the SDK asks for recovery (spec 4.7). */
 export type RecoveryReason = 'login' | 'foreground' | 'online' | 'connection.ready' | 'refresh' | 'gap';

@@ -1,8 +1,9 @@
+import type { ConversationItem } from '../../../src/contract/index.js';
 import { ImMessage } from './conversation-window.js';
 
 /** The part of a cached `sync` page that a recall or delete changes. */
 export interface HomePageLike {
-  conversations: { items: Array<{ conversation_id: string; last_message?: ImMessage | null }> };
+  conversations: { items: Array<Pick<ConversationItem, 'conversation_id'> & { last_message?: ImMessage | null }> };
 }
 
 /**

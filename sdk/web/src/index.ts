@@ -26,3 +26,5 @@ export type {
   StateStore,
 } from './state-store.js';
 export type { CalibrationTrio, WindowCache, WindowSnapshot } from './conversation-window.js';
+/** Every reply body and real-time event payload of the service, as the server declares them (src/contract). */
+export type * as Contract from '../../../src/contract/index.js';

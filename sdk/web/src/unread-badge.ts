@@ -1,12 +1,10 @@
+import type { UnreadReply, UnreadTotals } from '../../../src/contract/index.js';
 import { ServerEvent } from './events.js';
+
+export type { UnreadTotals };
 
 /** The badge's cap: past it the local count is no longer exact (spec 4.7). */
 export const UNREAD_CAP = 100;
-
-export interface UnreadTotals {
-  total: number;
-  total_unmuted: number;
-}
 
 interface ConversationUnread {
   unread: number;
@@ -35,9 +33,7 @@ export class UnreadBadge {
 
   constructor(
     private readonly myUserId: () => string | null,
-    private readonly fetchAbsolute: () => Promise<
-      UnreadTotals & { conversations: Array<{ conversation_id: string; unread: number; muted: boolean }> }
-    >,
+    private readonly fetchAbsolute: () => Promise<Pick<UnreadReply, 'total' | 'total_unmuted' | 'conversations'>>,
     private readonly onChange: (state: BadgeState) => void = () => undefined,
   ) {}
 
