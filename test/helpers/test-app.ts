@@ -30,6 +30,13 @@ export class TestClock extends Clock {
     if (this.fixed !== null) this.fixed += ms;
     else this.offset += ms;
   }
+
+  /** Follows real time again, from where it was held (time never goes back). */
+  release(): void {
+    if (this.fixed === null) return;
+    this.offset = this.fixed - Date.now();
+    this.fixed = null;
+  }
 }
 
 export interface TestApp {
