@@ -3,8 +3,8 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
 import { TransactionRunner } from '../database/transaction-runner';
-import type { ReportEntity, ReportStatus } from '../reports/report.entity';
-import { ReportsRepository } from '../reports/reports.repository';
+import type { Report, ReportStatus } from '../reports/report';
+import { ReportQueue } from '../reports/report-queue.service';
 import { ReportsService } from '../reports/reports.service';
 import { UsersService } from '../users/users.service';
 import type { AdminActor } from './admin-actor';
@@ -34,7 +34,7 @@ const NEXT: Record<ReportStatus, readonly ReportStatus[]> = {
 @Injectable()
 export class AdminReportsService {
   constructor(
-    private readonly reports: ReportsRepository,
+    private readonly reports: ReportQueue,
     private readonly reportsService: ReportsService,
     private readonly users: UsersService,
     private readonly auditRows: AdminAuditRepository,
@@ -103,13 +103,13 @@ export class AdminReportsService {
     });
   }
 
-  private async require(reportId: string): Promise<ReportEntity> {
+  private async require(reportId: string): Promise<Report> {
     const report = await this.reports.findById(reportId);
     if (!report) throw AppError.invalid('report_id', 'no such report');
     return report;
   }
 
-  private async reporterIds(reports: ReportEntity[]): Promise<Map<string, string>> {
+  private async reporterIds(reports: Report[]): Promise<Map<string, string>> {
     const users = await this.users.findByIds(reports.map((r) => r.reporterId));
     return new Map(users.map((u) => [String(u.id), u.externalId]));
   }

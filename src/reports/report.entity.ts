@@ -1,14 +1,15 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, bigintId, msTime } from '../database/columns';
+import type { Report, ReportStatus, ReportTargetType } from './report';
 
-export type ReportStatus = 'pending' | 'reviewed' | 'closed';
-export type ReportTargetType = 'user' | 'group';
+// Kept for the reports module's own files; other modules import them from report.ts.
+export type { ReportStatus, ReportTargetType };
 
 /** An abuse report. (reporter, request_id) is the idempotency key, across both target types. */
 @Entity('reports')
 @Index('UQ_reports_reporter_request', ['reporterId', 'requestId'], { unique: true })
 @Index('IDX_reports_status_created', ['status', 'createdAt'])
-export class ReportEntity {
+export class ReportEntity implements Report {
   @IdColumn()
   id: string;
 

@@ -2,15 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { insertRow } from '../database/insert-row';
-import { ReportEntity, ReportStatus, ReportTargetType } from './report.entity';
-
-export interface ReportFilters {
-  status?: ReportStatus;
-  targetType?: ReportTargetType;
-  reasonCode?: number;
-  from?: number;
-  to?: number;
-}
+import type { ReportFilters, ReportStatus } from './report';
+import { ReportEntity } from './report.entity';
 
 export type NewReport = Omit<ReportEntity, 'id' | 'status' | 'updatedAt'>;
 
