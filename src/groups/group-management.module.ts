@@ -1,23 +1,32 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { RelationshipChangesModule } from '../calls/relationship-changes.module';
+import { RelationshipChangesModule } from '../relationship-changes/relationship-changes.module';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { GroupAccess } from './group-access.service';
+import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupInvitationsService } from './group-invitations.service';
+import { GroupMemberEntity } from './group-member.entity';
 import { GroupMembersService } from './group-members.service';
+import { GroupEntity } from './group.entity';
 import { GroupsController } from './groups.controller';
-import { GroupsModule } from './groups.module';
+import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
 
 /**
  * The group endpoints. Separate from GroupsModule (which owns the tables and is imported by
  * ConversationsModule) so that it can use the conversations repositories without a circular
- * import.
+ * import. It keeps its own GroupsRepository (stateless), as GroupsModule exports services only.
  */
 @Module({
-  imports: [GroupsModule, ConversationsModule, ImTokenModule, RelationshipChangesModule],
+  imports: [
+    TypeOrmModule.forFeature([GroupEntity, GroupMemberEntity, GroupInvitationEntity]),
+    ConversationsModule,
+    ImTokenModule,
+    RelationshipChangesModule,
+  ],
   controllers: [GroupsController],
-  providers: [GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService],
+  providers: [GroupsRepository, GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService],
   // The admin console dismisses groups as the owner would.
   exports: [GroupsService],
 })

@@ -10,7 +10,6 @@ import { GroupsRepository } from './groups.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([GroupEntity, GroupMemberEntity, GroupInvitationEntity])],
   providers: [GroupsRepository, GroupDirectory],
-  // GroupsRepository stays exported until ConversationDescriber reads through GroupDirectory.
-  exports: [GroupsRepository, GroupDirectory],
+  exports: [GroupDirectory],
 })
 export class GroupsModule {}

@@ -8,9 +8,6 @@ import { GROUP_COLUMNS, Group, GroupRow, groupFromRow } from './group';
 import { dialectOf } from '../database/sql-dialect';
 import { likePrefix } from '../database/like-prefix';
 
-// viewer-conversations.repository still imports these from here; they now live in group.ts.
-export { GROUP_COLUMNS, groupFromRow } from './group';
-
 export interface NewGroup {
   publicId: string;
   name: string;
