@@ -3,10 +3,10 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { CursorCodec } from '../common/pagination/cursor';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { TransactionRunner } from '../database/transaction-runner';
-import type { GroupEntity } from '../groups/group.entity';
-import { GroupsRepository } from '../groups/groups.repository';
+import type { Group } from '../groups/group';
+import { GroupDirectory } from '../groups/group-directory.service';
 import { GroupsService } from '../groups/groups.service';
 import type { User } from '../users/user';
 import { UsersService } from '../users/users.service';
@@ -31,7 +31,7 @@ import { pageOf } from './admin-pages';
 const PAGE = 50;
 
 const auditedUser = (u: User) => ({ disabled: u.disabled, token_version: u.tokenVersion });
-const auditedGroup = (g: GroupEntity) => ({ disabled: g.disabled, dismissed_at: g.dismissedAt });
+const auditedGroup = (g: Group) => ({ disabled: g.disabled, dismissed_at: g.dismissedAt });
 
 /**
  * Users and groups as the operator sees them. Disabling a user and forcing a logout are the
@@ -42,9 +42,9 @@ const auditedGroup = (g: GroupEntity) => ({ disabled: g.disabled, dismissed_at: 
 export class AdminDirectoryService {
   constructor(
     private readonly users: UsersService,
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupDirectory,
     private readonly groupsService: GroupsService,
-    private readonly conversationMembers: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly audit: AdminAuditService,
     private readonly presence: PresenceService,
     private readonly tx: TransactionRunner,
@@ -65,7 +65,7 @@ export class AdminDirectoryService {
     const user = await this.requireUser(externalId);
     const [groupCount, conversationCount, presence] = await Promise.all([
       this.groups.countActiveGroupsOfUser(user.id),
-      this.conversationMembers.countCurrentForUser(user.id),
+      this.conversations.countCurrentForUser(user.id),
       this.presence.stateOf(String(user.id)),
     ]);
     return {
@@ -148,7 +148,7 @@ export class AdminDirectoryService {
     await this.tx.run(async (manager) => {
       if (group.disabled !== disabled) {
         after.updatedAt = this.clock.now();
-        await this.groups.setDisabled(group.id, disabled, after.updatedAt, manager);
+        await this.groups.setDisabled(manager, group.id, disabled, after.updatedAt);
       }
       await this.audit.record(manager, actor, {
         action: disabled ? 'group.disabled' : 'group.enabled',
@@ -184,7 +184,7 @@ export class AdminDirectoryService {
     return user;
   }
 
-  private async requireGroup(publicId: string): Promise<GroupEntity> {
+  private async requireGroup(publicId: string): Promise<Group> {
     const group = await this.groups.findByPublicId(publicId);
     if (!group) throw new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, 'group_id: no such group');
     return group;

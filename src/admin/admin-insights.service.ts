@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
-import { ClientErrorsRepository } from '../client-errors/client-errors.repository';
-import { MessagesRepository } from '../messages/messages.repository';
-import { ReportsRepository } from '../reports/reports.repository';
+import { ClientErrorRecordsService } from '../client-errors/client-error-records.service';
+import { MessageHistory } from '../conversations/message-history.service';
+import { ReportQueue } from '../reports/report-queue.service';
 import { UsersService } from '../users/users.service';
 import { SocketCensus } from '../realtime/socket-census';
 import type { AdminActor } from './admin-actor';
@@ -21,9 +21,9 @@ const DAY = 24 * HOUR;
 @Injectable()
 export class AdminInsightsService {
   constructor(
-    private readonly clientErrors: ClientErrorsRepository,
-    private readonly messages: MessagesRepository,
-    private readonly reports: ReportsRepository,
+    private readonly clientErrors: ClientErrorRecordsService,
+    private readonly messages: MessageHistory,
+    private readonly reports: ReportQueue,
     private readonly users: UsersService,
     private readonly census: SocketCensus,
     private readonly cursors: CursorCodec,

@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ClientErrorEntity } from '../client-errors/client-error.entity';
-import type { GroupMemberEntity } from '../groups/group-member.entity';
-import type { GroupEntity } from '../groups/group.entity';
+import type { ClientErrorRecord } from '../client-errors/client-error-record';
+import type { Group, GroupMember } from '../groups/group';
 import { MessageReply } from '../messages/message.mapper';
-import type { ReportEntity } from '../reports/report.entity';
+import type { Report } from '../reports/report';
 import type { User } from '../users/user';
 import { AuditItemReply, CountBucketReply } from './admin.reply';
 
@@ -43,7 +42,7 @@ export class AdminReportDetailReply {
   history: AuditItemReply[];
 }
 
-export function toAdminReportReply(report: ReportEntity, reporterExternalId: string): AdminReportReply {
+export function toAdminReportReply(report: Report, reporterExternalId: string): AdminReportReply {
   return {
     report_id: String(report.id),
     status: report.status,
@@ -100,7 +99,7 @@ export class ClientErrorDetailReply {
   similar_per_hour: CountBucketReply[];
 }
 
-export function toClientErrorGroupReply(record: ClientErrorEntity, userExternalId: string): ClientErrorGroupReply {
+export function toClientErrorGroupReply(record: ClientErrorRecord, userExternalId: string): ClientErrorGroupReply {
   return {
     merge_key: record.mergeKey,
     event_id: record.eventId,
@@ -186,7 +185,7 @@ export class AdminGroupPageReply {
   @ApiProperty() has_more: boolean;
 }
 
-export function toAdminGroupReply(group: GroupEntity, ownerExternalId: string, memberCount: number): AdminGroupReply {
+export function toAdminGroupReply(group: Group, ownerExternalId: string, memberCount: number): AdminGroupReply {
   return {
     group_id: group.publicId,
     name: group.name,
@@ -212,10 +211,7 @@ export class AdminGroupMembersPageReply {
   @ApiProperty() has_more: boolean;
 }
 
-export function toAdminGroupMemberReply(
-  member: GroupMemberEntity,
-  user: User | undefined,
-): AdminGroupMemberReply {
+export function toAdminGroupMemberReply(member: GroupMember, user: User | undefined): AdminGroupMemberReply {
   return {
     user_id: user?.externalId ?? '',
     nickname: user?.nickname ?? '',

@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientErrorsModule } from '../client-errors/client-errors.module';
 import { ConversationsModule } from '../conversations/conversations.module';
+import { UsersModule } from '../users/users.module';
 import { GroupManagementModule } from '../groups/group-management.module';
-import { MessageStoreModule } from '../messages/message-store.module';
+import { GroupsModule } from '../groups/groups.module';
 import { RealtimeModule } from '../realtime/realtime.module';
 import { ReportsModule } from '../reports/reports.module';
 import { AdminAccountsController } from './admin-accounts.controller';
@@ -29,10 +30,11 @@ import { AdminGuard } from './admin.guard';
   imports: [
     TypeOrmModule.forFeature([AdminAccountEntity, AdminSessionEntity, AdminAuditEntity]),
     ConversationsModule,
+    UsersModule,
+    GroupsModule,
     GroupManagementModule,
     ReportsModule,
     ClientErrorsModule,
-    MessageStoreModule,
     RealtimeModule,
   ],
   controllers: [

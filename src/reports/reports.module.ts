@@ -3,7 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { GroupsModule } from '../groups/groups.module';
 import { ImTokenModule } from '../im-token/im-token.module';
-import { MessageStoreModule } from '../messages/message-store.module';
+import { ConversationViewsModule } from '../conversation-views/conversation-views.module';
+import { UsersModule } from '../users/users.module';
+import { ReportQueue } from './report-queue.service';
 import { ReportEntity } from './report.entity';
 import { ReportsController } from './reports.controller';
 import { ReportsRepository } from './reports.repository';
@@ -15,10 +17,11 @@ import { ReportsService } from './reports.service';
     ImTokenModule,
     GroupsModule,
     ConversationsModule,
-    MessageStoreModule,
+    ConversationViewsModule,
+    UsersModule,
   ],
   controllers: [ReportsController],
-  providers: [ReportsRepository, ReportsService],
-  exports: [ReportsRepository, ReportsService],
+  providers: [ReportsRepository, ReportsService, ReportQueue],
+  exports: [ReportsService, ReportQueue],
 })
 export class ReportsModule {}

@@ -4,17 +4,18 @@ import { Clock } from '../common/clock';
 import { Scrubber } from '../common/scrubbing/scrub';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ErrorCode } from '../common/error-code';
-import { ConversationAccessService } from '../conversations/conversation-access.service';
+import { ConversationAccessService } from '../conversation-views/conversation-access.service';
+import { isSeqVisible } from '../conversations/visibility';
 import { isUniqueViolation } from '../database/db-errors';
-import { GroupsRepository } from '../groups/groups.repository';
+import { GroupDirectory } from '../groups/group-directory.service';
 import { AuthUser } from '../common/auth-user';
 import { UsersService } from '../users/users.service';
-import { isSeqVisible } from '../conversations/conversation-access.service';
-import type { MessageEntity } from '../messages/message.entity';
-import { MessageReply, toMessageReply } from '../messages/message.mapper';
-import { MessagesRepository } from '../messages/messages.repository';
+import type { Message } from '../conversations/message';
+import { MessageReply } from '../messages/message.mapper';
+import { toMessageReply } from '../conversations/message-reply';
+import { MessageHistory } from '../conversations/message-history.service';
 import { GroupReportDto, ReportFieldsDto, UserReportDto } from './dto/create-report.dto';
-import { ReportEntity, ReportTargetType } from './report.entity';
+import type { Report, ReportTargetType } from './report';
 import { ReportReply, toReportReply } from './report.mapper';
 import { ReportsRepository } from './reports.repository';
 
@@ -56,7 +57,7 @@ function contentOf(
   };
 }
 
-function sameContent(report: ReportEntity, content: ReportContent): boolean {
+function sameContent(report: Report, content: ReportContent): boolean {
   return (
     report.targetType === content.targetType &&
     report.targetPublicId === content.targetPublicId &&
@@ -74,9 +75,9 @@ export class ReportsService {
   constructor(
     private readonly reports: ReportsRepository,
     private readonly users: UsersService,
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupDirectory,
     private readonly access: ConversationAccessService,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageHistory,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -147,7 +148,7 @@ export class ReportsService {
    * tombstones, messages outside the reporter's visible range are left out. Null when the
    * reporter no longer has access to the conversation (or the report has none).
    */
-  async evidenceAsReporterSees(report: ReportEntity): Promise<MessageReply[] | null> {
+  async evidenceAsReporterSees(report: Report): Promise<MessageReply[] | null> {
     if (!report.conversationId) return null;
     let view;
     try {
@@ -158,14 +159,13 @@ export class ReportsService {
     }
     const ids = JSON.parse(report.messageIds) as string[];
     const messages = (await Promise.all(ids.map((id) => this.messages.findById(id)))).filter(
-      (m): m is MessageEntity =>
-        m !== null && m.conversationId === view.conversation.id && isSeqVisible(view.member, m.seq),
+      (m): m is Message => m !== null && m.conversationId === view.conversation.id && isSeqVisible(view.member, m.seq),
     );
     const senders = new Map((await this.users.findByIds(messages.map((m) => m.senderId))).map((u) => [u.id, u]));
     return messages.map((m) => toMessageReply(m, report.conversationId, senders.get(m.senderId)?.externalId ?? ''));
   }
 
-  private replay(existing: ReportEntity, content: ReportContent): ReportReply {
+  private replay(existing: Report, content: ReportContent): ReportReply {
     if (!sameContent(existing, content))
       throw AppError.invalid('request_id', 'was already used for a report with different content');
     return toReportReply(existing, false);
