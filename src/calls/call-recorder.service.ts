@@ -1,15 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ConversationAccessService, ViewerConversation } from '../conversations/conversation-access.service';
+import { ConversationAccessService, ViewerConversation } from '../conversation-views/conversation-access.service';
 import { directConversationId } from '../conversations/conversation-id';
 import type { CallEventType, DurableEventMap } from '../contract/events';
 import { MessagingService } from '../messages/messaging.service';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { OutboxWriter } from '../outbox/outbox-writer';
 import { UsersService } from '../users/users.service';
 import { CallEndReason, CallEntity } from './call.entity';
 import { CallParticipantEntity } from './call-participant.entity';
 import { CallReply, durationOf, toCallReply } from './call.mapper';
 import { CallsRepository } from './calls.repository';
+
+const EXTERNAL_IDS_KEPT = 10_000;
 
 /** Everything a change of a call needs to know about it, read before its transaction. */
 export interface CallContext {
@@ -27,13 +29,14 @@ export interface CallContext {
 @Injectable()
 export class CallRecorder {
   private readonly logger = new Logger('Calls');
+  private readonly externalIds = new Map<string, string>();
 
   constructor(
     private readonly calls: CallsRepository,
     private readonly users: UsersService,
     private readonly access: ConversationAccessService,
     private readonly messaging: MessagingService,
-    private readonly outbox: OutboxRepository,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   /**
@@ -42,8 +45,7 @@ export class CallRecorder {
    */
   async context(call: CallEntity, withView = true): Promise<CallContext> {
     const participants = await this.calls.participantsOf(call.id);
-    const users = await this.users.findByIds([call.callerId, ...participants.map((p) => p.userId)]);
-    const externalIds = new Map(users.map((u) => [String(u.id), u.externalId]));
+    const externalIds = await this.externalIdsOf([call.callerId, ...participants.map((p) => p.userId)]);
     let callerView: ViewerConversation | null = null;
     try {
       if (withView) callerView = await this.access.resolveForViewer(call.callerId, call.callerConversationId);
@@ -51,6 +53,37 @@ export class CallRecorder {
       // The conversation is gone for the caller (the group was deleted): no summary message.
     }
     return { call, participants, externalIds, callerView };
+  }
+
+  /**
+   * The users' external IDs. A user's external ID is set when the user is created and never
+   * changes, so each is read once per instance (the oldest forgotten past EXTERNAL_IDS_KEPT).
+   */
+  async externalIdsOf(userIds: readonly string[]): Promise<Map<string, string>> {
+    const missing = [...new Set(userIds.filter((id) => !this.externalIds.has(id)))];
+    if (missing.length > 0)
+      for (const user of await this.users.findByIds(missing)) {
+        if (this.externalIds.size >= EXTERNAL_IDS_KEPT)
+          this.externalIds.delete(this.externalIds.keys().next().value as string);
+        this.externalIds.set(String(user.id), user.externalId);
+      }
+    const found = new Map<string, string>();
+    for (const id of userIds) {
+      const externalId = this.externalIds.get(id);
+      if (externalId !== undefined) found.set(id, externalId);
+    }
+    return found;
+  }
+
+  /** The external IDs of the call's caller and participants if this instance knows them all, else null. */
+  knownExternalIds(call: CallEntity, participants: CallParticipantEntity[]): Map<string, string> | null {
+    const found = new Map<string, string>();
+    for (const id of [call.callerId, ...participants.map((p) => p.userId)]) {
+      const externalId = this.externalIds.get(id);
+      if (externalId === undefined) return null;
+      found.set(id, externalId);
+    }
+    return found;
   }
 
   /** The viewer's own ID of the call's conversation. */

@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { AuthUser } from '../common/auth-user';
 import { Clock } from '../common/clock';
-import { ConversationAccessService } from '../conversations/conversation-access.service';
+import { ConversationAccessService } from '../conversation-views/conversation-access.service';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CallEntity } from './call.entity';
-import { CallRecorder } from './call-recorder.service';
+import { CallContext, CallRecorder } from './call-recorder.service';
 import { CallTransitions, conflict } from './call-transitions';
 import { CallsRepository } from './calls.repository';
-import { RelationshipChanges } from './relationship-changes';
+import { RelationshipChanges } from '../relationship-changes/relationship-changes';
 
 /**
  * A live call rests on the relationship that allowed it to start: one-to-one, a friendship
@@ -28,6 +29,7 @@ export class CallRelationships {
     private readonly recorder: CallRecorder,
     private readonly transitions: CallTransitions,
     private readonly access: ConversationAccessService,
+    private readonly conversations: ConversationStore,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     changes: RelationshipChanges,
@@ -40,20 +42,21 @@ export class CallRelationships {
   /**
    * Before a participant answers or rings: 1216 naming the reason when the relationship no
    * longer allows the call, which then ends (one-to-one) or goes on without them (group).
+   * Answers the call's context as read for the check, for the change to go on from.
    */
-  async assertMayGoOn(auth: AuthUser, callId: string): Promise<void> {
+  async assertMayGoOn(auth: AuthUser, callId: string): Promise<CallContext> {
     // Not the user's call, or ended: the action itself answers that (1214, 1216).
     const { context, me } = await this.transitions.mine(auth, callId, false, false);
-    if (!me || !this.calls.isLive(context.call)) return;
+    if (!me || !this.calls.isLive(context.call)) return context;
     const why = await this.refusal(context.call, me.userId, context.externalIds);
-    if (!why) return;
+    if (!why) return context;
     const ended = await this.remove(context.call, context.call.isGroup ? new Set([me.userId]) : 'all');
     throw conflict(ended ? `${why}; the call has ended` : why);
   }
 
   /** A block or an unfriend: the pair's live one-to-one call ends unless they may still call. */
   private async pairChanged(userId: string, otherId: string): Promise<void> {
-    const conversation = await this.access.findDirect(userId, otherId);
+    const conversation = await this.conversations.findDirect(userId, otherId);
     const call = conversation && (await this.calls.findLiveInConversation(conversation.id));
     if (!call || !(await this.refusal(call, call.callerId))) return;
     await this.remove(call, 'all');
@@ -61,12 +64,12 @@ export class CallRelationships {
 
   /** Members gone from a group (removed, left, or all of them at its dismissal) leave its live call. */
   private async groupChanged(groupId: string): Promise<void> {
-    const conversation = await this.access.findGroup(groupId);
+    const conversation = await this.conversations.findByGroupId(groupId);
     const call = conversation && (await this.calls.findLiveInConversation(conversation.id));
     if (!conversation || !call) return;
     const gone = new Set<string>();
     for (const p of await this.calls.participantsOf(call.id)) {
-      if (!(await this.access.isCurrentMember(conversation.id, p.userId))) gone.add(p.userId);
+      if (!(await this.conversations.isCurrentMember(conversation.id, p.userId))) gone.add(p.userId);
     }
     if (gone.size > 0) await this.remove(call, gone);
   }

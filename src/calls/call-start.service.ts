@@ -5,8 +5,8 @@ import { AuthUser } from '../common/auth-user';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ConversationAccessService, ViewerConversation } from '../conversations/conversation-access.service';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { ConversationAccessService, ViewerConversation } from '../conversation-views/conversation-access.service';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MessagingService } from '../messages/messaging.service';
@@ -36,7 +36,7 @@ export class CallStartService {
     private readonly recorder: CallRecorder,
     private readonly transitions: CallTransitions,
     private readonly access: ConversationAccessService,
-    private readonly members: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly messaging: MessagingService,
     private readonly users: UsersService,
     private readonly tx: TransactionRunner,
@@ -101,9 +101,7 @@ export class CallStartService {
       endedAt: null,
       updatedAt: now,
     };
-    const externalIds = new Map(
-      (await this.users.findByIds([auth.internalId, ...invitees])).map((u) => [String(u.id), u.externalId]),
-    );
+    const externalIds = await this.recorder.externalIdsOf([auth.internalId, ...invitees]);
     const result = await this.tx.run(async (manager) => {
       const stored = await this.calls.insertCall(manager, { ...call, state: 'ringing' });
       const participant = (userId: string, caller: boolean): Omit<CallParticipantEntity, 'id'> => ({
@@ -196,7 +194,7 @@ export class CallStartService {
         );
       return [String(view.peer.id)];
     }
-    const current = (await this.members.findCurrentMembers(view.conversation.id)).filter(
+    const current = (await this.conversations.findCurrentMembers(view.conversation.id)).filter(
       (m) => m.userId !== auth.internalId,
     );
     let chosen = current.map((m) => m.userId);

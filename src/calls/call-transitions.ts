@@ -4,8 +4,9 @@ import { AppError } from '../common/app-error';
 import { AuthUser } from '../common/auth-user';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { TransactionRunner } from '../database/transaction-runner';
+import { RoomEventsFeed } from '../rtc-callback/room-events-feed';
 import { CallParticipantEntity } from './call-participant.entity';
 import { CallActionReply } from './call.mapper';
 import { CallContext, CallRecorder } from './call-recorder.service';
@@ -27,9 +28,10 @@ export class CallTransitions {
   constructor(
     private readonly calls: CallsRepository,
     private readonly recorder: CallRecorder,
-    private readonly members: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly rtc: RtcCredentialsService,
     private readonly tx: TransactionRunner,
+    private readonly roomEvents: RoomEventsFeed,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -74,7 +76,8 @@ export class CallTransitions {
    * Runs one change of a call: reads it (1214 unless the user takes part; in a group a current
    * member may join too), then locks and re-reads it in a transaction and applies `work`, which
    * answers the event ID of the change or null when nothing changed. `mayEnd` false: the change
-   * cannot end the call (accepting, ringing), so no view of the conversation is read.
+   * cannot end the call (accepting, ringing), so no view of the conversation is read. `known`:
+   * the context `mine` already answered for this user and call (read again under the lock).
    */
   async change(
     auth: AuthUser,
@@ -82,8 +85,9 @@ export class CallTransitions {
     work: (manager: EntityManager, context: CallContext, me: CallParticipantEntity) => Promise<string | null>,
     membersMayJoin = false,
     mayEnd = true,
+    known?: CallContext,
   ): Promise<CallActionReply> {
-    const { context } = await this.mine(auth, callId, membersMayJoin, mayEnd);
+    const context = known ?? (await this.mine(auth, callId, membersMayJoin, mayEnd)).context;
     const eventId = await this.tx.run(async (manager) => {
       const call = await this.calls.lock(manager, context.call.id);
       if (!call) throw notFound();
@@ -129,8 +133,10 @@ export class CallTransitions {
     membersMayJoin = false,
     mayEnd = true,
   ): Promise<{ context: CallContext; me: CallParticipantEntity | null }> {
-    const call = await this.calls.findByCallId(callId);
+    let call = await this.calls.findByCallId(callId);
     if (!call) throw notFound();
+    // Room events acknowledged here but still being applied: the call is read once they are.
+    if (await this.roomEvents.settle(call.roomId)) call = (await this.calls.findByCallId(callId)) ?? call;
     // The caller's view of the conversation is read only for a change that may end the call (the summary message).
     const context = await this.recorder.context(call, mayEnd);
     const me = context.participants.find((p) => p.userId === auth.internalId) ?? null;
@@ -138,7 +144,7 @@ export class CallTransitions {
     if (
       membersMayJoin &&
       call.isGroup &&
-      (await this.members.findMember(call.conversationId, auth.internalId))?.visibleToSeq === null
+      (await this.conversations.findMember(call.conversationId, auth.internalId))?.visibleToSeq === null
     )
       return { context, me: null };
     throw notFound();

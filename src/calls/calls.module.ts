@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CapabilityGuard } from '../common/capability.guard';
+import { ConversationViewsModule } from '../conversation-views/conversation-views.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { MessagesModule } from '../messages/messages.module';
@@ -15,7 +16,7 @@ import { CallsRepository } from './calls.repository';
 import { CallStartService } from './call-start.service';
 import { CallTransitions } from './call-transitions';
 import { CallsService } from './calls.service';
-import { RelationshipChangesModule } from './relationship-changes.module';
+import { RelationshipChangesModule } from '../relationship-changes/relationship-changes.module';
 import { RtcCredentialsService } from './rtc-credentials';
 
 /** Audio/video calls on the provider's rooms: signalling, credentials, and state from the room callback. */
@@ -24,6 +25,7 @@ import { RtcCredentialsService } from './rtc-credentials';
     TypeOrmModule.forFeature([CallEntity, CallParticipantEntity]),
     ImTokenModule,
     ConversationsModule,
+    ConversationViewsModule,
     MessagesModule,
     RtcCallbackModule,
     RelationshipChangesModule,

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import type { ConversationMember } from './conversation';
 import { IdColumn, bigintId, msTime } from '../database/columns';
 
 /**
@@ -15,7 +16,7 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
 @Index('UQ_conversation_members_conv_user', ['conversationId', 'userId'], { unique: true })
 @Index('IDX_conversation_members_home', ['userId', 'isGroup', 'hidden', 'pinned', 'lastActivityAt', 'conversationId'])
 @Index('IDX_conversation_members_unread', ['userId', 'isGroup', 'unreadCount', 'muted'])
-export class ConversationMemberEntity {
+export class ConversationMemberEntity implements ConversationMember {
   @IdColumn()
   id: string;
 

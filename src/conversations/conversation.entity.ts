@@ -1,10 +1,12 @@
 import { Column, Entity, Index } from 'typeorm';
 import { IdColumn, bigintId, msTime } from '../database/columns';
 
-export type ConversationType = 'direct' | 'group';
+import type { Conversation, ConversationType } from './conversation';
+
+export type { ConversationType };
 
 @Entity('conversations')
-export class ConversationEntity {
+export class ConversationEntity implements Conversation {
   @IdColumn()
   id: string;
 

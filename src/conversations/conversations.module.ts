@@ -1,48 +1,40 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { GroupsModule } from '../groups/groups.module';
-import { UsersModule } from '../users/users.module';
-import { ConversationAccessService } from './conversation-access.service';
-import { ConversationDescriber } from './conversation-describer.service';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationMembersRepository } from './conversation-members.repository';
+import { ConversationStore } from './conversation-store.service';
 import { ConversationEntity } from './conversation.entity';
+import { ConversationsRepairRepository } from './conversations-repair.repository';
 import { ConversationsRepairService } from './conversations-repair.service';
 import { ConversationsRepository } from './conversations.repository';
-import { MessageStoreModule } from '../messages/message-store.module';
-import { ConversationsRepairRepository } from './conversations-repair.repository';
 import { MessageCountersRepository } from './message-counters.repository';
-import { ViewerConversationsRepository } from './viewer-conversations.repository';
+import { MessageEntity } from './message.entity';
+import { MessageEventWriter } from './message-event-writer';
+import { MessageHistory } from './message-history.service';
+import { MessagesRepository } from './messages.repository';
 import { UserUnreadTotalsEntity } from './user-unread-totals.entity';
 
-/** Owns conversations and their members; their endpoints are the messages and sync modules'. */
+/**
+ * Owns conversations, their members, the unread totals and the messages. ConversationStore is
+ * the one way to change them, MessageHistory the way to read messages; the endpoints are the
+ * messages and sync modules', and what a viewer sees of a conversation is
+ * ConversationViewsModule's.
+ */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, UserUnreadTotalsEntity]),
-    MessageStoreModule,
-    UsersModule,
-    GroupsModule,
+    TypeOrmModule.forFeature([ConversationEntity, ConversationMemberEntity, UserUnreadTotalsEntity, MessageEntity]),
   ],
   providers: [
     ConversationsRepository,
     ConversationMembersRepository,
     MessageCountersRepository,
-    ViewerConversationsRepository,
+    MessagesRepository,
     ConversationsRepairRepository,
-    ConversationAccessService,
-    ConversationDescriber,
+    MessageEventWriter,
+    ConversationStore,
+    MessageHistory,
     ConversationsRepairService,
   ],
-  exports: [
-    ConversationsRepository,
-    ConversationMembersRepository,
-    MessageCountersRepository,
-    ViewerConversationsRepository,
-    ConversationAccessService,
-    ConversationDescriber,
-    ConversationsRepairService,
-    UsersModule,
-    GroupsModule,
-  ],
+  exports: [ConversationStore, MessageHistory, ConversationsRepairService],
 })
 export class ConversationsModule {}

@@ -1,8 +1,9 @@
 import type { AuthUser } from '../common/auth-user';
 import type { ConversationEntity } from './conversation.entity';
 import type { ConversationMemberEntity } from './conversation-member.entity';
-import type { MessageEntity, MessageStatus } from '../messages/message.entity';
+import type { MessageEntity, MessageStatus } from './message.entity';
 import { GROUP_SQL, VERSIONS_SQL, effectiveMemberState } from './member-state';
+import { seqVisibleSql } from './visibility';
 
 /**
  * The home list's one statement (POST /app/sdk/sync) and its rows. Sync is the read every
@@ -119,7 +120,7 @@ export const HOME_JOINS =
   'LEFT JOIN conversation_members m ON m.id = page.k LEFT JOIN conversations c ON c.id = m.conversation_id ' +
   'LEFT JOIN users p ON p.id = m.peer_id ' +
   'LEFT JOIN `groups` gr ON gr.id = c.group_id ' +
-  'LEFT JOIN messages lm ON m.visible_to_seq IS NULL AND lm.conversation_id = m.conversation_id AND lm.seq = c.last_seq AND lm.seq > m.visible_from_seq ' +
+  `LEFT JOIN messages lm ON m.visible_to_seq IS NULL AND lm.conversation_id = m.conversation_id AND lm.seq = c.last_seq AND ${seqVisibleSql('m', 'lm.seq')} ` +
   'LEFT JOIN users s ON s.id = lm.sender_id AND lm.sender_id <> m.user_id AND (m.peer_id IS NULL OR lm.sender_id <> m.peer_id)';
 
 const str = (value: Value): string => String(value);

@@ -5,6 +5,7 @@ import { dialectOf } from '../database/sql-dialect';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
 import { BY_CONVERSATION, Row } from './conversation-rows';
+import { seqVisibleSql } from './visibility';
 
 /** 1 for a member row `m` that is not muted, else 0 (its share of the unmuted total). */
 const UNMUTED_ONE = 'CASE WHEN m.muted = 0 THEN 1 ELSE 0 END';
@@ -108,8 +109,7 @@ export class MessageCountersRepository {
     seq: string,
     now: number,
   ): Promise<void> {
-    const range =
-      'conversation_id = ? AND user_id <> ? AND read_seq < ? AND visible_from_seq < ? AND (visible_to_seq IS NULL OR visible_to_seq >= ?)';
+    const range = `conversation_id = ? AND user_id <> ? AND read_seq < ? AND ${seqVisibleSql('', '?')}`;
     const params = [now, conversation.id, senderId, seq, seq, seq];
     if (conversation.type === 'group') {
       await manager.query(
@@ -120,14 +120,14 @@ export class MessageCountersRepository {
       await manager.query(
         `UPDATE conversation_members m${dialectOf(manager).forceIndex(BY_CONVERSATION)} LEFT JOIN user_unread_totals t ON t.user_id = m.user_id ` +
           `SET m.unread_count = m.unread_count - 1, m.updated_at = ?, t.direct_unread = t.direct_unread - 1, t.direct_unread_unmuted = t.direct_unread_unmuted - ${UNMUTED_ONE} ` +
-          `WHERE ${range.replace(/\b(conversation_id|user_id|read_seq|visible_from_seq|visible_to_seq)\b/g, 'm.$1')} AND m.unread_count > 0`,
+          `WHERE m.conversation_id = ? AND m.user_id <> ? AND m.read_seq < ? AND ${seqVisibleSql('m', '?')} AND m.unread_count > 0`,
         params,
       );
     } else {
       await this.adjustDirectTotals(
         manager,
         conversation.id,
-        'user_id <> ? AND read_seq < ? AND visible_from_seq < ? AND (visible_to_seq IS NULL OR visible_to_seq >= ?) AND unread_count > 0',
+        `user_id <> ? AND read_seq < ? AND ${seqVisibleSql('', '?')} AND unread_count > 0`,
         [senderId, seq, seq, seq],
         -1,
       );
@@ -167,7 +167,7 @@ export class MessageCountersRepository {
     // Former members whose window holds the message see the change too; the others see none.
     const revision = deletion ? ', visible_deletion_revision = ?' : '';
     await manager.query(
-      `UPDATE conversation_members${dialectOf(manager).forceIndex(BY_CONVERSATION)} SET visible_updated_at = ?${revision} WHERE conversation_id = ? AND visible_to_seq IS NOT NULL AND visible_from_seq < ? AND visible_to_seq >= ?`,
+      `UPDATE conversation_members${dialectOf(manager).forceIndex(BY_CONVERSATION)} SET visible_updated_at = ?${revision} WHERE conversation_id = ? AND visible_to_seq IS NOT NULL AND ${seqVisibleSql('', '?')}`,
       [conversation.contentUpdatedAt, ...(deletion ? [conversation.deletionRevision] : []), conversationId, seq, seq],
     );
     return conversation;

@@ -43,6 +43,8 @@ export function insideGuardedTransaction(): boolean {
 @Injectable()
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The after-commit hooks of each open transaction, by its manager. */
+  private readonly hooks = new WeakMap<EntityManager, Set<() => void>>();
   private retried = 0;
   private readonly logger = new Logger('TransactionRunner');
   private readonly guarded: boolean;
@@ -89,18 +91,56 @@ export class TransactionRunner {
    * that must not take gap locks, such as the outbox sequencer next to transactions still open.
    */
   run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: 'READ COMMITTED'): Promise<T> {
-    const body = (manager: EntityManager): Promise<T> =>
-      this.guarded ? inTransaction.run(true, () => work(manager)) : work(manager);
-    const unit = (): Promise<T> =>
-      isolation && this.driver === 'mysql'
-        ? this.dataSource.transaction(isolation, body)
-        : this.dataSource.transaction(body);
+    const unit = async (): Promise<T> => {
+      // Each attempt has its own manager and hooks: those of an attempt rolled back are dropped.
+      const hooks = new Set<() => void>();
+      const body = async (manager: EntityManager): Promise<T> => {
+        this.hooks.set(manager, hooks);
+        try {
+          return await (this.guarded ? inTransaction.run(true, () => work(manager)) : work(manager));
+        } finally {
+          this.hooks.delete(manager);
+        }
+      };
+      const result =
+        isolation && this.driver === 'mysql'
+          ? await this.dataSource.transaction(isolation, body)
+          : await this.dataSource.transaction(body);
+      for (const hook of hooks) this.runHook(hook);
+      return result;
+    };
     if (this.driver === 'sqlite') {
       const result = this.queue.then(unit);
       this.queue = result.catch(() => undefined);
       return result;
     }
     return this.withRetry(unit);
+  }
+
+  /**
+   * Runs `hook` once the transaction of `manager` has committed, and never if it rolls back: how
+   * a write tells the rest of the service about itself (the outbox wakes its sequencer this
+   * way). A hook registered twice in one transaction runs once. Outside a transaction (an
+   * autocommit write, already committed) it runs at once.
+   */
+  afterCommit(manager: EntityManager, hook: () => void): void {
+    const hooks = this.hooks.get(manager);
+    if (hooks) {
+      hooks.add(hook);
+      return;
+    }
+    if (manager.queryRunner?.isTransactionActive)
+      throw new Error('afterCommit needs the manager of TransactionRunner.run, not of another transaction');
+    this.runHook(hook);
+  }
+
+  private runHook(hook: () => void): void {
+    try {
+      hook();
+    } catch (error) {
+      // The transaction committed: its caller gets its result whatever a listener does.
+      this.logger.error(`an after-commit hook failed: ${(error as Error).message}`, (error as Error).stack);
+    }
   }
 
   private async withRetry<T>(unit: () => Promise<T>): Promise<T> {

@@ -7,9 +7,9 @@ import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { RelationshipChanges } from '../calls/relationship-changes';
+import { RelationshipChanges } from '../relationship-changes/relationship-changes';
 import { AuthUser } from '../common/auth-user';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { OutboxWriter } from '../outbox/outbox-writer';
 import type { User } from '../users/user';
 import { toUserReply } from '../users/user.mapper';
 import { UsersService } from '../users/users.service';
@@ -28,7 +28,7 @@ export class BlocksService {
   constructor(
     private readonly friends: FriendsRepository,
     private readonly users: UsersService,
-    private readonly outbox: OutboxRepository,
+    private readonly outbox: OutboxWriter,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
     private readonly callChanges: RelationshipChanges,

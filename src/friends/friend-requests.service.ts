@@ -5,11 +5,11 @@ import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../common/auth-user';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { OutboxWriter } from '../outbox/outbox-writer';
 import type { User } from '../users/user';
 import { toUserReply } from '../users/user.mapper';
 import { UsersService } from '../users/users.service';
@@ -43,8 +43,8 @@ export class FriendRequestsService {
   constructor(
     private readonly friends: FriendsRepository,
     private readonly users: UsersService,
-    private readonly conversations: ConversationsRepository,
-    private readonly outbox: OutboxRepository,
+    private readonly conversations: ConversationStore,
+    private readonly outbox: OutboxWriter,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { RelationshipChangesModule } from '../calls/relationship-changes.module';
+import { RelationshipChangesModule } from '../relationship-changes/relationship-changes.module';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { BlockEntity } from './block.entity';
 import { BlocksController } from './blocks.controller';
@@ -13,6 +13,8 @@ import { FriendshipEntity } from './friendship.entity';
 import { FriendsController } from './friends.controller';
 import { FriendsRepository } from './friends.repository';
 import { FriendsService } from './friends.service';
+import { Relationships } from './relationships.service';
+import { UsersModule } from '../users/users.module';
 
 /** Friends, friend requests and blocks. */
 @Module({
@@ -20,10 +22,11 @@ import { FriendsService } from './friends.service';
     TypeOrmModule.forFeature([FriendshipEntity, FriendRequestEntity, BlockEntity]),
     ImTokenModule,
     ConversationsModule,
+    UsersModule,
     RelationshipChangesModule,
   ],
   controllers: [FriendRequestsController, FriendsController, BlocksController],
-  providers: [FriendsRepository, FriendRequestsService, FriendsService, BlocksService],
-  exports: [FriendsRepository],
+  providers: [FriendsRepository, FriendRequestsService, FriendsService, BlocksService, Relationships],
+  exports: [Relationships],
 })
 export class FriendsModule {}

@@ -4,10 +4,9 @@ import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import type { DurableEventMap, GroupEventFields, GroupEventType } from '../contract/events';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { OutboxWriter } from '../outbox/outbox-writer';
 import type { User } from '../users/user';
 import { UsersService } from '../users/users.service';
 import { GroupMemberEntity, GroupRole } from './group-member.entity';
@@ -47,9 +46,8 @@ export class GroupAccess {
   constructor(
     private readonly groups: GroupsRepository,
     private readonly users: UsersService,
-    private readonly conversations: ConversationsRepository,
-    private readonly conversationMembers: ConversationMembersRepository,
-    private readonly outbox: OutboxRepository,
+    private readonly conversations: ConversationStore,
+    private readonly outbox: OutboxWriter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -160,7 +158,7 @@ export class GroupAccess {
     now: number,
     alsoTo: readonly string[] = [],
   ): Promise<string> {
-    const members = await this.conversationMembers.findCurrentMembers(conversationId, manager);
+    const members = await this.conversations.findCurrentMembers(conversationId, manager);
     return this.emitTo(manager, groupId, type, fields, now, [...members.map((m) => m.userId), ...alsoTo]);
   }
 

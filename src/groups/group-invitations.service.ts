@@ -4,7 +4,7 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../common/auth-user';
@@ -28,7 +28,7 @@ const invalid = (why: string): AppError => new AppError(ErrorCode.INVITATION_INV
 export class GroupInvitationsService {
   constructor(
     private readonly groups: GroupsRepository,
-    private readonly conversationMembers: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
@@ -105,7 +105,7 @@ export class GroupInvitationsService {
         const now = this.clock.now();
         await this.groups.activateMembers(manager, group.id, [user.internalId], 'member', now);
         const conversationId = await this.access.conversationId(group.id, manager);
-        await this.conversationMembers.openMember(manager, conversationId, user.internalId, now);
+        await this.conversations.openMember(manager, conversationId, user.internalId, now);
         const eventId = await this.access.emit(
           manager,
           group.id,

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { TransactionRunner } from '../database/transaction-runner';
-import { RelationshipChanges } from '../calls/relationship-changes';
+import { RelationshipChanges } from '../relationship-changes/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import {
   GroupMembersChangeDto,
@@ -31,7 +31,7 @@ import {
 export class GroupMembersService {
   constructor(
     private readonly groups: GroupsRepository,
-    private readonly conversationMembers: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
@@ -95,7 +95,7 @@ export class GroupMembersService {
         const addedIds = added.map((u) => String(u.id));
         await this.groups.activateMembers(manager, group.id, addedIds, 'member', now);
         const conversationId = await this.access.conversationId(group.id, manager);
-        await this.conversationMembers.openMembers(manager, conversationId, addedIds, now);
+        await this.conversations.openMembers(manager, conversationId, addedIds, now);
         const addedExternal = added.map((u) => u.externalId);
         const eventId = await this.access.emit(
           manager,
@@ -150,7 +150,7 @@ export class GroupMembersService {
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
       for (const target of removed) await this.groups.markLeft(manager, group.id, String(target.id), 'removed', now);
-      await this.conversationMembers.closeMembers(
+      await this.conversations.closeMembers(
         manager,
         conversationId,
         removed.map((u) => String(u.id)),
@@ -182,7 +182,7 @@ export class GroupMembersService {
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
       await this.groups.markLeft(manager, group.id, user.internalId, 'left', now);
-      await this.conversationMembers.closeMember(manager, conversationId, user.internalId, now);
+      await this.conversations.closeMember(manager, conversationId, user.internalId, now);
       const eventId = await this.access.emit(
         manager,
         group.id,

@@ -4,11 +4,10 @@ import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { RelationshipChanges } from '../calls/relationship-changes';
+import { RelationshipChanges } from '../relationship-changes/relationship-changes';
 import { AuthUser } from '../common/auth-user';
 import {
   CreateGroupDto,
@@ -38,8 +37,7 @@ function generateGroupId(): string {
 export class GroupsService {
   constructor(
     private readonly groups: GroupsRepository,
-    private readonly conversations: ConversationsRepository,
-    private readonly conversationMembers: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly access: GroupAccess,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
@@ -70,14 +68,10 @@ export class GroupsService {
             ownerId: user.internalId,
             now,
           });
-          const conversation = await this.conversations.insertConversation(
-            manager,
-            { type: 'group', groupId: group.id },
-            now,
-          );
+          const conversation = await this.conversations.createGroupConversation(manager, group.id, now);
           await this.groups.insertMember(manager, group.id, user.internalId, 'owner', now);
           await this.groups.activateMembers(manager, group.id, memberIds, 'member', now);
-          await this.conversationMembers.openFirstMembers(manager, conversation, [user.internalId, ...memberIds], now);
+          await this.conversations.openFirstMembers(manager, conversation, [user.internalId, ...memberIds], now);
           const eventId = await this.access.emit(
             manager,
             group.id,
@@ -246,7 +240,7 @@ export class GroupsService {
     const members = await this.groups.findActiveMembers(group.id, manager);
     await this.groups.markDismissed(manager, group.id, now);
     await this.groups.markAllRemoved(manager, group.id, now);
-    await this.conversationMembers.closeMembers(
+    await this.conversations.closeMembers(
       manager,
       conversationId,
       members.map((m) => m.userId),

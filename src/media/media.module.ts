@@ -8,6 +8,8 @@ import { MediaLinkEntity } from './media-link.entity';
 import { MediaController } from './media.controller';
 import { MediaEntity } from './media.entity';
 import { MediaRepository } from './media.repository';
+import { MediaAttachments } from './media-attachments.service';
+import { ConversationViewsModule } from '../conversation-views/conversation-views.module';
 import { MediaService } from './media.service';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import { MediaStorage } from './storage/media-storage';
@@ -43,14 +45,16 @@ async function mediaStorage(config: AppConfig): Promise<MediaStorage> {
     }),
     ImTokenModule,
     ConversationsModule,
+    ConversationViewsModule,
   ],
   controllers: [MediaController],
   providers: [
     MediaRepository,
     MediaService,
+    MediaAttachments,
     UploadErrorsInterceptor,
     { provide: MediaStorage, inject: [APP_CONFIG], useFactory: (config: AppConfig) => mediaStorage(config) },
   ],
-  exports: [MediaRepository, MediaStorage],
+  exports: [MediaAttachments, MediaStorage],
 })
 export class MediaModule {}

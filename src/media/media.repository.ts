@@ -4,18 +4,12 @@ import { EntityManager, Repository } from 'typeorm';
 import { isDecimalId } from '../common/ids';
 import { insertRow } from '../database/insert-row';
 import { MediaLinkEntity } from './media-link.entity';
-import { MediaEntity, MediaKind } from './media.entity';
+import { MediaEntity } from './media.entity';
+import type { OwnedMedia } from './owned-media';
 
 export type NewMedia = Omit<MediaEntity, 'id'>;
 
 /** What a message needs to know about an attachment its sender uploaded. */
-export interface OwnedMedia {
-  id: string;
-  kind: MediaKind;
-  mimeType: string;
-  size: number;
-  fileName: string;
-}
 
 /**
  * The `media` and `media_links` tables. Exported for the messaging core: a message that

@@ -5,8 +5,8 @@ import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { isDecimalId } from '../common/ids';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { isSeqVisible } from '../conversations/conversation-access.service';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { isSeqVisible } from '../conversations/visibility';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { AuthUser } from '../common/auth-user';
 import { UploadMediaDto } from './dto/upload-media.dto';
 import { sanitizeFileName } from './file-name';
@@ -32,7 +32,7 @@ export class MediaService {
 
   constructor(
     private readonly media: MediaRepository,
-    private readonly conversationMembers: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly storage: MediaStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
@@ -100,10 +100,10 @@ export class MediaService {
   private async mayRead(userId: string, media: MediaEntity): Promise<boolean> {
     if (media.ownerId === userId) return true;
     // One membership read per conversation, however often the media was sent into it.
-    const members = new Map<string, Awaited<ReturnType<ConversationMembersRepository['findMember']>>>();
+    const members = new Map<string, Awaited<ReturnType<ConversationStore['findMember']>>>();
     for (const link of await this.media.findLinks(media.id)) {
       if (!members.has(link.conversationId))
-        members.set(link.conversationId, await this.conversationMembers.findMember(link.conversationId, userId));
+        members.set(link.conversationId, await this.conversations.findMember(link.conversationId, userId));
       const member = members.get(link.conversationId);
       if (member && isSeqVisible(member, link.seq)) return true;
     }

@@ -6,18 +6,18 @@ import { ErrorCode } from '../common/error-code';
 import {
   ConversationAccessService,
   ViewerConversation,
-  isSeqVisible,
-} from '../conversations/conversation-access.service';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import { MessageCountersRepository } from '../conversations/message-counters.repository';
+  memberConversationIds,
+} from '../conversation-views/conversation-access.service';
+import { ConversationStore } from '../conversations/conversation-store.service';
+import type { Message } from '../conversations/message';
+import { MessageHistory } from '../conversations/message-history.service';
+import { toMessageReply } from '../conversations/message-reply';
+import { isSeqVisible } from '../conversations/visibility';
 import { TransactionRunner } from '../database/transaction-runner';
-import { MediaRepository } from '../media/media.repository';
+import { MediaAttachments } from '../media/media-attachments.service';
+import { UsersService } from '../users/users.service';
 import { MessageRefDto } from './dto/message-ref.dto';
-import { MessageEventWriter } from './message-event-writer';
-import type { MessageEntity } from './message.entity';
-import { toMessageReply } from './message.mapper';
 import { MessageChangeReply } from './messages.reply';
-import { MessagesRepository } from './messages.repository';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 /**
@@ -30,11 +30,10 @@ export class MessageChangesService {
   constructor(
     private readonly settings: RuntimeSettingsService,
     private readonly access: ConversationAccessService,
-    private readonly conversationMembers: ConversationMembersRepository,
-    private readonly counters: MessageCountersRepository,
-    private readonly messages: MessagesRepository,
-    private readonly media: MediaRepository,
-    private readonly events: MessageEventWriter,
+    private readonly store: ConversationStore,
+    private readonly messages: MessageHistory,
+    private readonly media: MediaAttachments,
+    private readonly users: UsersService,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
@@ -74,15 +73,16 @@ export class MessageChangesService {
     auth: AuthUser,
     dto: MessageRefDto,
     to: 'recalled' | 'deleted',
-    authorize: (view: ViewerConversation, message: MessageEntity, retry: boolean) => Promise<void>,
+    authorize: (view: ViewerConversation, message: Message, retry: boolean) => Promise<void>,
   ): Promise<MessageChangeReply> {
     const view = await this.access.resolveForViewer(auth.internalId, dto.conversation_id);
     const message = await this.messages.findById(dto.mid);
     if (!message || message.conversationId !== view.conversation.id || !isSeqVisible(view.member, message.seq)) {
       throw new AppError(ErrorCode.MESSAGE_ABSENT, 'mid: no such message in this conversation');
     }
-    const reply = async (m: MessageEntity, eventId: string | null): Promise<MessageChangeReply> => ({
-      message: toMessageReply(m, dto.conversation_id, await this.events.externalId(m.senderId)),
+    const senderExternalId = (await this.users.findById(message.senderId))?.externalId ?? '';
+    const reply = (m: Message, eventId: string | null): MessageChangeReply => ({
+      message: toMessageReply(m, dto.conversation_id, senderExternalId),
       event_id: eventId,
     });
     // Someone who left or was removed keeps reading their old window but changes nothing in it.
@@ -96,47 +96,22 @@ export class MessageChangesService {
     if (message.status === 'deleted') throw new AppError(ErrorCode.MESSAGE_ABSENT, 'mid: the message was deleted');
     await authorize(view, message, false);
 
-    const idFor = this.events.conversationIdFor(view, auth);
-    const senderId = await this.events.externalId(message.senderId);
     const now = this.clock.now();
     const eventId = await this.tx.run(async (manager) => {
-      // Locks in the order every writer takes them (ConversationMembersRepository.lockMembers): the
-      // message, a group's member rows, the conversation, then the media links. A delete of a
-      // recalled message changes no unread but still updates former members' rows after the
-      // conversation's, so a group's rows are locked first in either case.
-      let counted = false;
-      if (await this.messages.tombstone(manager, message.id, to, 'normal', now)) counted = true;
-      else if (!(to === 'deleted' && (await this.messages.tombstone(manager, message.id, to, 'recalled', now))))
-        return null;
-      if (view.conversation.type === 'group') await this.conversationMembers.lockMembers(manager, view.conversation.id);
-      if (counted) await this.counters.recordTombstone(manager, view.conversation, message.senderId, message.seq, now);
-      const conversation = await this.counters.bumpContentVersion(
-        manager,
-        view.conversation,
-        message.seq,
+      const changed = await this.store.tombstoneMessage(manager, {
+        conversation: view.conversation,
+        idFor: memberConversationIds(view, auth),
+        actor: auth,
+        message,
+        senderExternalId,
+        to,
         now,
-        to === 'deleted',
-      );
-      // After the conversation lock: the unlink's DELETE locks gaps that an image send of this
-      // conversation, holding that lock, inserts its link into.
-      if (message.type === 'image' || message.type === 'file')
+      });
+      // After the conversation lock (taken above): the unlink's DELETE locks gaps that an image
+      // send of this conversation, holding that lock, inserts its link into.
+      if (changed !== null && (message.type === 'image' || message.type === 'file'))
         await this.media.unlinkMessage(manager, view.conversation.id, message.seq);
-      const changed = await this.messages.findById(message.id, manager);
-      return this.events.emit(
-        manager,
-        to === 'recalled' ? 'message.recalled' : 'message.deleted',
-        conversation,
-        idFor,
-        auth,
-        senderId,
-        changed!,
-        now,
-        {
-          updated_at: conversation.contentUpdatedAt,
-          deletion_revision: String(conversation.deletionRevision),
-          last_seq: String(conversation.lastSeq),
-        },
-      );
+      return changed;
     });
     const current = (await this.messages.findById(message.id)) ?? message;
     return reply(current, eventId);
@@ -158,7 +133,7 @@ export class MessageChangesService {
  * missed or declined call, so the caller cannot take it back. Group owners and admins still
  * moderate it like any message.
  */
-function refuseServiceWritten(message: MessageEntity, to: 'recalled' | 'deleted'): void {
+function refuseServiceWritten(message: Message, to: 'recalled' | 'deleted'): void {
   if (message.type === 'call')
     throw new AppError(ErrorCode.RECALL_FORBIDDEN, `mid: a call record cannot be ${to} by its caller`);
 }

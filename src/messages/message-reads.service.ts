@@ -2,29 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { AuthUser } from '../common/auth-user';
 import { Clock } from '../common/clock';
-import { ConversationAccessService } from '../conversations/conversation-access.service';
-import { directPeerId } from '../conversations/conversation-describer.service';
+import { ConversationAccessService } from '../conversation-views/conversation-access.service';
+import { directPeerId } from '../conversation-views/conversation-describer.service';
 import { directConversationId } from '../conversations/conversation-id';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import { ConversationsRepository } from '../conversations/conversations.repository';
-import { effectiveMemberState } from '../conversations/member-state';
-import { MessageCountersRepository } from '../conversations/message-counters.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import { TransactionRunner } from '../database/transaction-runner';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { OutboxWriter } from '../outbox/outbox-writer';
 import { MarkReadDto } from './dto/message-ref.dto';
 import { ReadReply } from './messages.reply';
-import { MessagesRepository } from './messages.repository';
 
 /** The reader's position in a conversation (read_seq) and the unread count that follows from it. */
 @Injectable()
 export class MessageReadsService {
   constructor(
     private readonly access: ConversationAccessService,
-    private readonly conversations: ConversationsRepository,
-    private readonly conversationMembers: ConversationMembersRepository,
-    private readonly counters: MessageCountersRepository,
-    private readonly messages: MessagesRepository,
-    private readonly outbox: OutboxRepository,
+    private readonly store: ConversationStore,
+    private readonly outbox: OutboxWriter,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
@@ -49,25 +42,10 @@ export class MessageReadsService {
 
     const now = this.clock.now();
     const result = await this.tx.run(async (manager) => {
-      const member = await this.conversationMembers.lockMember(manager, view.member.id);
-      const conversation = (await this.conversations.findById(view.conversation.id, manager))!;
-      if (BigInt(dto.read_seq) <= BigInt(member.readSeq))
-        return {
-          readSeq: member.readSeq,
-          unread: effectiveMemberState(member, conversation).unreadCount,
-          eventId: null,
-        };
-      const visibleUpTo = member.visibleToSeq ?? conversation.lastSeq;
-      const unread = await this.messages.countUnread(
-        manager,
-        view.conversation.id,
-        dto.read_seq,
-        visibleUpTo,
-        auth.internalId,
-      );
-      const uncounted = Number(BigInt(visibleUpTo) - BigInt(dto.read_seq)) - unread;
-      await this.counters.setRead(manager, member, dto.read_seq, { unread, uncounted }, now);
-      const state = { conversation_id: dto.conversation_id, read_seq: dto.read_seq, unread };
+      const read = await this.store.advanceRead(manager, view.member, dto.read_seq, now);
+      if (!read.moved) return { readSeq: read.readSeq, unread: read.unread, eventId: null };
+      const { conversation, unread, readSeq } = read;
+      const state = { conversation_id: dto.conversation_id, read_seq: readSeq, unread };
       const eventId = await this.outbox.append(
         manager,
         { type: 'conversation.read', payload: {}, recipients: [{ userId: auth.internalId, private: state }] },
@@ -76,7 +54,7 @@ export class MessageReadsService {
       // A read receipt for the other side of a one-to-one conversation, in their own terms; in
       // a group nobody else is told (per-member receipts would cost a row per reader and message).
       if (conversation.type === 'direct') {
-        const receipt = { conversation_id: directConversationId(auth.externalId), read_seq: dto.read_seq };
+        const receipt = { conversation_id: directConversationId(auth.externalId), read_seq: readSeq };
         await this.outbox.append(
           manager,
           {
@@ -87,7 +65,7 @@ export class MessageReadsService {
           now,
         );
       }
-      return { readSeq: dto.read_seq, unread, eventId };
+      return { readSeq, unread, eventId };
     });
     return {
       conversation_id: dto.conversation_id,

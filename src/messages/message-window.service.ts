@@ -2,19 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { CursorCodec } from '../common/pagination/cursor';
 import { ErrorCode } from '../common/error-code';
-import {
-  ConversationAccessService,
-  ViewerConversation,
-  isSeqVisible,
-} from '../conversations/conversation-access.service';
-import { MessageEntity } from './message.entity';
-import { MessagesRepository, SeqRange } from './messages.repository';
+import { ConversationAccessService, ViewerConversation } from '../conversation-views/conversation-access.service';
+import { SeqRange, isSeqVisible, visibleRange } from '../conversations/visibility';
+import type { Message } from '../conversations/message';
+import { MessageHistory } from '../conversations/message-history.service';
 import { versionsSeenBy } from '../conversations/member-state';
 import { AuthUser } from '../common/auth-user';
 import { UsersService } from '../users/users.service';
 import { MessagesQueryDto } from './dto/messages-query.dto';
 import { SearchMessagesQueryDto } from './dto/search-query.dto';
-import { MessageReply, toMessageReply } from './message.mapper';
+import { MessageReply } from './message.mapper';
+import { toMessageReply } from '../conversations/message-reply';
 import { MessageWindowReply, SearchPageReply } from './messages.reply';
 
 export const WINDOW_SIZE = 50;
@@ -28,7 +26,7 @@ const min = (a: string, b: string): string => (BigInt(a) < BigInt(b) ? a : b);
 export class MessageWindowService {
   constructor(
     private readonly access: ConversationAccessService,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageHistory,
     private readonly users: UsersService,
     private readonly cursors: CursorCodec,
   ) {}
@@ -54,10 +52,7 @@ export class MessageWindowService {
       );
 
     const view = await this.access.resolveForViewer(auth.internalId, query.conversation_id);
-    const visible: SeqRange = {
-      from: view.member.visibleFromSeq,
-      to: view.member.visibleToSeq ?? view.conversation.lastSeq,
-    };
+    const visible = visibleRange(view.member, view.conversation);
     const versions = versionsSeenBy(view.member, view.conversation);
     const current = {
       last_seq: visible.to,
@@ -147,10 +142,7 @@ export class MessageWindowService {
         ? this.cursors.decode<string>(query.cursor, auth.internalId, 'messages.search', filters)
         : (query.before_mid ?? null);
     const view = await this.access.resolveForViewer(auth.internalId, query.conversation_id);
-    const visible: SeqRange = {
-      from: view.member.visibleFromSeq,
-      to: view.member.visibleToSeq ?? view.conversation.lastSeq,
-    };
+    const visible = visibleRange(view.member, view.conversation);
     const rows = await this.messages.search(
       view.conversation.id,
       visible,
@@ -183,7 +175,7 @@ export class MessageWindowService {
     return this.shape(conversationId, visible, rows, range);
   }
 
-  private async shape(conversationId: string, visible: SeqRange, rows: MessageEntity[], range: SeqRange) {
+  private async shape(conversationId: string, visible: SeqRange, rows: Message[], range: SeqRange) {
     const first = rows.length ? BigInt(rows[0].seq) : null;
     const last = rows.length ? BigInt(rows[rows.length - 1].seq) : null;
     return {
@@ -194,7 +186,7 @@ export class MessageWindowService {
     };
   }
 
-  private async replies(rows: MessageEntity[], conversationId: string): Promise<MessageReply[]> {
+  private async replies(rows: Message[], conversationId: string): Promise<MessageReply[]> {
     const users = await this.users.findByIds(rows.map((m) => m.senderId));
     const external = new Map(users.map((u) => [String(u.id), u.externalId]));
     return rows.map((m) => toMessageReply(m, conversationId, external.get(m.senderId) ?? ''));

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MESSAGE_TYPES } from './message-content';
-import type { MessageEntity, MessageStatus } from './message.entity';
+import type { MessageStatus } from '../contract/messages';
 
 /** What clients send, and `call`: the summary the service writes when a call ends. */
 const REPLY_TYPES = [...MESSAGE_TYPES, 'call'];
@@ -23,28 +23,4 @@ export class MessageReply {
   @ApiProperty({ enum: ['normal', 'recalled', 'deleted'] }) status: MessageStatus;
   @ApiProperty() created_at: number;
   @ApiProperty() updated_at: number;
-}
-
-/** `conversationId` is the viewer's ID of the conversation; `senderId` the sender's external ID. */
-export function toMessageReply(
-  message: Pick<
-    MessageEntity,
-    'id' | 'seq' | 'clientMessageId' | 'type' | 'content' | 'status' | 'createdAt' | 'updatedAt'
-  >,
-  conversationId: string,
-  senderId: string,
-): MessageReply {
-  return {
-    mid: String(message.id),
-    conversation_id: conversationId,
-    conversation_seq: String(message.seq),
-    sender_id: senderId,
-    client_message_id: message.clientMessageId,
-    type: message.type,
-    content:
-      message.status === 'normal' && message.content ? (JSON.parse(message.content) as Record<string, unknown>) : null,
-    status: message.status,
-    created_at: message.createdAt,
-    updated_at: message.updatedAt,
-  };
 }

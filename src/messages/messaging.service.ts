@@ -2,27 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
+import { AuthUser } from '../common/auth-user';
 import { canonicalJson } from '../common/canonical-json';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { ConversationAccessService, ViewerConversation } from '../conversations/conversation-access.service';
-import { directPeerId } from '../conversations/conversation-describer.service';
-import { ConversationsRepository } from '../conversations/conversations.repository';
-import { MessageCountersRepository } from '../conversations/message-counters.repository';
-import { MessageEntity } from './message.entity';
-import { MessagesRepository } from './messages.repository';
+import {
+  ConversationAccessService,
+  ViewerConversation,
+  memberConversationIds,
+} from '../conversation-views/conversation-access.service';
+import { directPeerId } from '../conversation-views/conversation-describer.service';
+import { ConversationStore } from '../conversations/conversation-store.service';
+import type { Message } from '../conversations/message';
+import { MessageHistory } from '../conversations/message-history.service';
+import { toMessageReply } from '../conversations/message-reply';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { FriendsRepository } from '../friends/friends.repository';
-import { AuthUser } from '../common/auth-user';
-import { MediaRepository } from '../media/media.repository';
+import { Relationships } from '../friends/relationships.service';
+import { MediaAttachments } from '../media/media-attachments.service';
+import { RuntimeSettingsService } from '../settings/runtime-settings.service';
+import { UsersService } from '../users/users.service';
 import { SendMessageDto } from './dto/send-message.dto';
-import { MessageEventWriter } from './message-event-writer';
 import { ParsedContent, findBlockedKeyword, parseMessageContent } from './message-content';
-import { toMessageReply } from './message.mapper';
 import { SendReply } from './messages.reply';
 import { serverMessageKey } from './server-message-key';
-import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 
 /** Equal JSON content hashes equally, whatever the key order of a retry. */
 function contentHash(conversationId: string, type: string, content: Record<string, unknown>): string {
@@ -41,12 +44,11 @@ export class MessagingService {
   constructor(
     private readonly settings: RuntimeSettingsService,
     private readonly access: ConversationAccessService,
-    private readonly conversations: ConversationsRepository,
-    private readonly counters: MessageCountersRepository,
-    private readonly messages: MessagesRepository,
-    private readonly friends: FriendsRepository,
-    private readonly media: MediaRepository,
-    private readonly events: MessageEventWriter,
+    private readonly store: ConversationStore,
+    private readonly messages: MessageHistory,
+    private readonly relationships: Relationships,
+    private readonly media: MediaAttachments,
+    private readonly users: UsersService,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
@@ -72,50 +74,25 @@ export class MessagingService {
       throw error;
     }
     const hash = contentHash(view.conversation.id, dto.type, parsed.content);
-    const idFor = this.events.conversationIdFor(view, auth);
     const eventId = randomUUID();
     const now = this.clock.now();
     try {
       const message = await this.tx.run(async (manager) => {
-        // Member rows first, as every writer takes them (ConversationMembersRepository.lockMembers):
-        // the sequence allocation below locks the conversation row until commit and every send
-        // of the conversation queues on it, so the less that follows it the more sends per
-        // second one conversation takes.
-        if (!(await this.counters.recordSend(manager, view.conversation, auth.internalId, now))) {
-          throw new AppError(ErrorCode.SEND_FORBIDDEN, 'you are no longer a member of this conversation');
-        }
-        const privateParts = await this.events.privateParts(manager, view.conversation, idFor);
-        const seq = await this.conversations.allocateNextSeq(manager, view.conversation.id, now);
-        const message = await this.messages.insertInTransaction(
-          manager,
-          {
-            conversationId: view.conversation.id,
-            eventId,
-            senderId: auth.internalId,
-            clientMessageId: dto.client_message_id,
-            type: dto.type,
-            content: JSON.stringify(content),
-            contentHash: hash,
-            searchText: parsed.searchText,
-            now,
-          },
-          seq,
-        );
+        const message = await this.store.appendMessage(manager, {
+          conversation: view.conversation,
+          idFor: memberConversationIds(view, auth),
+          sender: auth,
+          clientMessageId: dto.client_message_id,
+          type: dto.type,
+          content,
+          contentHash: hash,
+          searchText: parsed.searchText,
+          eventId,
+          now,
+        });
+        if (!message) throw new AppError(ErrorCode.SEND_FORBIDDEN, 'you are no longer a member of this conversation');
         if (parsed.mediaId)
           await this.media.linkToMessage(manager, parsed.mediaId, view.conversation.id, message.seq, now);
-        await this.events.emit(
-          manager,
-          'message.new',
-          view.conversation,
-          idFor,
-          auth,
-          auth.externalId,
-          message,
-          now,
-          {},
-          eventId,
-          privateParts,
-        );
         return message;
       });
       return { message: toMessageReply(message, dto.conversation_id, auth.externalId), event_id: eventId };
@@ -130,7 +107,7 @@ export class MessagingService {
   }
 
   private async replaySend(
-    existing: MessageEntity,
+    existing: Message,
     view: ViewerConversation,
     dto: SendMessageDto,
     parsed: ParsedContent,
@@ -142,7 +119,11 @@ export class MessagingService {
       throw AppError.invalid('client_message_id', 'was already used for a different message');
     }
     return {
-      message: toMessageReply(existing, dto.conversation_id, await this.events.externalId(existing.senderId)),
+      message: toMessageReply(
+        existing,
+        dto.conversation_id,
+        (await this.users.findById(existing.senderId))?.externalId ?? '',
+      ),
       event_id: existing.eventId,
     };
   }
@@ -164,7 +145,7 @@ export class MessagingService {
     if (view.conversation.type === 'direct') {
       const relationship =
         view.relationship ??
-        (await this.friends.relationship(auth.internalId, directPeerId(view.conversation, auth.internalId)));
+        (await this.relationships.between(auth.internalId, directPeerId(view.conversation, auth.internalId)));
       if (relationship.blocked) throw forbidden('sending is blocked between you and this user');
       if (!relationship.friends) throw forbidden('you are not friends with this user');
     } else {
@@ -191,41 +172,21 @@ export class MessagingService {
     sender: AuthUser,
     input: { type: 'call'; key: string; content: Record<string, unknown> },
     now: number,
-  ): Promise<{ message: MessageEntity; eventId: string } | null> {
-    if (!(await this.counters.recordSend(manager, view.conversation, sender.internalId, now))) return null;
-    const idFor = this.events.conversationIdFor(view, sender);
-    const privateParts = await this.events.privateParts(manager, view.conversation, idFor);
+  ): Promise<{ message: Message; eventId: string } | null> {
     const eventId = randomUUID();
-    const seq = await this.conversations.allocateNextSeq(manager, view.conversation.id, now);
-    const message = await this.messages.insertInTransaction(
-      manager,
-      {
-        conversationId: view.conversation.id,
-        eventId,
-        senderId: sender.internalId,
-        clientMessageId: serverMessageKey(input.type, input.key),
-        type: input.type,
-        content: JSON.stringify(input.content),
-        contentHash: contentHash(view.conversation.id, input.type, input.content),
-        searchText: null,
-        now,
-      },
-      seq,
-    );
-    await this.events.emit(
-      manager,
-      'message.new',
-      view.conversation,
-      idFor,
+    const message = await this.store.appendMessage(manager, {
+      conversation: view.conversation,
+      idFor: memberConversationIds(view, sender),
       sender,
-      sender.externalId,
-      message,
-      now,
-      {},
+      clientMessageId: serverMessageKey(input.type, input.key),
+      type: input.type,
+      content: input.content,
+      contentHash: contentHash(view.conversation.id, input.type, input.content),
+      searchText: null,
       eventId,
-      privateParts,
-    );
-    return { message, eventId };
+      now,
+    });
+    return message && { message, eventId };
   }
 
   /** Image and file messages carry an upload of the sender's; its details are stored with the message. */

@@ -4,9 +4,9 @@ import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
-import { FriendsRepository } from '../friends/friends.repository';
+import { Relationships } from '../friends/relationships.service';
 import { AuthUser } from '../common/auth-user';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { OutboxWriter } from '../outbox/outbox-writer';
 import type { User } from '../users/user';
 import { ProfileReply, toUserReply, UserReply } from '../users/user.mapper';
 import { OwnProfileChanges, UsersService } from '../users/users.service';
@@ -20,8 +20,8 @@ const PROFILE_FIELDS = ['nickname', 'username', 'avatar', 'signature'] as const;
 export class ProfileService {
   constructor(
     private readonly users: UsersService,
-    private readonly friends: FriendsRepository,
-    private readonly outbox: OutboxRepository,
+    private readonly friends: Relationships,
+    private readonly outbox: OutboxWriter,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
-import { ConversationAccessService } from '../conversations/conversation-access.service';
+import { ConversationAccessService } from '../conversation-views/conversation-access.service';
 import { directConversationId } from '../conversations/conversation-id';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
+import { ConversationStore } from '../conversations/conversation-store.service';
 import type { ClientAck } from '../contract/events';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { ack } from './client-messages';
@@ -26,7 +26,7 @@ export class TypingService {
 
   constructor(
     private readonly access: ConversationAccessService,
-    private readonly members: ConversationMembersRepository,
+    private readonly conversations: ConversationStore,
     private readonly realtime: RealtimeService,
     private readonly limiter: RateLimiter,
     @Inject(Clock) private readonly clock: Clock,
@@ -43,7 +43,7 @@ export class TypingService {
       let rooms: string[];
       let theirId: string;
       if (view.group) {
-        const members = await this.members.findCurrentMembers(view.conversation.id);
+        const members = await this.conversations.findCurrentMembers(view.conversation.id);
         rooms = members.filter((m) => m.userId !== session.user.internalId).map((m) => userRoom(m.userId));
         theirId = conversationId;
       } else {

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ConversationMemberEntity } from '../conversations/conversation-member.entity';
-import type { ConversationEntity } from '../conversations/conversation.entity';
-import type { ConversationView } from '../conversations/conversation-describer.service';
+import type { ConversationMember } from '../conversations/conversation';
+import type { Conversation } from '../conversations/conversation';
+import type { ConversationView } from '../conversation-views/conversation-describer.service';
 import { MessageReply } from '../messages/message.mapper';
 
 /** One entry of the home list, as its member sees it. */
@@ -29,9 +29,9 @@ export class ConversationItem {
 
 export function toConversationItem(
   view: ConversationView,
-  conversation: Pick<ConversationEntity, 'lastSeq' | 'contentUpdatedAt' | 'deletionRevision'>,
+  conversation: Pick<Conversation, 'lastSeq' | 'contentUpdatedAt' | 'deletionRevision'>,
   member: Pick<
-    ConversationMemberEntity,
+    ConversationMember,
     'visibleToSeq' | 'readSeq' | 'unreadCount' | 'pinned' | 'muted' | 'hidden' | 'lastActivityAt'
   >,
   lastMessage: MessageReply | null,

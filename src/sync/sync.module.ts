@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ConversationViewsModule } from '../conversation-views/conversation-views.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ImTokenModule } from '../im-token/im-token.module';
-import { MessageStoreModule } from '../messages/message-store.module';
+import { UsersModule } from '../users/users.module';
 import { SyncController } from './sync.controller';
 import { SyncService } from './sync.service';
 
 /** The home list, the unread badge and per-member conversation settings. */
 @Module({
-  imports: [ImTokenModule, ConversationsModule, MessageStoreModule],
+  imports: [ImTokenModule, ConversationsModule, ConversationViewsModule, UsersModule],
   controllers: [SyncController],
   providers: [SyncService],
 })

@@ -2,19 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ConversationAccessService } from '../conversations/conversation-access.service';
-import { ConversationDescriber } from '../conversations/conversation-describer.service';
-import type { ConversationMemberEntity } from '../conversations/conversation-member.entity';
-import { ConversationMembersRepository } from '../conversations/conversation-members.repository';
-import { ConversationsRepository } from '../conversations/conversations.repository';
-import { ViewerConversationsRepository } from '../conversations/viewer-conversations.repository';
+import { ConversationAccessService } from '../conversation-views/conversation-access.service';
+import { ConversationDescriber } from '../conversation-views/conversation-describer.service';
+import type { ConversationMember } from '../conversations/conversation';
+import { ConversationStore } from '../conversations/conversation-store.service';
+import { HomeListService } from '../conversation-views/home-list.service';
 import { HomeEntry, HomeMessage, HomePosition } from '../conversations/home-list';
-import { MessagesRepository } from '../messages/messages.repository';
+import { MessageHistory } from '../conversations/message-history.service';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../common/auth-user';
 import { mediaLimits } from '../media/media-limits';
-import { toMessageReply } from '../messages/message.mapper';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { toMessageReply } from '../conversations/message-reply';
+import { OutboxWriter } from '../outbox/outbox-writer';
 import { UsersService } from '../users/users.service';
 import { ConversationItem, toConversationItem } from './conversation-item';
 import { SyncDto } from './dto/sync.dto';
@@ -29,14 +28,13 @@ const UNREAD_DETAIL_LIMIT = 100;
 export class SyncService {
   constructor(
     private readonly settings: RuntimeSettingsService,
-    private readonly conversations: ConversationsRepository,
-    private readonly conversationMembers: ConversationMembersRepository,
-    private readonly viewerConversations: ViewerConversationsRepository,
-    private readonly messages: MessagesRepository,
+    private readonly conversations: ConversationStore,
+    private readonly homeList: HomeListService,
+    private readonly messages: MessageHistory,
     private readonly users: UsersService,
     private readonly describer: ConversationDescriber,
     private readonly access: ConversationAccessService,
-    private readonly outbox: OutboxRepository,
+    private readonly outbox: OutboxWriter,
     private readonly tx: TransactionRunner,
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,
@@ -48,7 +46,7 @@ export class SyncService {
       dto.cursor != null
         ? this.cursors.decode<HomePosition>(dto.cursor, auth.internalId, 'sync.conversations', {})
         : null;
-    const { entries: rows, totals } = await this.viewerConversations.homePage(auth, after, HOME_PAGE_SIZE + 1);
+    const { entries: rows, totals } = await this.homeList.page(auth, after, HOME_PAGE_SIZE + 1);
     const page = rows.slice(0, HOME_PAGE_SIZE);
     const hasMore = rows.length > HOME_PAGE_SIZE;
     const last = page[page.length - 1]?.member;
@@ -71,8 +69,8 @@ export class SyncService {
 
   async unread(auth: AuthUser): Promise<UnreadReply> {
     const [totals, rows] = await Promise.all([
-      this.viewerConversations.unreadTotals(auth.internalId),
-      this.viewerConversations.withUnread(auth.internalId, UNREAD_DETAIL_LIMIT + 1),
+      this.homeList.unreadTotals(auth.internalId),
+      this.homeList.withUnread(auth.internalId, UNREAD_DETAIL_LIMIT + 1),
     ]);
     const listed = rows.slice(0, UNREAD_DETAIL_LIMIT);
     const views = await this.describer.describe(
@@ -94,7 +92,7 @@ export class SyncService {
   async updateSettings(
     auth: AuthUser,
     conversationId: string,
-    changes: Partial<Pick<ConversationMemberEntity, 'pinned' | 'muted' | 'hidden'>>,
+    changes: Partial<Pick<ConversationMember, 'pinned' | 'muted' | 'hidden'>>,
   ): Promise<SettingsReply> {
     const view = await this.access.resolveForViewer(auth.internalId, conversationId);
     const changed = (Object.keys(changes) as Array<keyof typeof changes>).some(
@@ -115,8 +113,8 @@ export class SyncService {
                   ? (view.member.visibleToSeq ?? current?.lastSeq ?? view.conversation.lastSeq)
                   : null,
               };
-        await this.conversationMembers.updateSettings(manager, view.member.id, { ...changes, ...hiddenSeq }, now);
-        const member = (await this.conversationMembers.findMember(view.conversation.id, auth.internalId, manager))!;
+        await this.conversations.updateSettings(manager, view.member.id, { ...changes, ...hiddenSeq }, now);
+        const member = (await this.conversations.findMember(view.conversation.id, auth.internalId, manager))!;
         const state = {
           conversation_id: conversationId,
           pinned: member.pinned,
@@ -130,7 +128,7 @@ export class SyncService {
         );
       });
     }
-    const [item] = await this.items(auth, [(await this.viewerConversations.homeEntry(auth, view.conversation.id))!]);
+    const [item] = await this.items(auth, [(await this.homeList.entry(auth, view.conversation.id))!]);
     return { conversation: item, event_id: eventId };
   }
 

@@ -20,7 +20,6 @@ export interface NewUser {
 
 export type ProfileChanges = Partial<Pick<User, 'username' | 'nickname' | 'avatar' | 'signature'>>;
 
-
 const AUTH_CACHE_MAX_ENTRIES = 100_000;
 
 @Injectable()

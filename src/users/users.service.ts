@@ -199,10 +199,7 @@ export class UsersService {
   }
 
   /** The admin console's forced logout: revokeTokens with the caller's transaction. Call accessChanged after the commit. */
-  async revokeTokensWith(
-    manager: EntityManager,
-    externalId: string,
-  ): Promise<{ before: User; after: User }> {
+  async revokeTokensWith(manager: EntityManager, externalId: string): Promise<{ before: User; after: User }> {
     const user = await this.requireByExternalId(externalId, manager);
     const before = { ...user };
     const now = this.clock.now();

@@ -9,7 +9,7 @@ import { ConversationsRepository } from '../../src/conversations/conversations.r
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { FriendsRepository } from '../../src/friends/friends.repository';
 import { GroupsRepository } from '../../src/groups/groups.repository';
-import { MessagesRepository } from '../../src/messages/messages.repository';
+import { MessagesRepository } from '../../src/conversations/messages.repository';
 import { IssuedUser, TestApp, randomGroupId } from './test-app';
 import { ApiClient, UserRef } from './api-client';
 
