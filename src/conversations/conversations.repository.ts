@@ -83,11 +83,12 @@ export class ConversationsRepository {
         if (!isUniqueViolation(error, 'direct_key')) throw error;
         // A locking read sees the winner's committed row; a plain read would use this
         // transaction's older MySQL snapshot and miss it.
-        const winner = await dialectOf(manager)
-          .lockForShare(manager.createQueryBuilder(ConversationEntity, 'c').where('c.direct_key = :key', { key }))
-          .getOne();
-        if (!winner) throw error;
-        conversation = winner;
+        const rows = (await manager.query(
+          `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE direct_key = ?${dialectOf(manager).forShare}`,
+          [key],
+        )) as Row[];
+        if (!rows[0]) throw error;
+        conversation = toConversation(rows[0]);
       }
     }
     await this.members.ensureDirectMembers(manager, conversation, userA, userB, now);

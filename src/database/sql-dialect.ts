@@ -47,8 +47,6 @@ export interface SqlDialect {
   readonly integerParam: string;
   /** Adds a row lock to a query builder's read where rows lock (see locksRows). */
   lockForWrite<T extends object>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T>;
-  /** Adds a shared lock to a query builder's read where rows lock. */
-  lockForShare<T extends object>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T>;
 }
 
 const MYSQL: SqlDialect = {
@@ -64,7 +62,6 @@ const MYSQL: SqlDialect = {
   concat: (...parts) => `CONCAT(${parts.join(', ')})`,
   integerParam: '?',
   lockForWrite: (query) => query.setLock('pessimistic_write'),
-  lockForShare: (query) => query.setLock('pessimistic_read'),
 };
 
 const SQLITE: SqlDialect = {
@@ -79,7 +76,6 @@ const SQLITE: SqlDialect = {
   concat: (...parts) => parts.join(' || '),
   integerParam: 'CAST(? AS INTEGER)',
   lockForWrite: (query) => query,
-  lockForShare: (query) => query,
 };
 
 /** The dialect of a manager's (or data source's) database. */
