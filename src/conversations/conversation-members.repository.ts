@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { isUniqueViolation } from '../database/db-errors';
 import { dialectOf } from '../database/sql-dialect';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationEntity } from './conversation.entity';
@@ -64,8 +65,14 @@ export class ConversationMembersRepository {
       [userA, userB],
       [userB, userA],
     ]) {
-      if (!(await this.findMember(conversation.id, userId, manager)))
+      if (await this.findMember(conversation.id, userId, manager)) continue;
+      try {
         await this.addMember(manager, conversation, userId, now, '0', peerId);
+      } catch (error) {
+        // A concurrent first call inserted the same row after this transaction's snapshot was
+        // taken (MySQL): it is the row this one would have written.
+        if (!isUniqueViolation(error, 'user')) throw error;
+      }
     }
   }
 

@@ -35,34 +35,29 @@ describe('ConversationStore: conversations and members', () => {
     await expectPair(first.id, a, b);
   });
 
-  // The losing call of a race on the insert reads the winner's row with a locking read. On
-  // MariaDB that read is refused as a syntax error (see the report of this suite:
-  // SqlDialect.lockForShare emits TypeORM's FOR SHARE, which MariaDB 10.11 does not parse), so
-  // the race is forced here and the test is expected to fail there until that is fixed.
-  (onMysql ? it.failing : it)(
-    'ensureDirect converges: two calls racing on the insert make one conversation with two members',
-    async () => {
-      const [a, b] = await newUsers(kit, 2);
-      // Both calls look the pair up before either inserts (MySQL; SQLite runs them one by one).
-      const meet = barrier(2);
-      const call = (x: AuthUser, y: AuthUser) =>
-        kit.tx.run((m) => {
-          if (onMysql) {
-            const lookup = m.findOneBy.bind(m);
-            m.findOneBy = (async (...args: Parameters<typeof lookup>) => {
-              const found = await lookup(...args);
-              await meet();
-              return found;
-            }) as typeof m.findOneBy;
-          }
-          return kit.store.ensureDirect(m, x.internalId, y.internalId, now());
-        });
-      const [one, two] = await Promise.all([call(a, b), call(b, a)]);
-      expect(two.id).toBe(one.id);
-      expect((await kit.store.findDirect(a.internalId, b.internalId))?.id).toBe(one.id);
-      await expectPair(one.id, a, b);
-    },
-  );
+  // The losing call of a race on the insert reads the winner's row with a locking read (once
+  // written with TypeORM's FOR SHARE, which MariaDB 10.11 does not parse); the race is forced here.
+  it('ensureDirect converges: two calls racing on the insert make one conversation with two members', async () => {
+    const [a, b] = await newUsers(kit, 2);
+    // Both calls look the pair up before either inserts (MySQL; SQLite runs them one by one).
+    const meet = barrier(2);
+    const call = (x: AuthUser, y: AuthUser) =>
+      kit.tx.run((m) => {
+        if (onMysql) {
+          const lookup = m.findOneBy.bind(m);
+          m.findOneBy = (async (...args: Parameters<typeof lookup>) => {
+            const found = await lookup(...args);
+            await meet();
+            return found;
+          }) as typeof m.findOneBy;
+        }
+        return kit.store.ensureDirect(m, x.internalId, y.internalId, now());
+      });
+    const [one, two] = await Promise.all([call(a, b), call(b, a)]);
+    expect(two.id).toBe(one.id);
+    expect((await kit.store.findDirect(a.internalId, b.internalId))?.id).toBe(one.id);
+    await expectPair(one.id, a, b);
+  });
 
   async function expectPair(id: string, a: AuthUser, b: AuthUser): Promise<void> {
     const members = await kit.store.findCurrentMembers(id);
