@@ -415,7 +415,16 @@ async function benchDriver(driver) {
     const dbHost = driver === 'mysql' ? new URL(settings.mysqlUrl).hostname : null;
     const dbPid = dbHost && ['127.0.0.1', 'localhost', '::1'].includes(dbHost) ? findDatabasePid() : null;
     report.cpuCores = os.cpus().length;
-    const allCases = buildCases({ runId, sdkSecret, rtcAppId, rtcSecret, pool, messaging });
+    const allCases = buildCases({
+      runId,
+      sdkSecret,
+      rtcAppId,
+      rtcSecret,
+      pool,
+      messaging,
+      driver,
+      dbTarget: countTarget,
+    });
     allCases.splice(allCases.length - 1, 0, ...callCases(calls)); // before health_2
     const unknownCases = (settings.cases || []).filter((key) => !allCases.some(([k]) => k === key));
     if (unknownCases.length)

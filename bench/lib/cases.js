@@ -9,6 +9,7 @@
 const { createHmac, randomUUID } = require('node:crypto');
 const { messagesPath, checkResetWindow, checkSync, WINDOW_SIZE } = require('./messaging');
 const { READY_PATH } = require('./server');
+const { runLoad } = require('./load');
 
 const POOL_SIZE = 100;
 
@@ -208,6 +209,20 @@ function buildCases(ctx) {
   const rtcCallback = {
     label: 'POST /app/sdk/rtc/room-callback',
     reply: 'provider',
+    // Events acknowledged in the window but applied after it count against the rate.
+    run: async (options) => {
+      const { openDb, drainRoomEvents, withDrain } = require('./calls');
+      const loaded = await runLoad(options);
+      const db = await openDb(ctx.driver, ctx.dbTarget);
+      try {
+        const drainMs = await drainRoomEvents(db);
+        withDrain(loaded.result, drainMs);
+        loaded.result.detail = { drainMs, summary: `applied ${drainMs} ms after the window (counted in req/s)` };
+      } finally {
+        await db.close();
+      }
+      return loaded;
+    },
     request: {
       method: 'POST',
       path: '/app/sdk/rtc/room-callback',

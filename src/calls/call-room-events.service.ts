@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { FailureBackoff } from '../common/failure-backoff';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MetricsService } from '../metrics/metrics.service';
-import type { RoomEvent } from '../rtc-callback/room-callback';
+import type { RoomEvent, StoredRoomEvent } from '../rtc-callback/room-callback';
 import { RoomEventsFeed } from '../rtc-callback/room-events-feed';
 import { CallEndReason, CallEntity } from './call.entity';
 import { CallContext, CallRecorder } from './call-recorder.service';
@@ -25,6 +25,9 @@ const ROOM_CLOCK_SKEW_MS = 30_000;
 const LAST_MS_OF_SECOND = 999;
 const TIMER_MS = 1000;
 const TIMER_BATCH = 100;
+
+/** Applying room events needs the context read before the lock (see applyToCall). */
+class ContextNeeded extends Error {}
 
 /**
  * The provider's room callbacks and the server's timers drive the calls: who is in the room,
@@ -49,10 +52,10 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
     private readonly recorder: CallRecorder,
     private readonly tx: TransactionRunner,
     private readonly metrics: MetricsService,
-    feed: RoomEventsFeed,
+    private readonly feed: RoomEventsFeed,
     @Inject(Clock) private readonly clock: Clock,
   ) {
-    feed.subscribe((event) => this.onRoomEvent(event));
+    feed.subscribe((events) => this.applyRoomEvents(events));
   }
 
   onApplicationBootstrap(): void {
@@ -65,82 +68,156 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
     await this.running;
   }
 
-  async onRoomEvent(event: RoomEvent): Promise<void> {
-    const eventMs = orderStamp(event);
-    const call = await this.calls.findByLiveRoom(event.roomId);
-    if (!call || eventMs < call.startedAt - ROOM_CLOCK_SKEW_MS) return;
-    // Entering the room never ends a call: it needs no view of the conversation for a summary.
-    const context = await this.recorder.context(call, event.eventType !== ENTERED);
-    await this.tx.run(async (manager) => {
-      const locked = await this.calls.lock(manager, call.id);
-      if (!locked || locked.liveRoomId !== event.roomId) return;
-      context.call = locked;
-      context.participants = await this.calls.participantsOf(locked.id, manager);
-      const now = this.clock.now();
-      if (event.eventType === ROOM_CLOSED) {
-        // Ordered against the room's participant events: someone entering or leaving after it
-        // is newer state. At the same millisecond the close is taken to come last.
-        if (context.participants.some((p) => p.roomEventMs > eventMs)) return;
-        for (const p of context.participants) {
-          if (p.roomEventMs === eventMs && !p.inRoom) continue;
-          Object.assign(p, { inRoom: false, roomEventMs: eventMs, updatedAt: now });
-          await this.calls.updateParticipant(manager, p.id, {
-            inRoom: false,
-            roomEventMs: eventMs,
-            updatedAt: now,
-          });
+  /**
+   * Applies a batch of stored room events (RoomEventsFeed), in their order per room: the live
+   * calls of all their rooms are read at once, then each call's events are applied in one
+   * transaction under its lock, the calls side by side. Answers the rooms whose events failed;
+   * the feed leaves those to the pass (applyPending), which tries them again.
+   */
+  async applyRoomEvents(events: StoredRoomEvent[]): Promise<ReadonlySet<string>> {
+    const byRoom = new Map<string, StoredRoomEvent[]>();
+    for (const event of events) {
+      const list = byRoom.get(event.roomId);
+      if (list) list.push(event);
+      else byRoom.set(event.roomId, [event]);
+    }
+    const failed = new Set<string>();
+    const calls = await this.calls.findByLiveRooms([...byRoom.keys()]);
+    await Promise.all(
+      calls.map(async (call) => {
+        const roomId = call.liveRoomId!;
+        try {
+          await this.applyToCall(call, roomId, byRoom.get(roomId) ?? []);
+        } catch (error) {
+          failed.add(roomId);
+          this.metrics.backgroundItemFailures.inc({ pass: 'room_events' });
+          this.logger.warn(`call ${call.callId}: room events failed, retried by the pass: ${(error as Error).message}`);
         }
-        if (this.calls.isLive(locked)) await this.recorder.end(manager, context, 'ended_by_server', now);
-        if (!context.participants.some((p) => p.inRoom))
-          await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
+      }),
+    );
+    return failed;
+  }
+
+  /**
+   * The events of one room, in order, applied to the call holding it, in one transaction. The
+   * context is built under the lock from what this instance knows (external IDs are cached);
+   * when an external ID is missing, or an event would end the call (the summary message needs
+   * the caller's view of the conversation), the transaction is undone, the full context read
+   * (as every change of a call reads it, before locking) and the events applied again.
+   */
+  private async applyToCall(call: CallEntity, roomId: string, events: RoomEvent[]): Promise<void> {
+    // Events stamped well before the call started belong to an earlier use of the room number.
+    const ours = events.filter((e) => orderStamp(e) >= call.startedAt - ROOM_CLOCK_SKEW_MS);
+    if (ours.length === 0) return;
+    let read: CallContext | null = null;
+    for (;;) {
+      try {
+        await this.tx.run(async (manager) => {
+          const locked = await this.calls.lock(manager, call.id);
+          if (!locked) return;
+          const participants = await this.calls.participantsOf(locked.id, manager);
+          const externalIds = read?.externalIds ?? this.recorder.knownExternalIds(locked, participants);
+          if (!externalIds) throw new ContextNeeded();
+          const context: CallContext = {
+            call: locked,
+            participants,
+            externalIds,
+            callerView: read?.callerView ?? null,
+          };
+          // Stops where the room is freed (a close, or the last one out after the end): what follows is not this call's.
+          for (const event of ours) {
+            if (context.call.liveRoomId !== roomId) return;
+            await this.applyOne(manager, context, event, read !== null);
+          }
+        });
         return;
+      } catch (error) {
+        if (!(error instanceof ContextNeeded) || read) throw error;
+        read = await this.recorder.context(call);
       }
-      const userId = event.providerUserId === null ? null : internalUserIdOf(event.providerUserId);
-      const me = context.participants.find((p) => p.userId === userId);
-      // Only participants hold credentials for the room; anyone else is not ours to track.
-      if (!me || me.roomEventMs >= eventMs) return;
-      const entered = event.eventType === ENTERED;
-      if (event.eventType !== ENTERED && event.eventType !== LEFT) return;
-      const external = context.externalIds.get(me.userId) ?? '';
-      const live = this.calls.isLive(locked);
-      const wasJoined = me.state === 'joined';
-      // One write of the participant row: the room presence and, while the call lives, joining or leaving it.
-      const changes: Partial<typeof me> = { inRoom: entered, roomEventMs: eventMs, updatedAt: now };
-      if (live && entered && me.state !== 'joined')
-        Object.assign(changes, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
-      if (live && !entered && me.state === 'joined') Object.assign(changes, { state: 'left', leftAt: now });
-      Object.assign(me, changes);
-      await this.calls.updateParticipant(manager, me.id, changes);
-      if (!live) {
-        // After the end only the room's occupancy matters: the room is free once it is empty.
-        if (!context.participants.some((p) => p.inRoom))
-          await this.calls.updateCall(manager, locked.id, { liveRoomId: null, updatedAt: now });
-        return;
+    }
+  }
+
+  /** One room event, under the call's lock. */
+  private async applyOne(
+    manager: EntityManager,
+    context: CallContext,
+    event: RoomEvent,
+    mayEnd: boolean,
+  ): Promise<void> {
+    const eventMs = orderStamp(event);
+    const locked = context.call;
+    const now = this.clock.now();
+    if (event.eventType === ROOM_CLOSED) {
+      // Ordered against the room's participant events: someone entering or leaving after it
+      // is newer state. At the same millisecond the close is taken to come last.
+      if (context.participants.some((p) => p.roomEventMs > eventMs)) return;
+      for (const p of context.participants) {
+        if (p.roomEventMs === eventMs && !p.inRoom) continue;
+        Object.assign(p, { inRoom: false, roomEventMs: eventMs, updatedAt: now });
+        await this.calls.updateParticipant(manager, p.id, {
+          inRoom: false,
+          roomEventMs: eventMs,
+          updatedAt: now,
+        });
       }
-      if (entered) {
-        await this.enter(manager, context, me.role, now);
-        await this.recorder.emit(
-          manager,
-          'call.participant_joined',
-          context.call,
-          context.participants,
-          context.externalIds,
-          { user_id: external },
-          now,
-        );
-        return;
+      if (this.calls.isLive(locked)) {
+        if (!mayEnd) throw new ContextNeeded();
+        await this.recorder.end(manager, context, 'ended_by_server', now);
       }
+      if (!context.participants.some((p) => p.inRoom)) await this.freeRoom(manager, context, now);
+      return;
+    }
+    const userId = event.providerUserId === null ? null : internalUserIdOf(event.providerUserId);
+    const me = context.participants.find((p) => p.userId === userId);
+    // Only participants hold credentials for the room; anyone else is not ours to track.
+    if (!me || me.roomEventMs >= eventMs) return;
+    const entered = event.eventType === ENTERED;
+    if (event.eventType !== ENTERED && event.eventType !== LEFT) return;
+    const external = context.externalIds.get(me.userId) ?? '';
+    const live = this.calls.isLive(locked);
+    const wasJoined = me.state === 'joined';
+    // One write of the participant row: the room presence and, while the call lives, joining or leaving it.
+    const changes: Partial<typeof me> = { inRoom: entered, roomEventMs: eventMs, updatedAt: now };
+    if (live && entered && me.state !== 'joined')
+      Object.assign(changes, { state: 'joined', joinedAt: me.joinedAt ?? now, leftAt: null });
+    if (live && !entered && me.state === 'joined') Object.assign(changes, { state: 'left', leftAt: now });
+    Object.assign(me, changes);
+    await this.calls.updateParticipant(manager, me.id, changes);
+    if (!live) {
+      // After the end only the room's occupancy matters: the room is free once it is empty.
+      if (!context.participants.some((p) => p.inRoom)) await this.freeRoom(manager, context, now);
+      return;
+    }
+    if (entered) {
+      await this.enter(manager, context, me.role, now);
       await this.recorder.emit(
         manager,
-        'call.participant_left',
+        'call.participant_joined',
         context.call,
         context.participants,
         context.externalIds,
         { user_id: external },
         now,
       );
-      await this.afterLeave(manager, context, wasJoined, now);
-    });
+      return;
+    }
+    await this.recorder.emit(
+      manager,
+      'call.participant_left',
+      context.call,
+      context.participants,
+      context.externalIds,
+      { user_id: external },
+      now,
+    );
+    await this.afterLeave(manager, context, wasJoined, now, mayEnd);
+  }
+
+  private async freeRoom(manager: EntityManager, context: CallContext, now: number): Promise<void> {
+    context.call.liveRoomId = null;
+    context.call.updatedAt = now;
+    await this.calls.updateCall(manager, context.call.id, { liveRoomId: null, updatedAt: now });
   }
 
   /**
@@ -169,9 +246,11 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
     context: CallContext,
     wasJoined: boolean,
     now: number,
+    mayEnd = true,
   ): Promise<void> {
     const call = context.call;
     if (wasJoined && (!call.isGroup || !context.participants.some((p) => p.state === 'joined'))) {
+      if (!mayEnd) throw new ContextNeeded();
       if (call.state === 'ringing') await this.recorder.cancel(manager, context, now);
       else await this.recorder.end(manager, context, 'hangup', now);
       return;
@@ -190,6 +269,14 @@ export class CallRoomEventsService implements OnApplicationBootstrap, OnModuleDe
   }
 
   private async sweep(): Promise<void> {
+    // Room events stored but not applied (the instance that stored them stopped, or applying
+    // them failed) first: the timers below act on the state they leave.
+    try {
+      await this.feed.settle();
+      await this.feed.applyPending();
+    } catch (error) {
+      this.failed('room events not yet applied could not be read', null, error);
+    }
     const now = this.clock.now();
     await this.each(
       'ring timeout',

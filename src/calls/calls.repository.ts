@@ -54,6 +54,13 @@ export class CallsRepository {
     return manager.getRepository(CallEntity).findOneBy({ liveRoomId: roomId });
   }
 
+  /** The calls holding any of these rooms (one statement for a batch of room events). */
+  findByLiveRooms(roomIds: readonly string[]): Promise<CallEntity[]> {
+    if (roomIds.length === 0) return Promise.resolve([]);
+    if (roomIds.length === 1) return this.calls.findBy({ liveRoomId: roomIds[0] });
+    return this.calls.findBy({ liveRoomId: In([...roomIds]) });
+  }
+
   /** The call row, locked until the transaction ends (MySQL; SQLite transactions are serial). */
   async lock(manager: EntityManager, rowId: string): Promise<CallEntity | null> {
     return dialectOf(manager)

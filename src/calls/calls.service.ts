@@ -3,6 +3,7 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { AuthUser } from '../common/auth-user';
+import { RoomEventsFeed } from '../rtc-callback/room-events-feed';
 import { CallActionReply, CallListReply, CallReply, RtcCredentialsReply } from './call.mapper';
 import { CallRecorder } from './call-recorder.service';
 import { CallRelationships } from './call-relationships.service';
@@ -23,12 +24,13 @@ export class CallsService {
     private readonly transitions: CallTransitions,
     private readonly relationships: CallRelationships,
     private readonly rtc: RtcCredentialsService,
+    private readonly roomEvents: RoomEventsFeed,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   /** A callee device confirms it is ringing (invited → ringing); the caller hears of it. */
   async ringing(auth: AuthUser, dto: CallRefDto): Promise<CallActionReply> {
-    await this.relationships.assertMayGoOn(auth, dto.call_id);
+    const known = await this.relationships.assertMayGoOn(auth, dto.call_id);
     return this.transitions.change(
       auth,
       dto.call_id,
@@ -49,11 +51,12 @@ export class CallsService {
       },
       false,
       false,
+      known,
     );
   }
 
   async accept(auth: AuthUser, dto: AcceptCallDto): Promise<CallActionReply> {
-    await this.relationships.assertMayGoOn(auth, dto.call_id);
+    const known = await this.relationships.assertMayGoOn(auth, dto.call_id);
     const reply = await this.transitions.change(
       auth,
       dto.call_id,
@@ -70,6 +73,7 @@ export class CallsService {
       },
       false,
       false,
+      known,
     );
     return this.transitions.withCredentials(auth, reply);
   }
@@ -150,6 +154,8 @@ export class CallsService {
   }
 
   async active(auth: AuthUser): Promise<CallListReply> {
+    // Room events acknowledged here but still being applied: the calls are read once they are.
+    await this.roomEvents.settle();
     const calls = await this.calls.liveCallsOf(auth.internalId);
     const replies: CallReply[] = [];
     for (const call of calls) {

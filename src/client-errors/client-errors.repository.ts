@@ -6,14 +6,7 @@ import { pruneBatch } from '../database/prune-batch';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
 import { ClientErrorEntity } from './client-error.entity';
 import { dialectOf } from '../database/sql-dialect';
-
-export interface ClientErrorFilters {
-  platform?: string;
-  buildId?: string;
-  errorCode?: string;
-  from?: number;
-  to?: number;
-}
+import type { ClientErrorFilters, ClientErrorLikeness } from './client-error-record';
 
 export type NewClientError = Omit<ClientErrorEntity, 'id' | 'occurrenceCount' | 'lastSeenAt'>;
 
@@ -223,10 +216,7 @@ export class ClientErrorsRepository {
    * Occurrences per hour since `from` (hour start in Unix ms → count), counted at the minute of
    * their record; with `like`, only errors of the same platform, error code, operation and build.
    */
-  async countPerHour(
-    from: number,
-    like?: Pick<ClientErrorEntity, 'platform' | 'errorCode' | 'operation' | 'buildId'>,
-  ): Promise<Map<number, number>> {
+  async countPerHour(from: number, like?: ClientErrorLikeness): Promise<Map<number, number>> {
     const qb = this.records
       .createQueryBuilder('r')
       .select('r.first_seen_at - (r.first_seen_at % 3600000)', 'hour')

@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { HostAccountsRepository } from './host-accounts.repository';
 import { HostAppController } from './host-app.controller';
+import { HostAppRetentionService } from './host-app-retention.service';
 import { HostAccountEntity, HostSessionEntity, SmsCodeEntity } from './host-app.entities';
 import { HostAuthService } from './host-auth.service';
 import { HostSessionGuard } from './host-session.guard';
@@ -35,6 +36,7 @@ import { SmsService } from './sms.service';
     SmsCodesRepository,
     SmsService,
     HostAuthService,
+    HostAppRetentionService,
     HostSessionGuard,
     {
       provide: HostSessionStore,
@@ -58,7 +60,7 @@ import { SmsService } from './sms.service';
           : new LogSmsSender(() => clock.now()),
     },
   ],
-  exports: [HostSessionsRepository, SmsCodesRepository],
+  exports: [HostAppRetentionService],
 })
 export class HostAppModule implements OnApplicationShutdown {
   constructor(@Inject(HostSessionStore) private readonly sessions: HostSessionStore) {}

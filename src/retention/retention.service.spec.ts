@@ -1,11 +1,10 @@
-import { HostSessionsRepository } from '../host-app/host-sessions.repository';
-import { SmsCodesRepository } from '../host-app/sms-codes.repository';
+import type { HostAppRetentionService } from '../host-app/host-app-retention.service';
 import { Clock } from '../common/clock';
-import type { ClientErrorsRepository } from '../client-errors/client-errors.repository';
+import type { ClientErrorRecordsService } from '../client-errors/client-error-records.service';
 import type { AppConfig } from '../config/app-config';
 import type { RetentionConfig } from '../config/retention-config';
-import type { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
-import type { RtcRoomEventsRepository } from '../rtc-callback/rtc-room-events.repository';
+import type { OutboxRetention } from '../outbox/outbox-retention.service';
+import type { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 import { MAX_BATCHES_PER_RUN, RetentionService, jitteredDelayMs } from './retention.service';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -46,26 +45,33 @@ function service(
     ...retention,
   };
   const clientErrors = {
-    deleteRecordsOlderThan: tables.errors.prune,
-    deleteSubmissionsOlderThan: tables.submissions.prune,
-  } as unknown as ClientErrorsRepository;
-  const roomEvents = { deleteOlderThan: tables.events.prune } as unknown as RtcRoomEventsRepository;
-  const outbox = { prune: outboxTable.prune } as unknown as OutboxSequenceRepository;
+    pruneRecordsBefore: tables.errors.prune,
+    pruneSubmissionsBefore: tables.submissions.prune,
+  } as unknown as ClientErrorRecordsService;
+  const roomEvents = { pruneEventsBefore: tables.events.prune } as unknown as RtcCallbackService;
+  const outbox = { prune: outboxTable.prune } as unknown as OutboxRetention;
   const config = {
     retention: settings,
     realtime: { backlogSeconds: 3600 },
     hostApp: { sessionIdleSeconds: 600, sessionAbsoluteSeconds: 3600, sms: { phoneIntervalSeconds: 60 } },
   } as AppConfig;
-  const hostSessions = { pruneExpired: jest.fn(async () => 0) } as unknown as HostSessionsRepository;
-  const smsCodes = {
-    pruneExpired: jest.fn(async () => 0),
-    pruneSendsBefore: jest.fn(async () => 0),
-  } as unknown as SmsCodesRepository;
+  const hostApp = {
+    pruneSessions: jest.fn(async () => 0),
+    pruneSmsCodes: jest.fn(async () => 0),
+    pruneSmsSendsBefore: jest.fn(async () => 0),
+  };
   return {
     tables,
     outboxTable,
-    smsCodes,
-    retention: new RetentionService(config, new FixedClock(), clientErrors, roomEvents, outbox, hostSessions, smsCodes),
+    hostApp,
+    retention: new RetentionService(
+      config,
+      new FixedClock(),
+      clientErrors,
+      roomEvents,
+      outbox,
+      hostApp as unknown as HostAppRetentionService,
+    ),
   };
 }
 
@@ -73,7 +79,7 @@ describe('RetentionService', () => {
   afterEach(() => jest.useRealTimers());
 
   it('prunes each table by its own cutoff in batches until a batch finds nothing', async () => {
-    const { retention, tables, smsCodes } = service(
+    const { retention, tables, hostApp } = service(
       { batchSize: 2 },
       { errors: fakeTable(5), submissions: fakeTable(1), events: fakeTable(0) },
     );
@@ -93,7 +99,7 @@ describe('RetentionService', () => {
     expect(tables.submissions.calls.map((c) => c.cutoff)).toEqual([NOW - 7 * DAY, NOW - 7 * DAY]);
     expect(tables.events.calls).toEqual([{ cutoff: NOW - 30 * DAY, size: 2 }]);
     // A number's last send holds nothing back once SMS_PHONE_INTERVAL_SECONDS (60 here) has passed.
-    expect(smsCodes.pruneSendsBefore).toHaveBeenCalledWith(NOW - 60_000, 2);
+    expect(hostApp.pruneSmsSendsBefore).toHaveBeenCalledWith(NOW - 60_000, 2);
   });
 
   it('keeps a table for ever when its days are 0, and bounds one run to a number of batches', async () => {

@@ -1,12 +1,11 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ClientErrorsRepository } from '../client-errors/client-errors.repository';
+import { ClientErrorRecordsService } from '../client-errors/client-error-records.service';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RetentionConfig } from '../config/retention-config';
-import { HostSessionsRepository } from '../host-app/host-sessions.repository';
-import { SmsCodesRepository } from '../host-app/sms-codes.repository';
-import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
-import { RtcRoomEventsRepository } from '../rtc-callback/rtc-room-events.repository';
+import { HostAppRetentionService } from '../host-app/host-app-retention.service';
+import { OutboxRetention } from '../outbox/outbox-retention.service';
+import { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Batches per table and run: a large backlog is worked off over several runs, never in one long burst. */
@@ -48,28 +47,27 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
-    clientErrors: ClientErrorsRepository,
-    roomEvents: RtcRoomEventsRepository,
-    outbox: OutboxSequenceRepository,
-    hostSessions: HostSessionsRepository,
-    smsCodes: SmsCodesRepository,
+    clientErrors: ClientErrorRecordsService,
+    roomEvents: RtcCallbackService,
+    outbox: OutboxRetention,
+    hostApp: HostAppRetentionService,
   ) {
     this.settings = config.retention;
     this.tables = [
       {
         table: 'client_errors',
         keepMs: this.settings.clientErrorsDays * DAY_MS,
-        prune: (cutoff, size) => clientErrors.deleteRecordsOlderThan(cutoff, size),
+        prune: (cutoff, size) => clientErrors.pruneRecordsBefore(cutoff, size),
       },
       {
         table: 'client_error_submissions',
         keepMs: this.settings.idempotencyDays * DAY_MS,
-        prune: (cutoff, size) => clientErrors.deleteSubmissionsOlderThan(cutoff, size),
+        prune: (cutoff, size) => clientErrors.pruneSubmissionsBefore(cutoff, size),
       },
       {
         table: 'rtc_room_events',
         keepMs: this.settings.roomEventsDays * DAY_MS,
-        prune: (cutoff, size) => roomEvents.deleteOlderThan(cutoff, size),
+        prune: (cutoff, size) => roomEvents.pruneEventsBefore(cutoff, size),
       },
       // Events older than the resume backlog can never be replayed (resume refuses such points).
       {
@@ -82,19 +80,19 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
         table: 'host_sessions',
         keepMs: config.hostApp.sessionIdleSeconds * 1000,
         prune: (cutoff, size) =>
-          hostSessions.pruneExpired(
+          hostApp.pruneSessions(
             cutoff + (config.hostApp.sessionIdleSeconds - config.hostApp.sessionAbsoluteSeconds) * 1000,
             cutoff,
             size,
           ),
       },
       // SMS codes past their 5 minutes (keepMs 1: the cutoff is now, and never 0, which would keep them).
-      { table: 'host_sms_codes', keepMs: 1, prune: (cutoff, size) => smsCodes.pruneExpired(cutoff, size) },
+      { table: 'host_sms_codes', keepMs: 1, prune: (cutoff, size) => hostApp.pruneSmsCodes(cutoff, size) },
       // When each number last got a code, once SMS_PHONE_INTERVAL_SECONDS has passed (it holds nothing back then).
       {
         table: 'host_sms_phone_sends',
         keepMs: Math.max(1, config.hostApp.sms.phoneIntervalSeconds * 1000),
-        prune: (cutoff, size) => smsCodes.pruneSendsBefore(cutoff, size),
+        prune: (cutoff, size) => hostApp.pruneSmsSendsBefore(cutoff, size),
       },
     ];
   }

@@ -35,6 +35,11 @@ export interface RoomEvent {
   eventInfo: string;
 }
 
+/** A stored room event, with the row ID that orders the events of a room as they arrived. */
+export interface StoredRoomEvent extends RoomEvent {
+  id: string;
+}
+
 /** Paths of number literals written with a fraction or exponent (see inexactIntegerPaths). */
 export type InexactNumbers = ReadonlySet<string>;
 const NONE: InexactNumbers = new Set();

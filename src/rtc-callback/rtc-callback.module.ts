@@ -11,6 +11,6 @@ import { RtcRoomEventsRepository } from './rtc-room-events.repository';
   imports: [TypeOrmModule.forFeature([RtcRoomEventEntity])],
   controllers: [RtcCallbackController],
   providers: [CallbackSignatureGuard, RtcCallbackService, RtcRoomEventsRepository, RoomEventsFeed],
-  exports: [RtcRoomEventsRepository, RoomEventsFeed],
+  exports: [RtcCallbackService, RoomEventsFeed],
 })
 export class RtcCallbackModule {}

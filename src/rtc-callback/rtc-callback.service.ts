@@ -18,9 +18,11 @@ export class RtcCallbackService {
   ) {}
 
   /**
-   * Stores a verified room event (102/103/104) once and hands it to the calls (RoomEventsFeed);
-   * a provider retry of the same body is acknowledged without being processed again, and other
-   * events are acknowledged and ignored.
+   * Stores a verified room event (102/103/104) once and answers; the calls apply it after the
+   * answer (RoomEventsFeed), in the order stored per room, and a stored event not yet applied is
+   * applied by a background pass, so an acknowledged event is never lost. A provider retry of
+   * the same body is acknowledged without being stored again, and other events are acknowledged
+   * and ignored.
    * Content that cannot be stored (see parseRoomCallback) is refused with 403 `{"code":1}`
    * rather than acknowledged and dropped: the provider stops retrying after a minute, and an
    * acknowledged event that was never stored would be lost without a trace.
@@ -28,9 +30,8 @@ export class RtcCallbackService {
   async handle(callback: VerifiedCallback): Promise<ProviderReply> {
     const event = parseRoomCallback(callback.body, callback.callbackTs, callback.inexactNumbers);
     if (!event) return { code: 0 };
-    const bodySha256 = createHash('sha256').update(callback.raw).digest('hex');
-    const stored = await this.events.insertOnce({
-      bodySha256,
+    const id = await this.events.insertOnce({
+      bodySha256: createHash('sha256').update(callback.raw).digest('hex'),
       sdkAppId: this.settings.current.rtc.sdkAppId,
       eventType: event.eventType,
       roomId: event.roomId,
@@ -40,14 +41,12 @@ export class RtcCallbackService {
       eventInfo: event.eventInfo,
       receivedAt: this.clock.now(),
     });
-    if (!stored) return { code: 0 };
-    try {
-      await this.feed.publish(event);
-    } catch (error) {
-      // Not acknowledged: the provider retries, and the retry must not count as a duplicate.
-      await this.events.deleteByBodyHash(bodySha256).catch(() => undefined);
-      throw error;
-    }
+    if (id !== null) await this.feed.publish({ ...event, id });
     return { code: 0 };
+  }
+
+  /** Retention: one batch of events received before `cutoff` (applied or not); answers how many went. */
+  pruneEventsBefore(cutoff: number, batchSize: number): Promise<number> {
+    return this.events.deleteOlderThan(cutoff, batchSize);
   }
 }

@@ -4,6 +4,7 @@ import { IdColumn, msTime } from '../database/columns';
 /** A verified room event (102 closed, 103 entered, 104 left), stored once per distinct body. */
 @Entity('rtc_room_events')
 @Index('IDX_rtc_room_events_room_time', ['roomId', 'eventMs'])
+@Index('IDX_rtc_room_events_pending', ['appliedAt', 'id'])
 export class RtcRoomEventEntity {
   @IdColumn()
   id: string;
@@ -40,4 +41,8 @@ export class RtcRoomEventEntity {
   @Index('IDX_rtc_room_events_received_at')
   @Column({ name: 'received_at', type: 'bigint', transformer: msTime })
   receivedAt: number;
+
+  /** When the event was applied to the calls; null until then (it is acknowledged before). */
+  @Column({ name: 'applied_at', type: 'bigint', transformer: msTime, nullable: true })
+  appliedAt: number | null;
 }

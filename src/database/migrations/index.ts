@@ -13,6 +13,7 @@ import { AdminConsole1733300000000 } from './1733300000000-admin-console';
 import { RuntimeSettings1733500000000 } from './1733500000000-runtime-settings';
 import { AdminTotp1733600000000 } from './1733600000000-admin-totp';
 import { SmsPhoneSends1733750000000 } from './1733750000000-sms-phone-sends';
+import { RoomEventsApplied1733800000000 } from './1733800000000-room-events-applied';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   RuntimeSettings1733500000000,
   AdminTotp1733600000000,
   SmsPhoneSends1733750000000,
+  RoomEventsApplied1733800000000,
 ];
