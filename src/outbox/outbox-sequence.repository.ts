@@ -1,31 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import type { DurableEventType } from '../contract/events';
-import { OutboxEventEntity } from './outbox-event.entity';
-import { privatePartOf } from './outbox.repository';
 import { dialectOf } from '../database/sql-dialect';
+import {
+  EventRecipient,
+  SequencedEvent,
+  StoredEventRow,
+  privatePartOf,
+  privatePartsOf,
+  sequencedEventOf,
+} from './deliverable-event';
+import { OutboxEventEntity } from './outbox-event.entity';
 
-/** A sequenced event with everyone who receives it and, per recipient, their private part. */
-export interface SequencedEvent {
-  position: string;
-  eventId: string;
-  type: DurableEventType;
-  payload: Record<string, unknown>;
-  createdAt: number;
-  recipients: Array<{ userId: string; private: Record<string, unknown> | null }>;
-}
-
-interface EventRow {
+interface EventRow extends StoredEventRow {
   id: string | number;
-  position?: string | number | null;
-  event_id: string;
-  type: string;
-  payload: string;
   conversation_id: string | number | null;
   seq: string | number | null;
   private_payloads: string | null;
-  created_at: string | number;
 }
 
 const EVENT_COLUMNS = 'id, position, event_id, type, payload, conversation_id, seq, private_payloads, created_at';
@@ -43,13 +34,9 @@ function placeholders(n: number): string {
 export class OutboxSequenceRepository {
   constructor(@InjectRepository(OutboxEventEntity) private readonly events: Repository<OutboxEventEntity>) {}
 
-  get manager(): EntityManager {
-    return this.events.manager;
-  }
-
   /** The last position assigned. */
-  async head(manager: EntityManager = this.events.manager): Promise<string> {
-    const [row] = (await manager.query('SELECT last_position FROM outbox_sequence WHERE id = 1')) as Array<{
+  async head(): Promise<string> {
+    const [row] = (await this.events.query('SELECT last_position FROM outbox_sequence WHERE id = 1')) as Array<{
       last_position: string | number;
     }>;
     return String(row?.last_position ?? 0);
@@ -121,7 +108,7 @@ export class OutboxSequenceRepository {
   /**
    * Resolves who receives each event: the recipient rows of addressed events and, for message
    * events, the members whose visible range holds the message (the rule of
-   * OutboxRepository.listForUser, which reads the conversations module's membership rows).
+   * EventStreamRepository.listForUser, which reads the conversations module's membership rows).
    */
   async withRecipients(rows: EventRow[]): Promise<SequencedEvent[]> {
     if (rows.length === 0) return [];
@@ -129,7 +116,7 @@ export class OutboxSequenceRepository {
     const conversations = [
       ...new Set(rows.filter((row) => row.conversation_id !== null).map((row) => String(row.conversation_id))),
     ];
-    const byEvent = new Map<string, Array<{ userId: string; private: Record<string, unknown> | null }>>();
+    const byEvent = new Map<string, EventRecipient[]>();
     if (addressed.length) {
       const recipientRows = (await this.events.query(
         `SELECT event_row_id, user_id, private_payload FROM outbox_recipients WHERE event_row_id IN (${placeholders(addressed.length)})`,
@@ -167,27 +154,20 @@ export class OutboxSequenceRepository {
         members.set(String(m.conversation_id), list);
       }
     }
-    return rows.map((row) => {
-      let recipients = byEvent.get(String(row.id)) ?? [];
-      if (row.conversation_id !== null) {
+    return rows.map((row) =>
+      sequencedEventOf(row, () => {
+        if (row.conversation_id === null) return byEvent.get(String(row.id)) ?? [];
         const seq = BigInt(row.seq ?? 0);
         const id = BigInt(row.id);
-        const parts = row.private_payloads
-          ? (JSON.parse(row.private_payloads) as Record<string, Record<string, unknown>>)
-          : null;
-        recipients = (members.get(String(row.conversation_id)) ?? [])
-          .filter((m) => seq > m.from && (m.to === null || (seq <= m.to && id <= (m.toRow ?? 0n))))
-          .map((m) => ({ userId: m.userId, private: parts ? (parts[m.userId] ?? null) : null }));
-      }
-      return {
-        position: String(row.position),
-        eventId: row.event_id,
-        type: row.type as DurableEventType,
-        payload: JSON.parse(row.payload) as Record<string, unknown>,
-        createdAt: Number(row.created_at),
-        recipients,
-      };
-    });
+        // Parsed once per event: each recipient's part is then an object of this one parse.
+        const parts = privatePartsOf(row.private_payloads);
+        const recipients: EventRecipient[] = [];
+        for (const m of members.get(String(row.conversation_id)) ?? [])
+          if (seq > m.from && (m.to === null || (seq <= m.to && id <= (m.toRow ?? 0n))))
+            recipients.push({ userId: m.userId, private: parts ? (parts[m.userId] ?? null) : null });
+        return recipients;
+      }),
+    );
   }
 
   /**

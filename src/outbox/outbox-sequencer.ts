@@ -2,14 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MetricsService } from '../metrics/metrics.service';
-import { OutboxSequenceRepository, SequencedEvent } from './outbox-sequence.repository';
-
-/** Events given positions in one round: contiguous positions (after, upTo]. */
-export interface SequencedBatch {
-  after: string;
-  upTo: string;
-  events: SequencedEvent[];
-}
+import type { SequencedBatch } from './deliverable-event';
+import { OutboxSequenceRepository } from './outbox-sequence.repository';
 
 const ROUND_LIMIT = 200;
 /** Safety net for wake-ups that never came: a commit on an instance killed right after it. */

@@ -1,5 +1,5 @@
 import type { MetricsService } from '../metrics/metrics.service';
-import type { OutboxSequenceRepository, SequencedEvent } from '../outbox/outbox-sequence.repository';
+import type { SequencedEvent } from '../outbox/deliverable-event';
 import { DeliveryHub } from './delivery-hub';
 import { PositionTokens } from './position-token';
 import type { SocketSession } from './socket-session';
@@ -8,7 +8,7 @@ const event = (position: number, userId = 'u1'): SequencedEvent => ({
   position: String(position),
   eventId: `e${position}`,
   type: 'friend.unblocked',
-  payload: {},
+  payload: { user_id: `x${position}` },
   createdAt: 1,
   recipients: [{ userId, private: null }],
 });
@@ -23,7 +23,7 @@ function heldDatabase() {
       for (let p = Number(after) + 1; p <= Number(upTo); p++) events.push(event(p));
       return events;
     },
-  } as unknown as OutboxSequenceRepository;
+  };
   return { sequence, release: () => held.shift()?.() };
 }
 
@@ -40,7 +40,14 @@ function socketOf(userId: string, cursor: bigint) {
     live: true,
     cursor,
     pending: [],
-    socket: { emit: (_type: string, e: { event_id: string }) => received.push(e.event_id) },
+    // What the hub writes is socket.io's frame: `2["type",{envelope}]`.
+    socket: {
+      conn: {
+        readyState: 'open',
+        write: (frame: string) =>
+          received.push((JSON.parse(frame.slice(1)) as [string, { event_id: string }])[1].event_id),
+      },
+    },
   };
   return { session: session as unknown as SocketSession, received };
 }
@@ -90,7 +97,7 @@ describe('DeliveryHub', () => {
     hub.add(ahead.session);
     hub.accept({ after: '10', upTo: '12', events: [event(11), event(12)] });
     expect(replaying.received).toEqual([]);
-    expect(replaying.session.pending.map((p) => p.event.eventId)).toEqual(['e11', 'e12']);
+    expect(replaying.session.pending.map((p) => p.position)).toEqual([11n, 12n]);
     expect(ahead.received).toEqual(['e12']);
   });
 });

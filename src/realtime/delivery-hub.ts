@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { DurableEventType, EventEnvelope } from '../contract/events';
+import type { DurableEventType } from '../contract/events';
+import type { SequencedBatch, SequencedEvent, SequencedEventOf } from '../outbox/deliverable-event';
+import type { EventStream } from '../outbox/event-stream.service';
 import type { MetricsService } from '../metrics/metrics.service';
-import type { SequencedBatch } from '../outbox/outbox-sequencer';
-import type { OutboxSequenceRepository, SequencedEvent } from '../outbox/outbox-sequence.repository';
+import { DurableEventFrame, RecipientFrame } from './event-frame';
 import type { PositionTokens } from './position-token';
 import type { SocketSession } from './socket-session';
 
@@ -23,10 +24,10 @@ export class DeliveryHub {
   private seen: bigint | null = null;
   private target = 0n;
   private reading: Promise<void> | null = null;
-  private readonly delivered: Record<'live' | 'replay', { inc(): void }>;
+  private readonly delivered: Record<'live' | 'replay', { inc(value?: number): void }>;
 
   constructor(
-    private readonly sequence: OutboxSequenceRepository,
+    private readonly stream: Pick<EventStream, 'sequencedBetween'>,
     private readonly tokens: PositionTokens,
     private readonly metrics: MetricsService,
   ) {
@@ -119,7 +120,7 @@ export class DeliveryHub {
       const upTo = this.target;
       let events: SequencedEvent[];
       try {
-        events = await this.sequence.sequencedBetween(String(this.seen), String(upTo), READ_PAGE);
+        events = await this.stream.sequencedBetween(String(this.seen), String(upTo), READ_PAGE);
       } catch (error) {
         // The next head check retries from the same point.
         this.logger.warn(`reading sequenced events failed: ${(error as Error).message}`);
@@ -131,52 +132,45 @@ export class DeliveryHub {
   }
 
   private deliverAll(events: SequencedEvent[]): void {
-    for (const event of events) {
-      for (const recipient of event.recipients) {
-        const sessions = this.byUser.get(recipient.userId);
-        if (sessions) this.deliver(event, recipient.private, sessions);
+    let delivered = 0;
+    for (const event of events) delivered += this.deliverEvent(event);
+    if (delivered) this.delivered.live.inc(delivered);
+  }
+
+  /** One event to the local sockets of its recipients: encoded once, then one token and write per socket. */
+  private deliverEvent<T extends DurableEventType>(event: SequencedEventOf<T>): number {
+    let frame: DurableEventFrame<T> | null = null;
+    let delivered = 0;
+    for (const recipient of event.recipients) {
+      const sessions = this.byUser.get(recipient.userId);
+      if (!sessions) continue;
+      frame ??= new DurableEventFrame(event, BigInt(event.position));
+      const own = frame.for(recipient.private);
+      let token: string | null = null;
+      for (const session of sessions) {
+        if (!session.live) {
+          session.pending.push(own);
+          continue;
+        }
+        if (own.position <= session.cursor) continue;
+        token ??= this.token(recipient.userId, own);
+        session.cursor = own.position;
+        own.send(session.socket, token);
+        delivered += 1;
       }
     }
+    return delivered;
   }
 
-  private deliver(event: SequencedEvent, part: Record<string, unknown> | null, sessions: Set<SocketSession>): void {
-    const position = BigInt(event.position);
-    let envelope: EventEnvelope<DurableEventType, Record<string, unknown>> | null = null;
-    for (const session of sessions) {
-      if (!session.live) {
-        session.pending.push({ event, private: part });
-        continue;
-      }
-      if (position <= session.cursor) continue;
-      envelope ??= this.envelope(session.user.internalId, event, part);
-      this.emit(session, position, envelope, 'live');
-    }
+  /** The user's resume point at this event. */
+  token(userId: string, frame: RecipientFrame): string {
+    return this.tokens.encode(userId, frame.position, frame.createdAt);
   }
 
-  /** The event as this user receives it: shared payload merged with their private part. */
-  envelope(
-    userId: string,
-    event: Pick<SequencedEvent, 'position' | 'eventId' | 'type' | 'payload' | 'createdAt'>,
-    part: Record<string, unknown> | null,
-  ): EventEnvelope<DurableEventType, Record<string, unknown>> {
-    return {
-      event_id: event.eventId,
-      type: event.type,
-      position: this.tokens.encode(userId, BigInt(event.position), event.createdAt),
-      created_at: event.createdAt,
-      data: part ? { ...event.payload, ...part } : event.payload,
-    };
-  }
-
-  emit(
-    session: SocketSession,
-    position: bigint,
-    envelope: EventEnvelope<DurableEventType, Record<string, unknown>>,
-    via: 'live' | 'replay',
-  ): void {
-    session.cursor = position;
-    // The map types each event's payload; here the type is only known at run time.
-    (session.socket.emit as (event: string, payload: unknown) => boolean)(envelope.type, envelope);
+  /** One event to one socket outside live delivery (a replay, or what waited while it ran). */
+  send(session: SocketSession, frame: RecipientFrame, via: 'live' | 'replay'): void {
+    session.cursor = frame.position;
+    frame.send(session.socket, this.token(session.user.internalId, frame));
     this.delivered[via].inc();
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
-import type { FriendsRepository } from '../friends/friends.repository';
+import type { Relationships } from '../friends/relationships.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { UsersService } from '../users/users.service';
 import { PresenceService } from './presence.service';
@@ -20,7 +20,7 @@ describe('PresenceService sweep', () => {
         if (userId === failFor) throw new Error('database hiccup');
         return [`friend-of-${userId}`];
       }),
-    } as unknown as FriendsRepository;
+    } as unknown as Relationships;
     const users = {
       findByIds: async (ids: string[]) => ids.map((id) => ({ id, externalId: `ext-${id}` })),
     } as unknown as UsersService;

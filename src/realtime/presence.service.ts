@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { FriendsRepository } from '../friends/friends.repository';
+import { Relationships } from '../friends/relationships.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { UsersService } from '../users/users.service';
 import { MemoryPresenceRegistry } from './presence/memory-presence-registry';
@@ -36,7 +36,7 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     private readonly realtime: RealtimeService,
-    private readonly friends: FriendsRepository,
+    private readonly friends: Relationships,
     private readonly users: UsersService,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -8,12 +8,11 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
-import type { Server } from 'socket.io';
 import type { ClientAck } from '../contract/events';
 import { PresenceService } from './presence.service';
 import { RealtimeService } from './realtime.service';
 import { SocketCensus } from './socket-census';
-import type { ImSocket } from './socket-session';
+import type { ImServer, ImSocket } from './socket-session';
 import { TypingService } from './typing.service';
 
 /**
@@ -32,7 +31,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     private readonly census: SocketCensus,
   ) {}
 
-  afterInit(server: Server): void {
+  afterInit(server: ImServer): void {
     this.realtime.bind(server);
     this.census.bind(server, () => this.realtime.localSockets);
   }

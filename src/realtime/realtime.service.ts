@@ -1,28 +1,26 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Server } from 'socket.io';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { ClientAck, EventEnvelope } from '../contract/events';
+import type { ClientAck } from '../contract/events';
 import { Lifecycle } from '../health/lifecycle';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { ImTokenService } from '../im-token/im-token.service';
 import { MetricsService } from '../metrics/metrics.service';
-import { OutboxSequenceRepository } from '../outbox/outbox-sequence.repository';
-import { OutboxSequencer } from '../outbox/outbox-sequencer';
-import { OutboxRepository } from '../outbox/outbox.repository';
+import { EventStream } from '../outbox/event-stream.service';
 import { UserAccessEvents } from '../users/user-access-events';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import { UsersService } from '../users/users.service';
 import { ack, ackOf, checkClientMessage } from './client-messages';
-import { refusalOf, userRoom } from './realtime-events';
+import { EphemeralEnvelope, emitEphemeral, refusalOf, userRoom } from './realtime-events';
 import { DeliveryHub } from './delivery-hub';
+import { replayFrame } from './event-frame';
 import { AUTH_NOT_OBJECT, MarkedAuth } from './handshake-parser';
 import { PositionTokens } from './position-token';
 import { SessionEnds } from './session-ends';
-import { ImSocket, SocketSession } from './socket-session';
+import { ImServer, ImSocket, SocketSession } from './socket-session';
 
 const REPLAY_PAGE = 1000;
 /** How often each instance reads the sequence head (a missed cross-instance notice costs at most this). */
@@ -46,16 +44,14 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   readonly hub: DeliveryHub;
   readonly tokens: PositionTokens;
   private readonly ends: SessionEnds;
-  private server: Server | null = null;
+  private server: ImServer | null = null;
   private timers: NodeJS.Timeout[] = [];
   private replays = 0;
   private replayQueue: Array<() => void> = [];
 
   constructor(
     private readonly imTokens: ImTokenService,
-    private readonly outbox: OutboxRepository,
-    private readonly sequence: OutboxSequenceRepository,
-    private readonly sequencer: OutboxSequencer,
+    private readonly stream: EventStream,
     private readonly users: UsersService,
     private readonly metrics: MetricsService,
     private readonly lifecycle: Lifecycle,
@@ -71,7 +67,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
         .update('im-realtime-position-v1')
         .digest(),
     );
-    this.hub = new DeliveryHub(sequence, this.tokens, metrics);
+    this.hub = new DeliveryHub(stream, this.tokens, metrics);
     this.ends = new SessionEnds(this.hub, users, clock, () => this.server);
     accessEvents.subscribe((userId, change) => this.ends.revoke(userId, change));
     // Each instance sees the switch at its own refresh and ends its own sockets.
@@ -82,12 +78,12 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
 
   async onApplicationBootstrap(): Promise<void> {
     try {
-      this.hub.start(await this.sequence.head());
+      this.hub.start(await this.stream.head());
     } catch (error) {
       // The database is not there yet: the first head check starts the hub.
       this.logger.warn(`could not read the delivery head at start: ${(error as Error).message}`);
     }
-    this.sequencer.onSequenced((batch) => {
+    this.stream.onSequenced((batch) => {
       this.hub.accept(batch);
       // Only the Redis adapter has other instances to tell (the in-memory one warns on every call).
       if (this.config.messaging.redisUrl) this.server?.serverSideEmit(SERVER_HEAD_EVENT, batch.upTo);
@@ -108,10 +104,10 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** Wires the socket.io server: the handshake check and the notices of other instances. */
-  bind(server: Server): void {
+  bind(server: ImServer): void {
     this.server = server;
     server.use((socket, next) => {
-      this.handshake(socket as ImSocket).then(
+      this.handshake(socket).then(
         () => next(),
         (error: unknown) => {
           const refusal = refusalOf(error, this.logger);
@@ -169,7 +165,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     }
     // Before the hub has read the head (the database was away at start), a fresh connection
     // would be given position 0, from which a resume would replay everything retained.
-    if (!this.hub.started) this.hub.start(await this.sequence.head());
+    if (!this.hub.started) this.hub.start(await this.stream.head());
     socket.data.auth = verified;
     socket.data.resumeFrom = auth.position;
   }
@@ -202,8 +198,8 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
       await this.replaySlot();
       try {
         // Events committed before this connection but not yet numbered belong to the replay.
-        await this.sequencer.flush();
-        const behind = await this.outbox.countForUser(
+        await this.stream.flush();
+        const behind = await this.stream.countForUser(
           session.user.internalId,
           String(from),
           this.config.realtime.backlogEvents + 1,
@@ -241,10 +237,9 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
 
   private flushPending(session: SocketSession, via: 'replay' | 'live'): number {
     let count = 0;
-    for (const { event, private: part } of session.pending) {
-      const position = BigInt(event.position);
-      if (position <= session.cursor) continue;
-      this.hub.emit(session, position, this.hub.envelope(session.user.internalId, event, part), via);
+    for (const frame of session.pending) {
+      if (frame.position <= session.cursor) continue;
+      this.hub.send(session, frame, via);
       count += 1;
     }
     session.pending = [];
@@ -263,12 +258,12 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   private async replay(session: SocketSession, from: bigint, progress: { replayed: number }): Promise<void> {
     let after = from;
     for (;;) {
-      const page = await this.outbox.listForUser(session.user.internalId, String(after), REPLAY_PAGE);
+      const page = await this.stream.listForUser(session.user.internalId, String(after), REPLAY_PAGE);
       if (session.closed) return;
       for (const event of page) {
-        const position = BigInt(event.position);
-        if (position <= session.cursor) continue;
-        this.hub.emit(session, position, this.hub.envelope(session.user.internalId, event, event.private), 'replay');
+        const frame = replayFrame(event);
+        if (frame.position <= session.cursor) continue;
+        this.hub.send(session, frame, 'replay');
         progress.replayed += 1;
       }
       if (page.length < REPLAY_PAGE) return;
@@ -317,7 +312,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
 
   private async pollHead(): Promise<void> {
     try {
-      const head = await this.sequence.head();
+      const head = await this.stream.head();
       this.hub.start(head);
       this.hub.advance(head);
     } catch {
@@ -326,9 +321,9 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** An ephemeral event to every socket of these users, on every instance. */
-  emitToRooms(rooms: string[], envelope: EventEnvelope<string, unknown>): void {
+  emitToRooms(rooms: string[], envelope: EphemeralEnvelope): void {
     if (!this.server || rooms.length === 0) return;
-    (this.server.to(rooms).emit as (event: string, payload: unknown) => boolean)(envelope.type, envelope);
+    emitEphemeral(this.server.to(rooms), envelope);
   }
 
   /** Authenticated connections on this instance. */

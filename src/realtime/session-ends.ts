@@ -1,11 +1,10 @@
-import type { Server } from 'socket.io';
 import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { AccessChange } from '../users/user-access-events';
 import { UsersService } from '../users/users.service';
 import type { DeliveryHub } from './delivery-hub';
-import { ephemeral, userRoom } from './realtime-events';
-import type { SocketSession } from './socket-session';
+import { emitEphemeral, ephemeral, userRoom } from './realtime-events';
+import type { ImServer, SocketSession } from './socket-session';
 
 /**
  * How live connections end before their client closes them: at the token's expiry
@@ -19,7 +18,7 @@ export class SessionEnds {
     private readonly hub: DeliveryHub,
     private readonly users: UsersService,
     private readonly clock: Clock,
-    private readonly server: () => Server | null,
+    private readonly server: () => ImServer | null,
   ) {}
 
   /**
@@ -80,8 +79,7 @@ export class SessionEnds {
   private end(session: SocketSession, type: 'session.expired' | 'session.revoked', code: number): void {
     if (session.closed) return;
     session.closed = true;
-    const envelope = ephemeral(type, { code }, this.clock.now());
-    (session.socket.emit as (event: string, payload: unknown) => boolean)(type, envelope);
+    emitEphemeral(session.socket, ephemeral(type, { code }, this.clock.now()));
     session.socket.disconnect(true);
   }
 }

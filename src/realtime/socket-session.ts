@@ -1,9 +1,10 @@
-import type { Socket } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events';
 import type { AuthUser } from '../common/auth-user';
-import type { SequencedEvent } from '../outbox/outbox-sequence.repository';
+import type { RecipientFrame } from './event-frame';
 
 export type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type ImServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 /** What the handshake proved, kept on the socket. */
 export interface SocketData {
@@ -11,12 +12,6 @@ export interface SocketData {
   /** The raw `auth.position` the client sent (validated later; anything else means no resume). */
   resumeFrom?: unknown;
   session?: SocketSession;
-}
-
-/** A durable event waiting for a socket that is still catching up, with this user's private part. */
-export interface PendingEvent {
-  event: SequencedEvent;
-  private: Record<string, unknown> | null;
 }
 
 /**
@@ -27,9 +22,9 @@ export interface PendingEvent {
  */
 export class SocketSession {
   cursor = 0n;
-  /** False while the backlog is replayed: live events wait in `pending` meanwhile. */
+  /** False while the backlog is replayed: live events wait in `pending` meanwhile (as this user's frames). */
   live = false;
-  pending: PendingEvent[] = [];
+  pending: RecipientFrame[] = [];
   /** Client messages in the current 10-second window (the per-socket limit). */
   windowStart = 0;
   windowCount = 0;

@@ -3,6 +3,7 @@
 // 20 times makes one message, reads racing sends never let unread drift, and a recall raced by
 // sender and owner makes one tombstone. Meant for MariaDB, where requests really run
 // concurrently; also on SQLite.
+import type { DeliverableEventOf } from '../../src/outbox/deliverable-event';
 import { listDelivered } from '../helpers/outbox';
 import { TestApp, startTestApp } from '../helpers/test-app';
 import {
@@ -427,7 +428,10 @@ describe('Messaging core: concurrency', () => {
       const chains = { window: w.unread, sync: v.sync?.unread ?? null, unreadEndpoint: v.unreadTotal };
       // The outbox delivers exactly the message.new events of that range (what the gateway resumes from).
       const delivered = (await listDelivered(t, u.id, '0', 1000))
-        .filter((e) => e.type === 'message.new' && e.payload.conversation_id === conversationId)
+        .filter(
+          (e): e is DeliverableEventOf<'message.new'> =>
+            e.type === 'message.new' && e.payload.conversation_id === conversationId,
+        )
         .map((e) => Number((e.payload.message as Body).conversation_seq));
       actual.push({ label, range: `${from}..${to}`, seqs: w.seqs, last_seq: w.last_seq, unread: chains, delivered });
       expected.push({
