@@ -166,7 +166,7 @@ export class ConversationMembersRepository {
     await this.lockMembers(manager, conversationId);
     const conversation = await this.lockConversation(manager, conversationId);
     // Every message event of the conversation is written under the lock held here, so the
-    // highest one now is the last the member receives (see OutboxRepository.listForUser). A
+    // highest one now is the last the member receives (see EventStream.listForUser). A
     // locking read: this transaction's MySQL snapshot may predate events committed before it
     // got the lock, and the member's visible_to_seq (read under the lock) counts their messages.
     const [last] = (await manager.query(

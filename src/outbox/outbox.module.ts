@@ -1,12 +1,15 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutboxCommitSubscriber } from './outbox-commit.subscriber';
+import { EventStreamRepository } from './event-stream.repository';
+import { EventStream } from './event-stream.service';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { OutboxRecipientEntity } from './outbox-recipient.entity';
 import { OutboxSequenceEntity } from './outbox-sequence.entity';
 import { OutboxSequenceRepository } from './outbox-sequence.repository';
 import { OutboxSequencer } from './outbox-sequencer';
 import { OutboxRepository } from './outbox.repository';
+import { OutboxWriter } from './outbox-writer';
+import { OutboxRetention } from './outbox-retention.service';
 
 /**
  * Every state-changing module writes its events here, inside its own transaction; the
@@ -15,7 +18,15 @@ import { OutboxRepository } from './outbox.repository';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEventEntity, OutboxRecipientEntity, OutboxSequenceEntity])],
-  providers: [OutboxRepository, OutboxSequenceRepository, OutboxSequencer, OutboxCommitSubscriber],
-  exports: [OutboxRepository, OutboxSequenceRepository, OutboxSequencer],
+  providers: [
+    OutboxRepository,
+    OutboxSequenceRepository,
+    OutboxSequencer,
+    OutboxWriter,
+    OutboxRetention,
+    EventStreamRepository,
+    EventStream,
+  ],
+  exports: [OutboxWriter, EventStream, OutboxRetention],
 })
 export class OutboxModule {}

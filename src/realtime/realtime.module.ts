@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConversationViewsModule } from '../conversation-views/conversation-views.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { FriendsModule } from '../friends/friends.module';
 import { HealthModule } from '../health/health.module';
@@ -11,7 +12,7 @@ import { TypingService } from './typing.service';
 
 /** The socket.io gateway: delivery of the outbox's events, resume, renewal, typing and presence. */
 @Module({
-  imports: [ImTokenModule, ConversationsModule, HealthModule, FriendsModule],
+  imports: [ImTokenModule, ConversationsModule, ConversationViewsModule, HealthModule, FriendsModule],
   providers: [RealtimeGateway, RealtimeService, TypingService, PresenceService, SocketCensus],
   exports: [RealtimeService, SocketCensus, PresenceService],
 })

@@ -40,8 +40,12 @@ export class UsersRepository {
     return manager ? manager.getRepository(UserEntity) : this.users;
   }
 
-  findById(id: string, manager?: EntityManager): Promise<User | null> {
-    return this.repo(manager).findOneBy({ id });
+  /** Plain SQL, as findByExternalId: a lookup by key on the paths of sends, recalls and calls. */
+  async findById(id: string, manager?: EntityManager): Promise<User | null> {
+    const rows = (await (manager ?? this.users.manager).query(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [
+      id,
+    ])) as UserRow[];
+    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   /**
