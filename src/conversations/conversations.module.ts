@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConversationAudienceService } from './conversation-audience.service';
 import { ConversationMemberEntity } from './conversation-member.entity';
 import { ConversationMembersRepository } from './conversation-members.repository';
 import { ConversationStore } from './conversation-store.service';
@@ -31,6 +32,7 @@ import { UserUnreadTotalsEntity } from './user-unread-totals.entity';
     MessagesRepository,
     ConversationsRepairRepository,
     MessageEventWriter,
+    ConversationAudienceService,
     ConversationStore,
     MessageHistory,
     ConversationsRepairService,

@@ -34,6 +34,20 @@ export function seqVisibleSql(m: string, seq: string): string {
   return `${seq} > ${c('visible_from_seq')} AND (${c('visible_to_seq')} IS NULL OR ${seq} <= ${c('visible_to_seq')})`;
 }
 
+/**
+ * Whether a member hears the message event at `seq` written as row `rowId`: the event's message
+ * is in their visible range and, once they left, the event was written before they did.
+ */
+export function canHearEvent(
+  member: Pick<ConversationMember, 'visibleFromSeq' | 'visibleToSeq' | 'visibleToPosition'>,
+  seq: bigint,
+  rowId: bigint,
+): boolean {
+  if (seq <= BigInt(member.visibleFromSeq)) return false;
+  if (member.visibleToSeq === null) return true;
+  return seq <= BigInt(member.visibleToSeq) && rowId <= BigInt(member.visibleToPosition ?? 0);
+}
+
 /** SQL: member row `m` receives message event `e` of its conversation (outbox_events row). */
 export function eventVisibleSql(m: string, e: string): string {
   return (

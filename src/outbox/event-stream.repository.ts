@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { DeliverableEvent, StoredEventRow, deliverableEventOf, privatePartOf } from './deliverable-event';
+import { ConversationAudienceRef } from './conversation-audience';
 import { OutboxRecipientEntity } from './outbox-recipient.entity';
 
 /**
@@ -12,6 +13,7 @@ import { OutboxRecipientEntity } from './outbox-recipient.entity';
 export class EventStreamRepository {
   constructor(
     @InjectRepository(OutboxRecipientEntity) private readonly recipients: Repository<OutboxRecipientEntity>,
+    private readonly audience: ConversationAudienceRef,
   ) {}
 
   /**
@@ -21,18 +23,18 @@ export class EventStreamRepository {
    * saw is not theirs to hear: it would tell them of the group's later state). "Before they
    * left" compares row IDs, not positions: closeMembers records the highest event row of the
    * conversation under the conversation's lock, which every message event is written under.
-   * It reads the conversations module's membership rows, the one place that knows that range;
-   * OutboxSequenceRepository.withRecipients applies the same rule to live delivery.
+   * Who hears a message event is the conversations module's rule (ConversationAudience), which
+   * live delivery follows too (OutboxSequenceRepository.withRecipients).
    */
   async listForUser(userId: string, afterPosition: string, limit: number): Promise<DeliverableEvent[]> {
+    const shared = this.audience.get().memberEventsSql('e');
     // Each part is limited on its own, so a long absence reads at most `limit` rows of each.
     const rows = (await this.recipients.query(
       'SELECT * FROM (SELECT r.position AS position, r.private_payload AS private_payload, 0 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
         'FROM outbox_recipients r JOIN outbox_events e ON e.id = r.event_row_id WHERE r.user_id = ? AND r.position > ? ORDER BY r.position LIMIT ?) personal ' +
         'UNION ALL ' +
         'SELECT * FROM (SELECT e.position AS position, e.private_payloads AS private_payload, 1 AS from_conversation, e.event_id AS event_id, e.type AS type, e.payload AS payload, e.created_at AS created_at ' +
-        'FROM conversation_members m JOIN outbox_events e ON e.conversation_id = m.conversation_id AND e.position > ? ' +
-        'AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR (e.seq <= m.visible_to_seq AND e.id <= m.visible_to_position)) WHERE m.user_id = ? ' +
+        `FROM ${shared.from} AND e.position > ? WHERE ${shared.forUser} ` +
         'ORDER BY e.position LIMIT ?) shared ' +
         'ORDER BY position LIMIT ?',
       [userId, afterPosition, limit, afterPosition, userId, limit, limit],
@@ -50,10 +52,10 @@ export class EventStreamRepository {
    * that is further behind than the backlog gives no replay, and must not read it all to know).
    */
   async countForUser(userId: string, afterPosition: string, cap: number): Promise<number> {
+    const shared = this.audience.get().memberEventsSql('e');
     const [row] = (await this.recipients.query(
       'SELECT (SELECT COUNT(*) FROM (SELECT 1 AS one FROM outbox_recipients WHERE user_id = ? AND position > ? LIMIT ?) personal) + ' +
-        '(SELECT COUNT(*) FROM (SELECT 1 AS one FROM conversation_members m JOIN outbox_events e ON e.conversation_id = m.conversation_id AND e.position > ? ' +
-        'AND e.seq > m.visible_from_seq AND (m.visible_to_seq IS NULL OR (e.seq <= m.visible_to_seq AND e.id <= m.visible_to_position)) WHERE m.user_id = ? LIMIT ?) shared) AS n',
+        `(SELECT COUNT(*) FROM (SELECT 1 AS one FROM ${shared.from} AND e.position > ? WHERE ${shared.forUser} LIMIT ?) shared) AS n`,
       [userId, afterPosition, cap, afterPosition, userId, cap],
     )) as Array<{ n: string | number }>;
     return Math.min(Number(row?.n ?? 0), cap);

@@ -10,6 +10,7 @@ import {
   privatePartsOf,
   sequencedEventOf,
 } from './deliverable-event';
+import { ConversationAudienceRef } from './conversation-audience';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 interface EventRow extends StoredEventRow {
@@ -32,7 +33,10 @@ function placeholders(n: number): string {
  */
 @Injectable()
 export class OutboxSequenceRepository {
-  constructor(@InjectRepository(OutboxEventEntity) private readonly events: Repository<OutboxEventEntity>) {}
+  constructor(
+    @InjectRepository(OutboxEventEntity) private readonly events: Repository<OutboxEventEntity>,
+    private readonly audience: ConversationAudienceRef,
+  ) {}
 
   /** The last position assigned. */
   async head(): Promise<string> {
@@ -107,15 +111,12 @@ export class OutboxSequenceRepository {
 
   /**
    * Resolves who receives each event: the recipient rows of addressed events and, for message
-   * events, the members whose visible range holds the message (the rule of
-   * EventStreamRepository.listForUser, which reads the conversations module's membership rows).
+   * events, whom the conversations module names (ConversationAudience, the rule replay follows
+   * too: EventStreamRepository.listForUser).
    */
   async withRecipients(rows: EventRow[]): Promise<SequencedEvent[]> {
     if (rows.length === 0) return [];
     const addressed = rows.filter((row) => row.conversation_id === null).map((row) => String(row.id));
-    const conversations = [
-      ...new Set(rows.filter((row) => row.conversation_id !== null).map((row) => String(row.conversation_id))),
-    ];
     const byEvent = new Map<string, EventRecipient[]>();
     if (addressed.length) {
       const recipientRows = (await this.events.query(
@@ -131,40 +132,24 @@ export class OutboxSequenceRepository {
         byEvent.set(String(r.event_row_id), list);
       }
     }
-    const members = new Map<string, Array<{ userId: string; from: bigint; to: bigint | null; toRow: bigint | null }>>();
-    if (conversations.length) {
-      const memberRows = (await this.events.query(
-        `SELECT conversation_id, user_id, visible_from_seq, visible_to_seq, visible_to_position FROM conversation_members WHERE conversation_id IN (${placeholders(conversations.length)})`,
-        conversations,
-      )) as Array<{
-        conversation_id: string | number;
-        user_id: string | number;
-        visible_from_seq: string | number;
-        visible_to_seq: string | number | null;
-        visible_to_position: string | number | null;
-      }>;
-      for (const m of memberRows) {
-        const list = members.get(String(m.conversation_id)) ?? [];
-        list.push({
-          userId: String(m.user_id),
-          from: BigInt(m.visible_from_seq),
-          to: m.visible_to_seq === null ? null : BigInt(m.visible_to_seq),
-          toRow: m.visible_to_position === null ? null : BigInt(m.visible_to_position),
-        });
-        members.set(String(m.conversation_id), list);
-      }
-    }
+    const hearing = await this.audience.get().recipientsOf(
+      this.events.manager,
+      rows
+        .filter((row) => row.conversation_id !== null)
+        .map((row) => ({
+          conversationId: String(row.conversation_id),
+          seq: BigInt(row.seq ?? 0),
+          rowId: BigInt(row.id),
+        })),
+    );
     return rows.map((row) =>
       sequencedEventOf(row, () => {
         if (row.conversation_id === null) return byEvent.get(String(row.id)) ?? [];
-        const seq = BigInt(row.seq ?? 0);
-        const id = BigInt(row.id);
         // Parsed once per event: each recipient's part is then an object of this one parse.
         const parts = privatePartsOf(row.private_payloads);
         const recipients: EventRecipient[] = [];
-        for (const m of members.get(String(row.conversation_id)) ?? [])
-          if (seq > m.from && (m.to === null || (seq <= m.to && id <= (m.toRow ?? 0n))))
-            recipients.push({ userId: m.userId, private: parts ? (parts[m.userId] ?? null) : null });
+        for (const userId of hearing.get(BigInt(row.id)) ?? [])
+          recipients.push({ userId, private: parts ? (parts[userId] ?? null) : null });
         return recipients;
       }),
     );

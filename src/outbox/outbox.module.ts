@@ -9,6 +9,7 @@ import { OutboxSequenceRepository } from './outbox-sequence.repository';
 import { OutboxSequencer } from './outbox-sequencer';
 import { OutboxRepository } from './outbox.repository';
 import { OutboxWriter } from './outbox-writer';
+import { ConversationAudienceRef } from './conversation-audience';
 import { OutboxRetention } from './outbox-retention.service';
 
 /**
@@ -26,7 +27,8 @@ import { OutboxRetention } from './outbox-retention.service';
     OutboxRetention,
     EventStreamRepository,
     EventStream,
+    ConversationAudienceRef,
   ],
-  exports: [OutboxWriter, EventStream, OutboxRetention],
+  exports: [OutboxWriter, EventStream, OutboxRetention, ConversationAudienceRef],
 })
 export class OutboxModule {}
