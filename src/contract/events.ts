@@ -11,6 +11,9 @@ import type { UserReply } from './users.js';
  * merged. Ephemeral events are never stored.
  */
 
+/** Events whose every field is the recipient's own: nothing is shared. */
+export type NoSharedPart = Record<never, never>;
+
 /** A group event: who did it, the group as it is after the change, and the fields of the change. */
 type GroupEvent<Fields> = {
   group_id: string;
@@ -39,13 +42,13 @@ export interface DurableEventMap {
   'message.recalled': { shared: MessageEventShared; private: DirectPrivatePart | null };
   'message.deleted': { shared: MessageEventShared; private: DirectPrivatePart | null };
   'conversation.read': {
-    shared: Record<string, never>;
+    shared: NoSharedPart;
     private: { conversation_id: string; read_seq: string; unread: number };
   };
   /** One-to-one only: the peer read up to `read_seq` (the recipient's own conversation ID). */
-  'conversation.peer_read': { shared: Record<string, never>; private: { conversation_id: string; read_seq: string } };
+  'conversation.peer_read': { shared: NoSharedPart; private: { conversation_id: string; read_seq: string } };
   'conversation.updated': {
-    shared: Record<string, never>;
+    shared: NoSharedPart;
     private: { conversation_id: string; pinned: boolean; muted: boolean; hidden: boolean };
   };
   'friend.request_created': { shared: { request: FriendRequestReply }; private: null };
@@ -137,8 +140,19 @@ export interface EventEnvelope<T extends string, D> {
 }
 
 /** What a recipient receives as `data`: the shared part merged with its private part. */
-export type DurableEventData<T extends DurableEventType> = DurableEventMap[T]['shared'] &
-  (DurableEventMap[T]['private'] extends null ? unknown : NonNullable<DurableEventMap[T]['private']>);
+/** The shared part with the private part's fields over it (what the delivery merges). */
+type Merged<Shared, Private> = Omit<Shared, keyof Private> & Private;
+
+/**
+ * What a client receives as `data`: the shared part merged with their private part. A type
+ * whose private part may be null (message events: one-to-one events have one, group events do
+ * not) is either.
+ */
+export type DurableEventData<T extends DurableEventType> = null extends DurableEventMap[T]['private']
+  ? DurableEventMap[T]['private'] extends null
+    ? DurableEventMap[T]['shared']
+    : DurableEventMap[T]['shared'] | Merged<DurableEventMap[T]['shared'], NonNullable<DurableEventMap[T]['private']>>
+  : Merged<DurableEventMap[T]['shared'], DurableEventMap[T]['private']>;
 
 /** Any event a client receives in an envelope, discriminated by `type`. */
 export type ServerEventEnvelope =
