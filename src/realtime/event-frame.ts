@@ -1,6 +1,5 @@
 import type { DurableEventType } from '../contract/events';
 import type { DeliverableEventOf, PrivatePart, SharedPart } from '../outbox/deliverable-event';
-import type { ImSocket } from './socket-session';
 
 /** The fields of a durable event that a frame is built from. */
 export interface FrameSource<T extends DurableEventType> {
@@ -78,6 +77,11 @@ export class DurableEventFrame<T extends DurableEventType> {
   }
 }
 
+/** What a frame is written to: a socket's engine.io connection (ImSocket has one). */
+export interface FrameTarget {
+  conn: { readyState: string; write(data: string, options?: { compress?: boolean }): unknown };
+}
+
 /** One recipient's frame of a durable event: only their position is left to fill in. */
 export class RecipientFrame {
   constructor(
@@ -96,7 +100,7 @@ export class RecipientFrame {
    * Writes the frame to the socket's connection, as socket.io's own `emit` does after encoding:
    * nothing once the connection is no longer open, and the same `compress` flag.
    */
-  send(socket: ImSocket, token: string): void {
+  send(socket: FrameTarget, token: string): void {
     const conn = socket.conn;
     if (conn.readyState !== 'open') return;
     conn.write(this.text(token), { compress: true });

@@ -4,15 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Response, Test } from 'supertest';
-import {
-  IssuedUser,
-  TestApp,
-  bearer,
-  friendConversationId,
-  hostAuth,
-  issueUser,
-  randomGroupId,
-} from './test-app';
+import { IssuedUser, TestApp, bearer, friendConversationId, hostAuth, issueUser, randomGroupId } from './test-app';
 import type {
   Body,
   ConversationSetting,
