@@ -144,7 +144,9 @@ export class ViewerConversationsRepository {
       ? ', (SELECT COUNT(*) FROM friendships f WHERE f.user_id = ? AND f.friend_id = p.id) AS r_friends, ' +
         '(SELECT COUNT(*) FROM blocks b WHERE (b.user_id = ? AND b.blocked_user_id = p.id) OR (b.user_id = p.id AND b.blocked_user_id = ?)) AS r_blocked'
       : '';
-    const rows = (await this.db.query(
+    // Prepared (MySQL): every SDK call on a conversation starts with this join.
+    const rows = await queryPrepared<Row>(
+      this.db,
       `SELECT ${aliased('p', USER_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)}${relationship} FROM users p ` +
         `LEFT JOIN conversations c ON c.direct_key = ${key} ` +
         'LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? WHERE p.external_id = ?',
@@ -156,7 +158,7 @@ export class ViewerConversationsRepository {
         viewerId,
         peerExternalId,
       ],
-    )) as Row[];
+    );
     const row = rows[0];
     if (!row) return { target: null, conversation: null, member: null, relationship: null };
     return {
@@ -177,13 +179,14 @@ export class ViewerConversationsRepository {
     viewerId: string,
     publicGroupId: string,
   ): Promise<Resolved<Group> & { role: GroupRoleRow | null }> {
-    const rows = (await this.db.query(
+    const rows = await queryPrepared<Row>(
+      this.db,
       `SELECT ${aliased('g', GROUP_COLUMNS)}, ${aliased('c', CONVERSATION_COLUMNS)}, ${aliased('m', MEMBER_COLUMNS)}, ` +
         'gm.role AS gm_role, gm.status AS gm_status, gm.muted_until AS gm_muted_until FROM `groups` g ' +
         'LEFT JOIN conversations c ON c.group_id = g.id LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? ' +
         'LEFT JOIN group_members gm ON gm.group_id = g.id AND gm.user_id = ? WHERE g.public_id = ?',
       [viewerId, viewerId, publicGroupId],
-    )) as Row[];
+    );
     const row = rows[0];
     if (!row) return { target: null, conversation: null, member: null, role: null };
     return {
