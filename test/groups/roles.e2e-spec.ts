@@ -5,27 +5,22 @@
 // (2.1, 2.2, 4, 6, 7, 8) and the documented choices (docs/api.md). Everything under test goes through
 // HTTP; SQL is used only to read the outbox and to see whether a group ID is taken; the operator's
 // disabling of a group (there is no endpoint for that) goes through the repository.
-import { DataSource } from 'typeorm';
 import { GroupsRepository } from '../../src/groups/groups.repository';
 import { TestApp, randomGroupId, randomUserId, startTestApp } from '../helpers/test-app';
 import { ApiClient, Body, IssuedUser, Group } from '../helpers/api-client';
-import { expectFail, expectOk, recipientIds, storedEvent, expectEventType } from '../helpers/assertions';
+import { expectFail, expectOk, expectEventType } from '../helpers/assertions';
 import { Factories } from '../helpers/factories';
-import { randomBytes } from 'node:crypto';
+import { gid, groupFixture, GroupFixture, storedGroupRows } from './group-kit';
 
 type Method = 'get' | 'post';
 
-const gid = (): string => `g.${randomBytes(6).toString('hex')}`;
-
 describe('Groups', () => {
   let t: TestApp;
-  let db: DataSource;
   let api: ApiClient;
   let factories: Factories;
 
   beforeAll(async () => {
     t = await startTestApp();
-    db = t.app.get(DataSource);
     api = new ApiClient(t);
     factories = new Factories(t, api);
   });
@@ -37,45 +32,9 @@ describe('Groups', () => {
   const post = (user: IssuedUser, path: string, body: Body = {}) => api.raw.groupPost(user, path, body);
   const get = (user: IssuedUser, path: string, query: Body = {}) => api.raw.groupGet(user, path, query);
 
-  // What no endpoint shows: the stored group, membership and conversation rows.
-  const row = async <T = Body>(sql: string, params: unknown[]): Promise<T | undefined> =>
-    ((await db.query(sql, params)) as T[])[0];
-  const groupRow = (publicId: string) =>
-    row<{ id: string | number; owner_id: string | number; dismissed_at: string | number | null; disabled: unknown }>(
-      'SELECT * FROM `groups` WHERE public_id = ?',
-      [publicId],
-    );
-  const internalGroupId = async (publicId: string): Promise<string> => String((await groupRow(publicId))!.id);
-  const membership = async (publicId: string, user: IssuedUser) =>
-    row<{ role: string; status: string; muted_until: string | number; left_at: string | number | null }>(
-      'SELECT role, status, muted_until, left_at FROM group_members WHERE group_id = ? AND user_id = ?',
-      [await internalGroupId(publicId), user.id],
-    );
-  /** The event with its type, payload and the sorted internal IDs of its recipients (group events carry no private part). */
-  const event = async (eventId: unknown) => {
-    const e = await storedEvent(t, eventId);
-    expect([...e.recipients.values()].every((p) => p === null)).toBe(true);
-    return { type: e.type, payload: e.payload, recipients: recipientIds(e) };
-  };
-  const ids = (...list: IssuedUser[]): string[] => list.map((u) => u.id).sort();
+  const { groupRow, internalGroupId, membership, event, ids } = storedGroupRows(() => t);
 
-  /** owner O, admin A, members M and T (a target), non-member N, former member F (left). */
-  interface Fixture {
-    publicId: string;
-    owner: IssuedUser;
-    admin: IssuedUser;
-    member: IssuedUser;
-    target: IssuedUser;
-    outsider: IssuedUser;
-    former: IssuedUser;
-  }
-  async function fixture(): Promise<Fixture> {
-    const [owner, admin, member, target, outsider, former] = await api.users(6);
-    const publicId = await factories.group(owner, [admin, member, target, former]);
-    expectOk(await post(owner, '/admins/set', { group_id: publicId, user_id: admin.userId, admin: true }));
-    expectOk(await post(former, '/leave', { group_id: publicId }));
-    return { publicId, owner, admin, member, target, outsider, former };
-  }
+  const fixture = (): Promise<GroupFixture> => groupFixture(api, factories);
 
   describe('role checks of every endpoint (owner, admin, member, non-member, former member)', () => {
     type Role = 'owner' | 'admin' | 'member' | 'outsider' | 'former';
@@ -84,7 +43,7 @@ describe('Groups', () => {
       name: string;
       method: Method;
       path: string;
-      body: (f: Fixture, fresh: IssuedUser) => Body;
+      body: (f: GroupFixture, fresh: IssuedUser) => Body;
       allowed: Role[];
     }
     const CASES: Case[] = [
