@@ -3,60 +3,25 @@
 // through their endpoints (disabling a group, which has none, through the repository); SQL only
 // reads the stored reports.
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
-import { DataSource } from 'typeorm';
 import { TestApp, bearer, randomGroupId, randomUserId, startTestApp } from '../helpers/test-app';
-import { ApiClient, Body, IssuedUser, groupCid } from '../helpers/api-client';
+import { ApiClient, Body } from '../helpers/api-client';
 import { expectFail } from '../helpers/assertions';
 import { Factories } from '../helpers/factories';
-
-interface StoredReport {
-  reporter_id: string | number;
-  request_id: string;
-  reason_code: number | string;
-  description: string;
-  status: string;
-  created_at: number | string;
-  message_ids: unknown;
-}
-
-const requestId = (): string => `req-${randomBytes(8).toString('hex')}`;
-
-/** A successful report reply. */
-function expectReport(response: Response, id: string, created: boolean): void {
-  expect({ status: response.status, body: response.body }).toEqual({
-    status: 200,
-    body: { code: 0, msg: 'ok', data: { request_id: id, status: 'pending', created_at: expect.any(Number), created } },
-  });
-  expect(Number.isInteger(response.body.data.created_at)).toBe(true);
-}
+import { expectReport, reportHelpers, requestId } from './report-kit';
 
 describe('Reports (spec 4.3, 4.4)', () => {
   let t: TestApp;
   let api: ApiClient;
   let factories: Factories;
-  let db: DataSource;
 
   beforeAll(async () => {
     t = await startTestApp();
     api = new ApiClient(t);
     factories = new Factories(t, api);
-    db = t.app.get(DataSource);
   });
   afterAll(() => t.close());
 
-  const stored = async (reporter: IssuedUser, id: string): Promise<StoredReport[]> =>
-    db.query('SELECT * FROM reports WHERE reporter_id = ? AND request_id = ?', [reporter.id, id]);
-
-  /** A fresh group: the first user owns it, the others are members from the start. */
-  async function makeGroup(owner: IssuedUser, members: IssuedUser[] = [], publicId = randomGroupId()) {
-    await factories.group(owner, members, publicId);
-    return { publicId, conversation: groupCid(publicId) };
-  }
-
-  /** Sends a text message; returns its mid. */
-  const message = async (sender: IssuedUser, conversationId: string, text = 'hello'): Promise<string> =>
-    (await api.send(sender, conversationId, text)).message.mid;
+  const { stored, makeGroup, message } = reportHelpers(() => ({ t, api, factories }));
 
   describe('POST /app/sdk/reports/user: creation and target checks', () => {
     it('creates a pending report with created_at in Unix ms, no-store, and stores it for the reporter', async () => {
