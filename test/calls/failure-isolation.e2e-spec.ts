@@ -1,13 +1,15 @@
 // Black-box: the call summary message never collides with a client's own message keys, and one
-// call that fails to end never holds up the timers of the others (it is retried, logged with its
-// call ID and counted in im_background_item_failures_total).
+// call that fails never holds up the others, in the timers' passes or in a batch of room events
+// (it is retried, logged with its call ID and counted in im_background_item_failures_total).
 import { CallRecorder } from '../../src/calls/call-recorder.service';
+import { CallsRepository } from '../../src/calls/calls.repository';
+import { RoomEventsFeed } from '../../src/rtc-callback/room-events-feed';
 import { IssuedUser, TestApp, bearer } from '../helpers/test-app';
 import { CallsApi, friendPair, participant, useCallApp } from './call-helpers';
 
 const RING_S = 5;
 
-describe('call summaries and the call timers isolate failures', () => {
+describe('call summaries, the call timers and room events isolate failures', () => {
   const app = useCallApp({ CALL_RING_TIMEOUT_SECONDS: String(RING_S) });
   let t: TestApp;
   let api: CallsApi;
@@ -32,9 +34,9 @@ describe('call summaries and the call timers isolate failures', () => {
     return { ...pair, call };
   }
 
-  const failures = async (): Promise<number> => {
+  const failures = async (pass: 'call_timers' | 'room_events' = 'call_timers'): Promise<number> => {
     const text = (await t.http.get('/metrics')).text;
-    const line = /^im_background_item_failures_total\{pass="call_timers"\} (\d+)$/m.exec(text);
+    const line = new RegExp(`^im_background_item_failures_total\\{pass="${pass}"\\} (\\d+)$`, 'm').exec(text);
     return line ? Number(line[1]) : 0;
   };
 
@@ -155,5 +157,50 @@ describe('call summaries and the call timers isolate failures', () => {
     const ended = await api.get(first.b, failing.call_id);
     expect(ended).toMatchObject({ state: 'ended', end_reason: 'no_answer' });
     expect(participant(ended, first.b).state).toBe('invited');
+  });
+
+  it('a call whose room events fail to apply does not hold up the other calls of the batch; counted, and applied by a later pass', async () => {
+    const first = await friendPair(t);
+    const failing = (await api.start(first.a, first.ab)).call;
+    const second = await friendPair(t);
+    const healthy = (await api.start(second.a, second.ab)).call;
+    // Both callees enter their rooms while nothing can be applied: the events are stored,
+    // answered and left to the pass, which then takes them in one batch.
+    const feed = t.app.get(RoomEventsFeed);
+    jest.spyOn(t.app.get(CallsRepository), 'findByLiveRooms').mockRejectedValue(new Error('injected outage'));
+    const t0 = t.clock.now();
+    await app.roomOk(103, failing, first.b, t0 + 100);
+    await app.roomOk(103, healthy, second.b, t0 + 100);
+    await feed.settle();
+    jest.restoreAllMocks();
+    expect((await api.get(second.a, healthy.call_id)).state).toBe('ringing');
+
+    const recorder = t.app.get(CallRecorder);
+    const emit = recorder.emit.bind(recorder);
+    let attempts = 0;
+    jest.spyOn(recorder, 'emit').mockImplementation(async (...args: Parameters<CallRecorder['emit']>) => {
+      if (args[2].callId === failing.call_id) {
+        attempts += 1;
+        throw new Error('injected failure');
+      }
+      return emit(...args);
+    });
+    const before = await failures('room_events');
+    await api.timers();
+    const applied = await api.get(second.a, healthy.call_id);
+    expect(applied.state).toBe('ongoing');
+    expect(participant(applied, second.b)).toMatchObject({ state: 'joined', in_room: true });
+    const held = await api.get(first.a, failing.call_id);
+    expect(held.state).toBe('ringing');
+    expect(participant(held, first.b).in_room).toBe(false);
+    expect(attempts).toBeGreaterThan(0);
+    expect(await failures('room_events')).toBe(before + attempts);
+
+    // The fault gone, the next pass applies the held room's event.
+    jest.restoreAllMocks();
+    await api.timers();
+    const recovered = await api.get(first.a, failing.call_id);
+    expect(recovered.state).toBe('ongoing');
+    expect(participant(recovered, first.b)).toMatchObject({ state: 'joined', in_room: true });
   });
 });
