@@ -144,9 +144,9 @@ export type SdkTypes = [
   Expect<Same<sdk.Contract.SyncReply, contract.SyncReply>>,
   Expect<Fits<contract.SyncReply, sdk.SyncPage>>,
   Expect<Fits<contract.ServerEventEnvelope, sdk.ServerEvent<unknown>>>,
-  Expect<Same<Awaited<ReturnType<sdk.ImClient['sendMessage']>>, contract.SendReply>>,
-  Expect<Same<Awaited<ReturnType<sdk.ImClient['changeMessage']>>, contract.MessageChangeReply>>,
-  Expect<Same<Awaited<ReturnType<sdk.ImClient['uploadMedia']>>, contract.MediaUploadReply>>,
+  Expect<Same<Awaited<ReturnType<sdk.ImClient['messages']['send']>>, contract.SendReply>>,
+  Expect<Same<Awaited<ReturnType<sdk.ImClient['messages']['recall']>>, contract.MessageChangeReply>>,
+  Expect<Same<Awaited<ReturnType<sdk.ImClient['media']['upload']>>, contract.MediaUploadReply>>,
 ];
 
 /** The names the e2e specs read replies through are the contract's. */

@@ -63,8 +63,8 @@ export function sdkClient(base: string, authProvider: () => Promise<unknown>, re
   const c = createClient({ baseUrl: base, authProvider, environment });
   registry.push(c);
   const sut: SdkUnderTest = { c, events: [], readies: [], ended: [], recoveries: [], environment };
-  c.on('event', (e) => sut.events.push(e));
-  c.on('ready', (r) => sut.readies.push(r));
+  c.on('event', (e) => sut.events.push(e as ServerEvent));
+  c.on('connection.ready', (r) => sut.readies.push(r));
   c.on('session.ended', (e) => sut.ended.push(e));
   c.on('recover', (r) => sut.recoveries.push(r.reasons));
   return sut;

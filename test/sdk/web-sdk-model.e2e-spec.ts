@@ -3,6 +3,7 @@
 // events, delayed replies, lost connections, network-up and foreground triggers), once the
 // client has recovered, its window and unread equal what `messages` and `sync` say.
 import { ConversationWindow, ImClient } from '../../sdk/web/src/index';
+import type { ServerEvent } from '../../sdk/web/src/events';
 import { RealtimeService } from '../../src/realtime/realtime.service';
 import { TestApp, issueUser } from '../helpers/test-app';
 import { ApiClient, friendCid } from '../helpers/api-client';
@@ -46,7 +47,7 @@ describe('Web SDK model check: the window converges to the server', () => {
     const window = new ConversationWindow(friendCid(peer), transport);
     let dropRate = 0;
     sdk.c.on('event', (e) => {
-      if (rnd() >= dropRate) window.onEvent(e);
+      if (rnd() >= dropRate) window.onEvent(e as ServerEvent);
     });
     // The client's own triggers (connection.ready, online, foreground) calibrate the window.
     sdk.c.setRecovery(() => window.calibrate('recover'));

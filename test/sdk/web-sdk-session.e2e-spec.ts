@@ -129,11 +129,11 @@ describe('Web SDK: session, renewal and real-time (sdk/web)', () => {
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
       'base64',
     );
-    const { media } = await c.uploadMedia(new Blob([png], { type: 'image/png' }), 'image', 'dot.png');
+    const { media } = await c.media.upload(new Blob([png], { type: 'image/png' }), { kind: 'image', name: 'dot.png' });
     expect(media).toMatchObject({ mime_type: 'image/png', size: png.length });
-    const blob = await c.downloadMedia(media.media_id);
+    const blob = await c.media.download(media.media_id);
     expect(Buffer.from(await blob.arrayBuffer()).equals(png)).toBe(true);
-    await expect(c.downloadMedia('999999999')).rejects.toBeInstanceOf(ImError);
+    await expect(c.media.download('999999999')).rejects.toBeInstanceOf(ImError);
   });
 
   it('delivers to two tabs of one user, each once', async () => {

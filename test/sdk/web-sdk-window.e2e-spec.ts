@@ -25,7 +25,8 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     await until(() => sdk.readies.length === 1, 'ready');
     const transport = new SteeredTransport(sdk.c);
     const window = new ConversationWindow(friendCid(peer), transport);
-    sdk.c.on('event', (e) => {
+    sdk.c.on('event', (raw) => {
+      const e = raw as ServerEvent;
       if (!options.drop?.(e)) window.onEvent(e);
     });
     await window.calibrate();
@@ -220,10 +221,10 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     await until(() => sdk.readies.length === 1, 'ready');
     const window = sdk.c.openWindow(friendCid(peer));
     for (let i = 1; i <= 5; i++)
-      await sdk.c.sendMessage({ conversation_id: friendCid(peer), type: 'text', content: { text: `mine ${i}` } });
+      await sdk.c.messages.send({ conversation_id: friendCid(peer), type: 'text', content: { text: `mine ${i}` } });
     expect(seqs(window)).toEqual([1, 2, 3, 4, 5]);
     const first = window.state.messages[0];
-    await sdk.c.changeMessage('recall', friendCid(peer), first.mid);
+    await sdk.c.messages.recall(friendCid(peer), first.mid);
     expect(window.state.messages[0].status).toBe('recalled');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(seqs(window)).toEqual([1, 2, 3, 4, 5]);
@@ -245,8 +246,8 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
       });
       clients.push(c);
       const events: ServerEvent[] = [];
-      c.on('event', (e) => events.push(e));
-      const ready = new Promise((resolve) => c.on('ready', resolve));
+      c.on('event', (e) => events.push(e as ServerEvent));
+      const ready = new Promise((resolve) => c.on('connection.ready', resolve));
       return { c, events, ready };
     });
     const [mine, theirs] = sides;
@@ -255,7 +256,7 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     const preview = async (c: ImClient, cid: string) =>
       (await c.cachedHome())?.conversations.items.find((i) => i.conversation_id === cid)?.last_message;
 
-    const sent = await mine.c.sendMessage({
+    const sent = await mine.c.messages.send({
       conversation_id: friendCid(peer),
       type: 'text',
       content: { text: 'secret text' },
@@ -267,7 +268,7 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
 
     // The recall is in the sender's cached page as soon as the call returns, before any sync,
     // and the app heard it as an event (to re-render its list).
-    const recalled = await mine.c.changeMessage('recall', friendCid(peer), sent.message.mid);
+    const recalled = await mine.c.messages.recall(friendCid(peer), sent.message.mid);
     expect(await preview(mine.c, friendCid(peer))).toMatchObject({
       mid: sent.message.mid,
       status: 'recalled',
@@ -280,7 +281,7 @@ describe('Web SDK: the visible conversation window (4.7)', () => {
     );
     expect(await preview(theirs.c, friendCid(me))).toMatchObject({ content: null });
 
-    const deleted = await mine.c.changeMessage('delete', friendCid(peer), sent.message.mid);
+    const deleted = await mine.c.messages.delete(friendCid(peer), sent.message.mid);
     expect(await preview(mine.c, friendCid(peer))).toMatchObject({ status: 'deleted', content: null });
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The echoes changed nothing: each event reached the app once.

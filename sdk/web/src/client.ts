@@ -1,126 +1,40 @@
-import type {
-  ConversationItem,
-  MediaUploadReply,
-  MessageChangeReply,
-  SendReply,
-  SyncReply,
-  UnreadReply,
-  UnreadTotals,
-} from '../../../src/contract/index.js';
-import { AuthProvider, AuthSession } from './auth-session.js';
+import type { MessageChangeReply, SendReply, SyncReply, UnreadReply } from '../../../src/contract/index.js';
+import { CallsApi } from './api/calls-api.js';
+import { ConversationsApi } from './api/conversations-api.js';
+import { FriendsApi } from './api/friends-api.js';
+import { GroupsApi } from './api/groups-api.js';
+import { MediaApi } from './api/media-api.js';
+import { LocalMessage, MessagesApi } from './api/messages-api.js';
+import { ReportsApi } from './api/reports-api.js';
+import type { ApiTransport } from './api/transport.js';
+import { UsersApi } from './api/users-api.js';
+import { AuthSession } from './auth-session.js';
+import type { ClientOptions, ImClient, SyncPage } from './client-types.js';
 import { Coalescer } from './coalescer.js';
-import {
-  ConversationWindow,
-  ImMessage,
-  ReadReply,
-  WindowReply,
-  WindowSnapshot,
-  WindowState,
-} from './conversation-window.js';
-import { StateStore, defaultStateStore } from './state-store.js';
-import { ClientEnvironment, browserEnvironment } from './environment.js';
+import { ConversationWindow, ImMessage, ReadReply, WindowReply, WindowSnapshot } from './conversation-window.js';
+import { defaultStateStore } from './state-store.js';
+import { browserEnvironment, defaultSocketFactory } from './environment.js';
 import { ImError } from './errors.js';
 import { EventDedup } from './event-dedup.js';
 import { ClientEventMap, Emitter, RecoveryReason, ServerEvent } from './events.js';
 import { isHomePage, withTombstone } from './home-cache.js';
 import { HttpClient, Query } from './http.js';
-import { ImUser } from './jwt.js';
 import { RealtimeLink } from './realtime.js';
+import { CallStore } from './stores/call-store.js';
+import { ConversationListStore } from './stores/conversation-list-store.js';
+import { PresenceStore } from './stores/presence-store.js';
+import type { StoreDeps } from './stores/store-deps.js';
+import { TypingStore } from './stores/typing-store.js';
 import { BadgeState, UnreadBadge } from './unread-badge.js';
 
-export interface ClientOptions {
-  /** The service's origin, e.g. `https://im.example.com`. */
-  baseUrl: string;
-  /** Resolves with the `/app/sdk/token` reply (the envelope or its `data`) for the host's logged-in user (spec 5.8). */
-  authProvider: AuthProvider;
-  /** socket.io path (REALTIME_PATH). */
-  realtimePath?: string;
-  /** Renew this long before the token expires. */
-  renewAheadMs?: number;
-  environment?: ClientEnvironment;
-  /** The readable cache across reloads: IndexedDB where available, memory otherwise. */
-  store?: StateStore;
-  fetch?: typeof fetch;
-  now?: () => number;
-}
-
-export interface ImClient {
-  login(): Promise<ImUser>;
-  logout(): void;
-  /** logout, and the instance is released (listeners, timers, environment hooks). */
-  destroy(): void;
-  /** Local display only (spec 5.7). */
-  refreshCurrentUser(user: Partial<ImUser>): ImUser;
-  readonly currentUser: ImUser | null;
-  on<K extends keyof ClientEventMap>(type: K, listener: (payload: ClientEventMap[K]) => void): () => void;
-  /** Registers the recovery (spec 4.7: `sync` and the visible chat's `messages`); triggers merge. */
-  setRecovery(recover: (reasons: RecoveryReason[]) => Promise<void>): void;
-  /** Asks for recovery, e.g. on pull to refresh or a detected gap. */
-  recover(reason: RecoveryReason): Promise<void>;
-  get<T = unknown>(path: string, query?: Query): Promise<T>;
-  post<T = unknown>(path: string, body?: unknown): Promise<T>;
-  /** Marks an event ID as processed (the `event_id` of an HTTP reply), so its real-time echo is skipped. */
-  markProcessed(eventId: string): boolean;
-  /**
-   * The visible conversation's window (spec 4.7): calibrated now and at every recovery trigger,
-   * fed by the real-time events. Close it when the chat leaves the screen.
-   */
-  openWindow(conversationId: string, onChange?: (state: WindowState) => void): ConversationWindow;
-  closeWindow(window: ConversationWindow): void;
-  /** `POST /app/sdk/sync` (one page of the home list); its absolute unread resets the badge. */
-  sync<T extends SyncPage = SyncReply>(body?: { cursor?: string }): Promise<T>;
-  /** The aggregate unread badge, capped at 100 and recalibrated with `unread` (spec 4.7). */
-  readonly badge: BadgeState;
-  onBadge(listener: (state: BadgeState) => void): () => void;
-  /**
-   * Sends a message (`POST /app/sdk/messages/send`). The reply's message goes into the open
-   * window of its conversation at once and is emitted as `event` (`message.new`), and its event
-   * ID is marked processed, so the real-time echo neither duplicates it nor is needed. A retry
-   * with the same `client_message_id` returns the original message.
-   */
-  sendMessage(message: {
-    conversation_id: string;
-    type: string;
-    content: Record<string, unknown>;
-    client_message_id?: string;
-  }): Promise<SendReply>;
-  /**
-   * Recall or delete (`/app/sdk/messages/recall` or `/delete`). The open window and the cached
-   * home page (when it is the conversation's last message) show the tombstone at once, and the
-   * change is emitted as `event` (`message.recalled` or `message.deleted`) once, as it would
-   * reach another device.
-   */
-  changeMessage(action: 'recall' | 'delete', conversationId: string, mid: string): Promise<MessageChangeReply>;
-  /** Uploads a file (`kind` image or file) and answers its `media` (`media_id` to send in a message). */
-  uploadMedia(file: Blob, kind: 'image' | 'file', name?: string): Promise<MediaUploadReply>;
-  /** The bytes of a media item, for `URL.createObjectURL` (the download needs the IM token). */
-  downloadMedia(mediaId: string): Promise<Blob>;
-  /** The last `sync` page this user saw (from the store), to show before the network answers. */
-  cachedHome<T extends SyncPage = SyncReply>(): Promise<T | undefined>;
-}
-
-/** The part of a `sync` reply (`SyncReply`) the SDK reads; the rest is passed through to the app. */
-export interface SyncPage {
-  conversations: {
-    items: Array<Pick<ConversationItem, 'conversation_id' | 'unread' | 'muted'> & { last_message?: ImMessage | null }>;
-    next_cursor: string | null;
-  };
-  unread: UnreadTotals;
-}
-
-/** A client_message_id for a send (retries of one send must reuse it). */
-function randomId(): string {
-  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
-  return crypto?.randomUUID
-    ? crypto.randomUUID()
-    : `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
+export type { ClientOptions, ImClient, SyncPage } from './client-types.js';
 
 export function createClient(options: ClientOptions): ImClient {
   const emitter = new Emitter<ClientEventMap>();
   const dedup = new EventDedup();
   const environment = options.environment ?? browserEnvironment();
-  const store = options.store ?? defaultStateStore();
+  const store = options.store ?? environment.storage ?? defaultStateStore();
+  const now = options.now ?? (() => Date.now());
   /** A store key of the current login's user; writes of an earlier login are dropped. */
   const saver = () => {
     const user = session.user?.user_id;
@@ -142,38 +56,94 @@ export function createClient(options: ClientOptions): ImClient {
   const session = new AuthSession({
     provider: options.authProvider,
     renewAheadMs: options.renewAheadMs ?? 60_000,
-    now: options.now ?? (() => Date.now()),
+    now,
     onIdentityChanged: (previous, next) => {
       link.stop();
       void store.clear(`${previous.user_id}/`).catch(() => undefined);
+      resetState();
       emitter.emit('identity.changed', { previous_user_id: previous.user_id, next_user_id: next.user_id });
     },
     onRenewed: (auth) => link.renewed(auth.token),
   });
-  const http = new HttpClient(options.baseUrl, session, options.fetch ?? fetch.bind(globalThis));
+  const http = new HttpClient(options.baseUrl, session, options.fetch ?? environment.fetch ?? fetch.bind(globalThis), {
+    upload: environment.upload,
+  });
+  const transport: ApiTransport = {
+    get: (path, query) => guarded(() => http.get(path, query)),
+    post: (path, body) => guarded(() => http.post(path, body)),
+    upload: (path, form, uploadOptions) => guarded(() => http.upload(path, form, uploadOptions)),
+    download: (path) => guarded(() => http.download(path)),
+    userId: () => session.user?.user_id ?? null,
+    markProcessed: (eventId) => dedup.firstTime(eventId),
+  };
   const badge = new UnreadBadge(
     () => session.user?.user_id ?? null,
-    () => guarded(() => http.get<UnreadReply>('/app/sdk/unread')),
+    () => transport.get<UnreadReply>('/app/sdk/unread'),
     (state) => badgeListeners.forEach((listener) => listener(state)),
   );
+  const conversations = new ConversationsApi(transport, {
+    synced: (page, firstPage) => {
+      badge.setAbsolute(page.unread, page.conversations.items);
+      const keys = saver();
+      if (firstPage && keys) {
+        home = { generation: session.generation, page };
+        keys.save('home', page);
+      }
+    },
+  });
+  const media = new MediaApi(transport);
+  const messages = new MessagesApi(
+    transport,
+    media,
+    {
+      pending: (message) => emitter.emit('message.pending', message),
+      failed: (message) => emitter.emit('message.failed', message),
+      sent: (message, reply) => sent(message, reply),
+      changed: (action, conversationId, reply) => changed(action, conversationId, reply),
+    },
+    now,
+  );
+  const friends = new FriendsApi(transport);
+  const calls = new CallsApi(transport);
   const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
     if (!session.active) return;
     emitter.emit('recover', { reasons });
     // The home list and the visible chat are two independent chains (4.7): both run now.
     await Promise.all([recovery(reasons), ...[...windows].map((w) => w.calibrate(reasons.join(',')))]);
   });
-  const link = new RealtimeLink(options.baseUrl, options.realtimePath ?? '/socket.io', session, dedup, {
-    ready: (info) => {
-      emitter.emit('ready', info);
-      void coalescer.trigger('connection.ready').catch(() => undefined);
+  const link = new RealtimeLink(
+    options.baseUrl,
+    options.realtimePath ?? '/socket.io',
+    session,
+    dedup,
+    {
+      ready: (info) => {
+        emitter.emit('connection.ready', info);
+        void coalescer.trigger('connection.ready').catch(() => undefined);
+      },
+      event: (event) => deliver(event),
+      disconnected: (reason) => emitter.emit('connection.lost', { reason }),
+      session: (event) => emit(event),
+      fatal: (error) => {
+        session.stop();
+        emitter.emit('session.ended', { code: error.code, kind: error.kind, message: error.message });
+      },
     },
-    event: (event) => deliver(event),
-    disconnected: (reason) => emitter.emit('disconnected', { reason }),
-    fatal: (error) => {
-      session.stop();
-      emitter.emit('session.ended', { code: error.code, kind: error.kind, message: error.message });
-    },
-  });
+    environment.connect ?? defaultSocketFactory,
+  );
+  const storeDeps: StoreDeps = {
+    on: (type, listener) => emitter.on(type, listener),
+    conversations,
+    friends,
+    calls,
+    userId: () => session.user?.user_id ?? null,
+    sendTyping: (conversationId) => link.send('conversation.typing', { conversation_id: conversationId }),
+    now,
+  };
+  const conversationList = new ConversationListStore(storeDeps);
+  const presence = new PresenceStore(storeDeps);
+  const typing = new TypingStore(storeDeps);
+  const callState = new CallStore(storeDeps);
   const unhook = [
     environment.onForeground(() => {
       if (session.active) void coalescer.trigger('foreground').catch(() => undefined);
@@ -186,13 +156,24 @@ export function createClient(options: ClientOptions): ImClient {
     }),
   ];
 
+  /** Everything held for one login, dropped at logout and at an identity change. */
+  function resetState(): void {
+    for (const w of windows) w.close();
+    windows.clear();
+    home = null;
+    messages.reset();
+    media.revokeUrls();
+    conversationList.reset();
+    presence.reset();
+    typing.reset();
+    callState.reset();
+  }
+
   const logout = (): void => {
     // Spec 4.7 rule 7: logout clears the account's session, its readable cache included.
     const user = session.user?.user_id;
     if (user !== undefined) void store.clear(`${user}/`).catch(() => undefined);
-    for (const w of windows) w.close();
-    windows.clear();
-    home = null;
+    resetState();
     session.stop();
     link.stop();
     dedup.clear();
@@ -216,13 +197,31 @@ export function createClient(options: ClientOptions): ImClient {
     get currentUser() {
       return session.user;
     },
+    get connected() {
+      return link.connected;
+    },
     on: (type, listener) => emitter.on(type, listener),
+    once: (type, listener) => emitter.once(type, listener),
+    off: (type, listener) => emitter.off(type, listener),
+    events: (type, streamOptions) => emitter.stream(type, streamOptions),
+    conversations,
+    messages,
+    friends,
+    groups: new GroupsApi(transport),
+    users: new UsersApi(transport),
+    media,
+    calls,
+    reports: new ReportsApi(transport),
+    conversationList,
+    presence,
+    typing,
+    callState,
     setRecovery(recover) {
       recovery = recover;
     },
     recover: (reason) => coalescer.trigger(reason),
-    get: <T>(path: string, query?: Query) => guarded(() => http.get<T>(path, query)),
-    post: <T>(path: string, body?: unknown) => guarded(() => http.post<T>(path, body)),
+    get: <T>(path: string, query?: Query) => transport.get<T>(path, query),
+    post: <T>(path: string, body?: unknown) => transport.post<T>(path, body),
     markProcessed: (eventId) => dedup.firstTime(eventId),
     openWindow(conversationId, onChange) {
       const keys = saver();
@@ -230,9 +229,9 @@ export function createClient(options: ClientOptions): ImClient {
       const w = new ConversationWindow(
         conversationId,
         {
-          messages: (query) => guarded(() => http.get<WindowReply>('/app/sdk/messages', query)),
+          messages: (query) => transport.get<WindowReply>('/app/sdk/messages', query),
           read: (id, readSeq) =>
-            guarded(() => http.post<ReadReply>('/app/sdk/messages/read', { conversation_id: id, read_seq: readSeq })),
+            transport.post<ReadReply>('/app/sdk/messages/read', { conversation_id: id, read_seq: readSeq }),
         },
         onChange,
         keys && {
@@ -251,56 +250,26 @@ export function createClient(options: ClientOptions): ImClient {
       w.close();
       windows.delete(w);
     },
-    async sync<T extends SyncPage>(body: { cursor?: string } = {}) {
-      const page = await guarded(() => http.post<T>('/app/sdk/sync', body));
-      badge.setAbsolute(page.unread, page.conversations.items);
-      const keys = saver();
-      if (!body.cursor && keys) {
-        home = { generation: session.generation, page };
-        keys.save('home', page);
-      }
-      return page;
-    },
+    sync: (body = {}) => conversations.list(body),
     get badge() {
       return badge.state;
     },
-    async sendMessage(message) {
-      const body = { client_message_id: randomId(), ...message };
-      const reply = await guarded(() => http.post<SendReply>('/app/sdk/messages/send', body));
-      applyOwn('message.new', message.conversation_id, reply.message, reply.event_id);
-      return reply;
-    },
-    async changeMessage(action, conversationId, mid) {
-      const reply = await guarded(() =>
-        http.post<MessageChangeReply>(`/app/sdk/messages/${action}`, {
-          conversation_id: conversationId,
-          mid,
-        }),
-      );
-      applyOwn(
-        action === 'recall' ? 'message.recalled' : 'message.deleted',
-        conversationId,
-        reply.message,
-        reply.event_id,
-      );
-      return reply;
-    },
-    uploadMedia(file, kind, name = 'upload') {
-      const form = new FormData();
-      form.append('kind', kind);
-      form.append('file', file, name);
-      return guarded(() => http.upload<MediaUploadReply>('/app/sdk/media/upload', form));
-    },
-    downloadMedia: (mediaId) => guarded(() => http.download(`/app/sdk/media/${encodeURIComponent(mediaId)}`)),
-    async cachedHome<T extends SyncPage>() {
+    async cachedHome() {
       const keys = saver();
-      return keys ? ((await store.load(`${keys.prefix}home`)) as T | undefined) : undefined;
+      return keys ? ((await store.load(`${keys.prefix}home`)) as SyncReply | undefined) : undefined;
     },
     onBadge(listener) {
       badgeListeners.add(listener);
       return () => badgeListeners.delete(listener);
     },
   };
+
+  /** One event to the catch-all channel and to its type's listeners. */
+  function emit(event: ServerEvent): void {
+    const typed = event as ClientEventMap['event'];
+    emitter.emit('event', typed);
+    emitter.emit(typed.type, typed as never);
+  }
 
   /** A server event, once: into the windows, the badge and the cached home page, then to the app. */
   function deliver(event: ServerEvent): void {
@@ -312,7 +281,7 @@ export function createClient(options: ClientOptions): ImClient {
         if (w.conversationId === data.conversation_id && data.read_seq !== undefined)
           w.applyReadState(BigInt(data.read_seq), Number(data.unread ?? 0));
     }
-    emitter.emit('event', event);
+    emit(event);
   }
 
   function applyToState(event: ServerEvent): void {
@@ -347,6 +316,20 @@ export function createClient(options: ClientOptions): ImClient {
         else if (isHomePage(stored)) apply(stored as SyncPage);
       })
       .catch(() => undefined);
+  }
+
+  function sent(message: LocalMessage, reply: SendReply): void {
+    emitter.emit('message.sent', { local: message, message: reply.message });
+    applyOwn('message.new', message.conversation_id, reply.message, reply.event_id);
+  }
+
+  function changed(action: 'recall' | 'delete', conversationId: string, reply: MessageChangeReply): void {
+    applyOwn(
+      action === 'recall' ? 'message.recalled' : 'message.deleted',
+      conversationId,
+      reply.message,
+      reply.event_id,
+    );
   }
 
   /**

@@ -38,9 +38,20 @@ export const ErrorCode = {
  * - `rate_limited`: 1005 after the SDK's bounded retries.
  * - `rejected`: a business refusal (1004, 12xx); show the server's message.
  * - `server`: 1500 or an HTTP 5xx; retry later.
+ * - `aborted`: the app cancelled the request (an upload's `signal`).
+ * - `invalid`: the SDK was called wrongly (e.g. `retry` of a message that did not fail); nothing was sent.
  */
 export type ErrorKind =
-  'network' | 'auth' | 'identity_changed' | 'stale' | 'disabled' | 'rate_limited' | 'rejected' | 'server';
+  | 'network'
+  | 'auth'
+  | 'identity_changed'
+  | 'stale'
+  | 'disabled'
+  | 'rate_limited'
+  | 'rejected'
+  | 'server'
+  | 'aborted'
+  | 'invalid';
 
 export class ImError extends Error {
   override readonly name = 'ImError';

@@ -1,4 +1,6 @@
+import type { UploadOptions } from './api/transport.js';
 import { AuthSession } from './auth-session.js';
+import type { UploadRequest, UploadResponse } from './environment.js';
 import { TOO_FAST_RETRIES, sleep, tooFastDelay } from './backoff.js';
 import { AUTH_CODES, ErrorCode, ImError, kindOf } from './errors.js';
 
@@ -20,6 +22,7 @@ export class HttpClient {
     private readonly baseUrl: string,
     private readonly session: AuthSession,
     private readonly fetchImpl: typeof fetch,
+    private readonly options: { upload?: (request: UploadRequest) => Promise<UploadResponse> } = {},
   ) {}
 
   get<T>(path: string, query: Query = {}): Promise<T> {
@@ -31,7 +34,7 @@ export class HttpClient {
   }
 
   /** A multipart upload (`/app/sdk/media/upload`), with the same renewal, backoff and login checks. */
-  upload<T>(path: string, form: FormData): Promise<T> {
+  upload<T>(path: string, form: FormData, _options: UploadOptions = {}): Promise<T> {
     return this.call<T>('POST', path, {}, form);
   }
 

@@ -1,13 +1,39 @@
 export { createClient } from './client.js';
-export type { ClientOptions, ImClient, SyncPage } from './client.js';
+export type { ClientOptions, ImClient, SyncPage } from './client-types.js';
+export { CallsApi } from './api/calls-api.js';
+export { ConversationsApi } from './api/conversations-api.js';
+export { FriendsApi } from './api/friends-api.js';
+export { GroupsApi } from './api/groups-api.js';
+export { MediaApi } from './api/media-api.js';
+export type { MediaUploadOptions } from './api/media-api.js';
+export { MessagesApi } from './api/messages-api.js';
+export type { LocalMessage, MessageSearchQuery, MessageWindowQuery, SendRequest } from './api/messages-api.js';
+export { ReportsApi } from './api/reports-api.js';
+export { UsersApi } from './api/users-api.js';
+export type { UploadOptions, UploadProgress } from './api/transport.js';
+export { CallStore } from './stores/call-store.js';
+export { ConversationListStore } from './stores/conversation-list-store.js';
+export { PresenceStore } from './stores/presence-store.js';
+export { TypingStore } from './stores/typing-store.js';
+export { Observable } from './stores/observable.js';
 export type { AuthProvider } from './auth-session.js';
 export { readAuthResult } from './auth-result.js';
 export type { Query } from './http.js';
-export type { ClientEnvironment } from './environment.js';
-export { browserEnvironment } from './environment.js';
+export type { ClientEnvironment, SocketFactory, UploadRequest, UploadResponse } from './environment.js';
+export { browserEnvironment, defaultSocketFactory } from './environment.js';
 export { ErrorCode, ImError, kindOf } from './errors.js';
 export type { ErrorKind } from './errors.js';
-export type { ClientEventMap, ReadyInfo, RecoveryReason, ServerEvent } from './events.js';
+export type {
+  ClientEventMap,
+  ReadyInfo,
+  RecoveryReason,
+  SdkEventMap,
+  ServerEvent,
+  ServerEventOf,
+  ServerEventType,
+  SessionEventData,
+  StreamOptions,
+} from './events.js';
 export type { ImAuth, ImUser } from './jwt.js';
 export { checkAuth } from './jwt.js';
 export { reconnectDelay } from './backoff.js';

@@ -1,7 +1,9 @@
-import { Socket, io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import type { ClientAck } from '../../../src/contract/index.js';
 import { AuthSession } from './auth-session.js';
 import { reconnectDelay } from './backoff.js';
 import { AUTH_CODES, ErrorCode, ImError } from './errors.js';
+import { SocketFactory } from './environment.js';
 import { EventDedup } from './event-dedup.js';
 import { ReadyInfo, ServerEvent } from './events.js';
 
@@ -9,6 +11,8 @@ export interface RealtimeHandlers {
   ready(info: ReadyInfo): void;
   event(event: ServerEvent): void;
   disconnected(reason: string): void;
+  /** `session.expired` / `session.revoked` as the service sent it (the link acts on it itself). */
+  session(event: ServerEvent): void;
   /** The session cannot go on (user or SDK disabled, credential not renewable). */
   fatal(error: ImError): void;
 }
@@ -32,6 +36,7 @@ export class RealtimeLink {
     private readonly session: AuthSession,
     private readonly dedup: EventDedup,
     private readonly handlers: RealtimeHandlers,
+    private readonly connectSocket: SocketFactory,
   ) {}
 
   get connected(): boolean {
@@ -64,6 +69,20 @@ export class RealtimeLink {
     void this.connect();
   }
 
+  /** Sends a client event on the live connection and answers its acknowledgement. */
+  send(name: 'conversation.typing', payload: { conversation_id: string }): Promise<ClientAck> {
+    const socket = this.socket;
+    if (!socket?.connected)
+      return Promise.reject(new ImError('network', ErrorCode.NETWORK, 'no live connection to the service'));
+    // A connection that drops before answering must not leave the promise pending forever.
+    return new Promise((resolve, reject) =>
+      socket.timeout(10_000).emit(name, payload, (error: Error | null, ack: ClientAck) => {
+        if (error) reject(new ImError('network', ErrorCode.NETWORK, `no acknowledgement of ${name}`));
+        else resolve(ack);
+      }),
+    );
+  }
+
   /** Same identity, new credential: the live connection takes it without reconnecting (spec 4.7 rule 7). */
   renewed(token: string): void {
     this.socket?.emit('auth.renew', { token });
@@ -83,7 +102,7 @@ export class RealtimeLink {
       return;
     }
     if (!this.current() || this.socket) return;
-    const socket = io(this.baseUrl, {
+    const socket = this.connectSocket(this.baseUrl, {
       path: this.path,
       auth: { token, ...(this.position ? { position: this.position } : {}) },
       transports: ['websocket'],
@@ -120,6 +139,7 @@ export class RealtimeLink {
     if (!event || typeof event.event_id !== 'string') return;
     if (event.position !== null) this.position = event.position;
     if (name === 'session.expired' || name === 'session.revoked') {
+      this.handlers.session(event);
       const code = Number((event.data as { code?: unknown }).code);
       // The server disconnects next; an authorization end renews before the reconnect.
       if (AUTH_CODES.includes(code)) void this.session.renewAfterRefusal(token).catch((error) => this.fail(error));

@@ -1,0 +1,253 @@
+import type {
+  MessageChangeReply,
+  MessageReply,
+  MessageWindowReply,
+  ReadReply,
+  SearchPageReply,
+  SendReply,
+} from '../../../../src/contract/index.js';
+import { ImError } from '../errors.js';
+import type { ApiTransport, UploadOptions } from './transport.js';
+import type { MediaApi } from './media-api.js';
+
+/** A message this client is sending, before the service stored it (the local echo). */
+export interface LocalMessage {
+  /** The idempotency key: a retry sends the same one, so the service stores the message once. */
+  client_message_id: string;
+  conversation_id: string;
+  type: string;
+  content: Record<string, unknown>;
+  /** `sending` while in flight; `failed` once refused or unreachable (see `error`). */
+  status: 'sending' | 'failed';
+  /** When the app asked to send it (local clock). */
+  created_at: number;
+  error?: ImError;
+}
+
+/** What `send` takes: the spec's send request. `client_message_id` is made when absent. */
+export interface SendRequest {
+  conversation_id: string;
+  type: 'text' | 'image' | 'file' | 'custom';
+  content: Record<string, unknown>;
+  client_message_id?: string;
+}
+
+/** `GET /app/sdk/messages` query: the window endpoint's parameters (spec 4.7). Pass at most one of the three directions. */
+export interface MessageWindowQuery {
+  conversation_id: string;
+  /** The calibration trio of the window the client holds: the reply may then be `unchanged`. */
+  known_last_seq?: string;
+  known_updated_at?: string;
+  known_deletion_revision?: string;
+  /** Older than this sequence (history). */
+  before_seq?: string;
+  /** Newer than this sequence. */
+  after_seq?: string;
+  /** Around this message (locate). */
+  around_mid?: string;
+}
+
+/** `GET /app/sdk/messages/search` query: newest first, `before_mid` pages on. */
+export interface MessageSearchQuery {
+  conversation_id: string;
+  keyword: string;
+  before_mid?: string;
+}
+
+/** The client's side of a send: the local echo and the reply applied to windows, home and events. */
+export interface MessageHooks {
+  pending(message: LocalMessage): void;
+  sent(message: LocalMessage, reply: SendReply): void;
+  failed(message: LocalMessage): void;
+  changed(action: 'recall' | 'delete', conversationId: string, reply: MessageChangeReply): void;
+}
+
+/** A client_message_id for a send (retries of one send must reuse it). */
+export function randomMessageId(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return crypto?.randomUUID
+    ? crypto.randomUUID()
+    : `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * Messages: sending with a local echo and retry under the same `client_message_id`, recall,
+ * delete, search, the window endpoint and read marks.
+ */
+export class MessagesApi {
+  private readonly local = new Map<string, LocalMessage>();
+
+  constructor(
+    private readonly transport: ApiTransport,
+    private readonly media: MediaApi,
+    private readonly hooks: MessageHooks,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Sends a message. It is shown at once as a {@link LocalMessage} (`message.pending`), then as
+   * the stored message (`message.new`, once: its real-time echo is skipped); a refusal or a
+   * lost network leaves it `failed` (`message.failed`) for {@link retry}. A retry with the same
+   * `client_message_id` answers the original message.
+   */
+  async send(request: SendRequest): Promise<SendReply> {
+    const message: LocalMessage = {
+      client_message_id: request.client_message_id ?? randomMessageId(),
+      conversation_id: request.conversation_id,
+      type: request.type,
+      content: request.content,
+      status: 'sending',
+      created_at: this.now(),
+    };
+    return this.deliver(message);
+  }
+
+  /** Sends a text message. */
+  sendText(conversationId: string, text: string, options: { client_message_id?: string } = {}): Promise<SendReply> {
+    return this.send({ conversation_id: conversationId, type: 'text', content: { text }, ...options });
+  }
+
+  /** Sends application data the SDK does not interpret (`{data, description?}`). */
+  sendCustom(
+    conversationId: string,
+    data: Record<string, unknown>,
+    options: { description?: string; client_message_id?: string } = {},
+  ): Promise<SendReply> {
+    const content: Record<string, unknown> = { data };
+    if (options.description !== undefined) content.description = options.description;
+    return this.send({
+      conversation_id: conversationId,
+      type: 'custom',
+      content,
+      client_message_id: options.client_message_id,
+    });
+  }
+
+  /** Uploads an image and sends it; `width`/`height` help the receiver lay it out before it loads. */
+  sendImage(
+    conversationId: string,
+    file: Blob,
+    options: UploadOptions & { name?: string; width?: number; height?: number } = {},
+  ): Promise<SendReply> {
+    return this.sendMedia(conversationId, 'image', file, options);
+  }
+
+  /** Uploads a file and sends it. */
+  sendFile(conversationId: string, file: Blob, options: UploadOptions & { name?: string } = {}): Promise<SendReply> {
+    return this.sendMedia(conversationId, 'file', file, options);
+  }
+
+  /**
+   * Sends a failed message again under its `client_message_id`: the service stores it at most
+   * once, whatever reached it before.
+   */
+  retry(clientMessageId: string): Promise<SendReply> {
+    const message = this.local.get(clientMessageId);
+    if (!message || message.status !== 'failed')
+      return Promise.reject(new ImError('invalid', 0, `no failed message ${clientMessageId} to retry`));
+    return this.deliver({ ...message, status: 'sending', error: undefined });
+  }
+
+  /** Drops a failed message from the local echo without sending it. */
+  discard(clientMessageId: string): void {
+    const message = this.local.get(clientMessageId);
+    if (message?.status === 'failed') this.local.delete(clientMessageId);
+  }
+
+  /** Messages of a conversation that are being sent or failed, oldest first. */
+  pending(conversationId: string): LocalMessage[] {
+    return [...this.local.values()].filter((m) => m.conversation_id === conversationId);
+  }
+
+  /** Recalls one's own message (within the recall window) or, as a group owner or admin, anyone's. */
+  async recall(conversationId: string, mid: string): Promise<MessageChangeReply> {
+    return this.change('recall', conversationId, mid);
+  }
+
+  /** Deletes one's own message for everyone (or, as a group owner or admin, anyone's). */
+  async delete(conversationId: string, mid: string): Promise<MessageChangeReply> {
+    return this.change('delete', conversationId, mid);
+  }
+
+  /** Marks the conversation read up to `readSeq` (never backwards). */
+  read(conversationId: string, readSeq: string): Promise<ReadReply> {
+    return this.transport.post<ReadReply>('/app/sdk/messages/read', {
+      conversation_id: conversationId,
+      read_seq: readSeq,
+    });
+  }
+
+  /** One window of messages (spec 4.7); most apps use `client.openWindow` instead, which calibrates itself. */
+  list(query: MessageWindowQuery): Promise<MessageWindowReply> {
+    return this.transport.get<MessageWindowReply>('/app/sdk/messages', { ...query });
+  }
+
+  /** Searches the text of messages the user can see, newest first. */
+  search(query: MessageSearchQuery): Promise<SearchPageReply> {
+    return this.transport.get<SearchPageReply>('/app/sdk/messages/search', { ...query });
+  }
+
+  /** Forgets the local echo (logout). */
+  reset(): void {
+    this.local.clear();
+  }
+
+  private async sendMedia(
+    conversationId: string,
+    kind: 'image' | 'file',
+    file: Blob,
+    options: UploadOptions & { name?: string; width?: number; height?: number },
+  ): Promise<SendReply> {
+    const { media } = await this.media.upload(file, {
+      kind,
+      name: options.name,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+    const content: Record<string, unknown> = { media_id: media.media_id };
+    if (kind === 'image' && options.width !== undefined) content.width = options.width;
+    if (kind === 'image' && options.height !== undefined) content.height = options.height;
+    return this.send({ conversation_id: conversationId, type: kind, content });
+  }
+
+  private async deliver(message: LocalMessage): Promise<SendReply> {
+    this.local.set(message.client_message_id, message);
+    this.hooks.pending(message);
+    try {
+      const reply = await this.transport.post<SendReply>('/app/sdk/messages/send', {
+        conversation_id: message.conversation_id,
+        type: message.type,
+        content: message.content,
+        client_message_id: message.client_message_id,
+      });
+      this.local.delete(message.client_message_id);
+      this.hooks.sent(message, reply);
+      return reply;
+    } catch (error) {
+      const failed: LocalMessage = {
+        ...message,
+        status: 'failed',
+        error: error instanceof ImError ? error : new ImError('network', 0, String(error)),
+      };
+      // A stale reply belongs to an earlier login: nothing of it is kept.
+      if (failed.error?.kind === 'stale') this.local.delete(message.client_message_id);
+      else {
+        this.local.set(message.client_message_id, failed);
+        this.hooks.failed(failed);
+      }
+      throw error;
+    }
+  }
+
+  private async change(action: 'recall' | 'delete', conversationId: string, mid: string): Promise<MessageChangeReply> {
+    const reply = await this.transport.post<MessageChangeReply>(`/app/sdk/messages/${action}`, {
+      conversation_id: conversationId,
+      mid,
+    });
+    this.hooks.changed(action, conversationId, reply);
+    return reply;
+  }
+}
+
+/** A stored message of a send (re-exported for apps that type their views). */
+export type { MessageReply };
