@@ -12,6 +12,7 @@ export type * from './groups.js';
 export type * from './media.js';
 export type * from './messages.js';
 export type * from './reports.js';
+export type * from './requests.js';
 export type * from './sync.js';
 export type * from './users.js';
 export type * from './events.js';

@@ -5,6 +5,7 @@ import { TextRules, IsText } from '../../common/validation/text-field.decorator'
 import { AreUserIds } from '../../groups/dto/user-ids.decorator';
 import { CONVERSATION_ID_RULES } from '../../messages/dto/message-fields';
 import { CALL_MEDIA, CallMedia } from '../call.entity';
+import type { AcceptCallRequest, CallRefRequest, RejectCallRequest, StartCallRequest } from '../../contract/requests';
 
 const KEY_RULES: TextRules = {
   min: 1,
@@ -20,7 +21,7 @@ const CALL_ID_RULES: TextRules = {
 export const MAX_CALL_INVITEES = 300;
 
 /** POST /app/sdk/calls/start */
-export class StartCallDto {
+export class StartCallDto implements StartCallRequest {
   @ApiProperty({ example: 'friend_dV8xMDA4Ng' })
   @Required()
   @IsText(CONVERSATION_ID_RULES)
@@ -57,7 +58,7 @@ export class StartCallDto {
 }
 
 /** Names one call. */
-export class CallRefDto {
+export class CallRefDto implements CallRefRequest {
   @ApiProperty({ description: 'The call ID.' })
   @Required()
   @IsText(CALL_ID_RULES)
@@ -65,7 +66,7 @@ export class CallRefDto {
 }
 
 /** POST /app/sdk/calls/accept */
-export class AcceptCallDto extends CallRefDto {
+export class AcceptCallDto extends CallRefDto implements AcceptCallRequest {
   @ApiProperty({
     description: 'The accepting device: another device of the same user that accepts later gets 1217.',
     example: 'ios-1c9e',
@@ -76,7 +77,7 @@ export class AcceptCallDto extends CallRefDto {
 }
 
 /** POST /app/sdk/calls/reject */
-export class RejectCallDto extends CallRefDto {
+export class RejectCallDto extends CallRefDto implements RejectCallRequest {
   @ApiProperty({ enum: ['decline', 'busy'] })
   @Required()
   @IsIn(['decline', 'busy'], { message: 'reason must be decline or busy' })

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ValidationArguments, registerDecorator } from 'class-validator';
 import { isDecimalId } from '../../common/ids';
 import { Required } from '../../common/validation/presence.decorators';
+import type { FriendRequestRefRequest } from '../../contract/requests';
 
 /** A positive decimal string that fits a BIGINT (JSON numbers are refused: IDs are strings). */
 export function IsDecimalIdString(): PropertyDecorator {
@@ -20,7 +21,7 @@ export function IsDecimalIdString(): PropertyDecorator {
 }
 
 /** POST /app/sdk/friends/requests/accept and /reject */
-export class FriendRequestRefDto {
+export class FriendRequestRefDto implements FriendRequestRefRequest {
   @ApiProperty({
     description: "The request's `id` (decimal string) from the incoming list or an event.",
     example: '42',

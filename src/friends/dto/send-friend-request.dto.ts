@@ -3,9 +3,10 @@ import { USER_ID_RULES } from '../../common/validation/field-rules';
 import { REQUEST_ID } from '../../common/validation/patterns';
 import { Optional, Required } from '../../common/validation/presence.decorators';
 import { IsText } from '../../common/validation/text-field.decorator';
+import type { SendFriendRequestRequest } from '../../contract/requests';
 
 /** POST /app/sdk/friends/requests */
-export class SendFriendRequestDto {
+export class SendFriendRequestDto implements SendFriendRequestRequest {
   @ApiProperty({ description: 'External user ID of the user to befriend.', example: 'u_10087' })
   @Required()
   @IsText(USER_ID_RULES)

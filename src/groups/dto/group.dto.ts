@@ -5,6 +5,18 @@ import { AVATAR_RULES, GROUP_ID_RULES, USER_ID_RULES } from '../../common/valida
 import { Optional, Required } from '../../common/validation/presence.decorators';
 import { IsText, TextRules } from '../../common/validation/text-field.decorator';
 import { AreUserIds } from './user-ids.decorator';
+import type {
+  CreateGroupRequest,
+  CreateInvitationRequest,
+  GroupMemberRefRequest,
+  GroupMembersChangeRequest,
+  GroupMembersQuery,
+  GroupRefRequest,
+  JoinGroupRequest,
+  MuteGroupMemberRequest,
+  SetGroupAdminRequest,
+  UpdateGroupRequest,
+} from '../../contract/requests';
 
 export const GROUP_NAME_RULES: TextRules = { min: 1, max: 80, noControl: true, noEdgeWhitespace: true };
 export const GROUP_INTRODUCTION_RULES: TextRules = {
@@ -32,7 +44,7 @@ const GROUP_ID_DOC = {
 };
 
 /** Names one group; every group operation starts from it. */
-export class GroupRefDto {
+export class GroupRefDto implements GroupRefRequest {
   @ApiProperty(GROUP_ID_DOC)
   @Required()
   @IsText(GROUP_ID_RULES)
@@ -43,7 +55,7 @@ export class GroupRefDto {
 export class GroupQueryDto extends GroupRefDto {}
 
 /** GET /app/sdk/groups/members */
-export class GroupMembersQueryDto extends ListQueryDto {
+export class GroupMembersQueryDto extends ListQueryDto implements GroupMembersQuery {
   @ApiProperty(GROUP_ID_DOC)
   @Required()
   @IsText(GROUP_ID_RULES)
@@ -54,7 +66,7 @@ export class GroupMembersQueryDto extends ListQueryDto {
 export class MyGroupsQueryDto extends ListQueryDto {}
 
 /** POST /app/sdk/groups/create */
-export class CreateGroupDto {
+export class CreateGroupDto implements CreateGroupRequest {
   @ApiPropertyOptional({
     ...GROUP_ID_DOC,
     description: `${GROUP_ID_DOC.description} Generated when absent; one already taken is refused with 1004.`,
@@ -91,7 +103,7 @@ export class CreateGroupDto {
 }
 
 /** POST /app/sdk/groups/update */
-export class UpdateGroupDto extends GroupRefDto {
+export class UpdateGroupDto extends GroupRefDto implements UpdateGroupRequest {
   @ApiPropertyOptional({ description: '1–80 characters, no control characters, no leading/trailing whitespace.' })
   @Optional()
   @IsText(GROUP_NAME_RULES)
@@ -109,7 +121,7 @@ export class UpdateGroupDto extends GroupRefDto {
 }
 
 /** POST /app/sdk/groups/members/add and /members/remove */
-export class GroupMembersChangeDto extends GroupRefDto {
+export class GroupMembersChangeDto extends GroupRefDto implements GroupMembersChangeRequest {
   @ApiProperty({ type: [String], description: `1–${MAX_MEMBERS_PER_CHANGE} distinct external user IDs.` })
   @Required()
   @AreUserIds(1, MAX_MEMBERS_PER_CHANGE)
@@ -117,7 +129,7 @@ export class GroupMembersChangeDto extends GroupRefDto {
 }
 
 /** Names one member of one group. */
-export class GroupMemberRefDto extends GroupRefDto {
+export class GroupMemberRefDto extends GroupRefDto implements GroupMemberRefRequest {
   @ApiProperty({ description: 'External user ID of the member.', example: 'u_10087' })
   @Required()
   @IsText(USER_ID_RULES)
@@ -125,7 +137,7 @@ export class GroupMemberRefDto extends GroupRefDto {
 }
 
 /** POST /app/sdk/groups/admins/set */
-export class SetGroupAdminDto extends GroupMemberRefDto {
+export class SetGroupAdminDto extends GroupMemberRefDto implements SetGroupAdminRequest {
   @ApiProperty({ description: 'true makes the member an admin, false a plain member (JSON boolean only).' })
   @Required()
   @IsBoolean({ message: 'admin must be a JSON boolean (true or false)' })
@@ -136,7 +148,7 @@ export class SetGroupAdminDto extends GroupMemberRefDto {
 export class TransferGroupDto extends GroupMemberRefDto {}
 
 /** POST /app/sdk/groups/members/mute */
-export class MuteGroupMemberDto extends GroupMemberRefDto {
+export class MuteGroupMemberDto extends GroupMemberRefDto implements MuteGroupMemberRequest {
   @ApiProperty({ description: `JSON integer 0–${MAX_MUTE_SECONDS} (30 days); 0 unmutes.`, example: 3600 })
   @Required()
   @IsInt({ message: 'duration_seconds must be a JSON integer' })
@@ -146,7 +158,7 @@ export class MuteGroupMemberDto extends GroupMemberRefDto {
 }
 
 /** POST /app/sdk/groups/invitations/create */
-export class CreateInvitationDto extends GroupRefDto {
+export class CreateInvitationDto extends GroupRefDto implements CreateInvitationRequest {
   @ApiPropertyOptional({
     description:
       'JSON integer from 60 to the configured maximum (INVITATION_TTL_SECONDS, default 7 days), which is also the default.',
@@ -157,7 +169,7 @@ export class CreateInvitationDto extends GroupRefDto {
 }
 
 /** POST /app/sdk/groups/join */
-export class JoinGroupDto {
+export class JoinGroupDto implements JoinGroupRequest {
   @ApiProperty({ description: 'The invitation code.', example: 'o2Vt0Zbq4pCw3nEj9X1yKQaL' })
   @Required()
   @IsText(INVITATION_CODE_RULES)

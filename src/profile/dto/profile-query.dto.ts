@@ -2,9 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { USER_ID_RULES } from '../../common/validation/field-rules';
 import { Required } from '../../common/validation/presence.decorators';
 import { IsText } from '../../common/validation/text-field.decorator';
+import type { UserProfileQuery, UsernameLookupQuery } from '../../contract/requests';
 
 /** GET /app/sdk/users/profile */
-export class UserProfileQueryDto {
+export class UserProfileQueryDto implements UserProfileQuery {
   @ApiProperty({ description: 'External user ID.', example: 'u_10087' })
   @Required()
   @IsText(USER_ID_RULES)
@@ -12,7 +13,7 @@ export class UserProfileQueryDto {
 }
 
 /** GET /app/sdk/users/lookup */
-export class UsernameLookupQueryDto {
+export class UsernameLookupQueryDto implements UsernameLookupQuery {
   @ApiProperty({ description: 'Exact (case-sensitive) username, 1–64 characters.', example: 'alice' })
   @Required()
   @IsText({ min: 1, max: 64, noControl: true, noEdgeWhitespace: true })

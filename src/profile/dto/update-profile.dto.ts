@@ -8,12 +8,13 @@ import {
 } from '../../common/validation/field-rules';
 import { Optional } from '../../common/validation/presence.decorators';
 import { IsText } from '../../common/validation/text-field.decorator';
+import type { UpdateProfileRequest } from '../../contract/requests';
 
 /**
  * POST /app/sdk/users/me/update (updateCurrentUser of the mobile SDKs, spec 5 rule 7): the
  * caller's own public profile, same rules as the host sync. Absent or null keeps a value.
  */
-export class UpdateProfileDto {
+export class UpdateProfileDto implements UpdateProfileRequest {
   @ApiPropertyOptional({
     description:
       "The caller's own user_id may be sent (SDKs send the whole user); any other value is 1004: the user ID never changes.",

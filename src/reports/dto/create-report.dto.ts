@@ -12,6 +12,7 @@ import { GROUP_ID_RULES, USER_ID_RULES } from '../../common/validation/field-rul
 import { REQUEST_ID } from '../../common/validation/patterns';
 import { Optional, Required } from '../../common/validation/presence.decorators';
 import { IsText } from '../../common/validation/text-field.decorator';
+import type { GroupReportRequest, ReportFieldsRequest, UserReportRequest } from '../../contract/requests';
 
 export const REASON_CODES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
@@ -38,7 +39,7 @@ function AreMessageIds(): PropertyDecorator {
 }
 
 /** Fields shared by group and user reports (spec 4.3, 4.4). */
-export class ReportFieldsDto {
+export class ReportFieldsDto implements ReportFieldsRequest {
   @ApiProperty({
     description:
       '1–64 characters of letters, digits, ".", "_", ":", "-". Unchanged on retry; one key, one report. One holding a JWT or a service secret is refused (1004).',
@@ -56,7 +57,7 @@ export class ReportFieldsDto {
   @Required()
   @IsInt({ message: 'reason_code must be a JSON integer' })
   @IsIn(REASON_CODES, { message: 'reason_code must be an integer from 1 to 8' })
-  reason_code: number;
+  reason_code: (typeof REASON_CODES)[number];
 
   @ApiPropertyOptional({
     type: String,
@@ -92,7 +93,7 @@ export class ReportFieldsDto {
   message_ids?: string[] | null;
 }
 
-export class GroupReportDto extends ReportFieldsDto {
+export class GroupReportDto extends ReportFieldsDto implements GroupReportRequest {
   @ApiProperty({
     description: 'Public group ID: 1–32 characters of letters, digits, ".", "_", "-".',
     example: 'team-1',
@@ -102,7 +103,7 @@ export class GroupReportDto extends ReportFieldsDto {
   group_id: string;
 }
 
-export class UserReportDto extends ReportFieldsDto {
+export class UserReportDto extends ReportFieldsDto implements UserReportRequest {
   @ApiProperty({
     description: 'External user ID of the reported user: 1–64 characters, no control characters.',
     example: 'u_10087',
