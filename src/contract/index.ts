@@ -9,6 +9,7 @@ export type * from './common.js';
 export type * from './conversations.js';
 export type * from './friends.js';
 export type * from './groups.js';
+export type * from './host-app.js';
 export type * from './media.js';
 export type * from './messages.js';
 export type * from './reports.js';

@@ -2,8 +2,9 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { User } from '../users/user';
 import { SMS_PURPOSES, SmsPurpose, type HostAccountEntity } from './host-app.entities';
 import type { InboxEntry } from './sms-sender';
+import type { HostAccount, HostDone, HostMe, HostSmsInbox, HostSmsSent } from '../contract/host-app';
 
-export class HostAccountReply {
+export class HostAccountReply implements HostAccount {
   @ApiProperty({
     description: 'The IM user ID linked to the account: random, stable, and what other users see.',
     example: 'h_3f9c2a7b1d0e4c6a8b5f1e2d',
@@ -18,15 +19,15 @@ export class HostAccountReply {
   @ApiProperty({ description: 'Unix ms of sign-up.', example: 1732200000000 }) created_at: number;
 }
 
-export class HostMeReply {
+export class HostMeReply implements HostMe {
   @ApiProperty({ type: HostAccountReply }) account: HostAccountReply;
 }
 
-export class HostDoneReply {
+export class HostDoneReply implements HostDone {
   @ApiProperty({ example: true }) done: boolean;
 }
 
-export class SmsSentReply {
+export class SmsSentReply implements HostSmsSent {
   @ApiProperty({ description: 'Seconds the code stays valid (300).', example: 300 }) expires_in: number;
 }
 
@@ -37,7 +38,7 @@ export class SmsInboxItemReply {
   @ApiProperty({ description: 'Unix ms.', example: 1732200000000 }) sent_at: number;
 }
 
-export class SmsInboxReply {
+export class SmsInboxReply implements HostSmsInbox {
   @ApiProperty({ type: [SmsInboxItemReply], description: 'The latest codes sent to the number, newest first.' })
   items: SmsInboxItemReply[];
 }

@@ -119,10 +119,10 @@ export interface SdkApp {
 }
 
 /** One listening test app per spec file, and the SDK clients of each test destroyed after it. */
-export function useSdkApp(): SdkApp {
+export function useSdkApp(env: Record<string, string> = {}): SdkApp {
   const app = { clients: [] as ImClient[] } as SdkApp;
   beforeAll(async () => {
-    app.t = await startTestApp();
+    app.t = await startTestApp(env);
     app.base = await listen(app.t);
     app.api = new ApiClient(app.t);
   });

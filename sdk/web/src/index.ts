@@ -54,3 +54,5 @@ export type {
 export type { CalibrationTrio, WindowCache, WindowSnapshot } from './conversation-window.js';
 /** Every reply body and real-time event payload of the service, as the server declares them (src/contract). */
 export type * as Contract from '../../../src/contract/index.js';
+export { createHostAppAuth } from './host-app.js';
+export type { HostAppAuth, HostAppAuthOptions } from './host-app.js';
