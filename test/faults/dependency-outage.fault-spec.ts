@@ -1,7 +1,10 @@
 // The database and Redis becoming unreachable and coming back, on a private mariadbd and
-// redis-server: requests answer 503/1500 within the configured timeouts instead of hanging,
+// redis-server: requests answer 503/1500 once a configured limit gives up instead of hanging,
 // liveness stays up, readiness follows the dependencies, the service recovers without a
 // restart and no acknowledged write is lost. Rate-limited endpoints keep working without Redis.
+// No reply is timed (the benchmark measures speed): a request that hung would wait for its
+// dependency until the test lets it go, so it would meet the test's own deadline (HANG_MS, many
+// times the limits, enough for a loaded machine) and fail as status 0.
 import {
   Ack,
   FAULT_SECRETS,
@@ -39,11 +42,12 @@ const TIMEOUT_ENV = {
   ...Object.fromEntries(Object.entries(TIMEOUTS).map(([name, value]) => [name, String(value)])),
   READY_REQUIRES_REDIS: 'true',
 };
-/** A request that needs the database answers within its waits (pool, then statement) plus scheduling slack. */
-const PROMPT_MS = TIMEOUTS.DB_ACQUIRE_TIMEOUT_MS + TIMEOUTS.DB_QUERY_TIMEOUT_MS + 1500;
-/** Readiness asks each dependency for at most READY_TIMEOUT_MS. */
-const READY_MS = TIMEOUTS.READY_TIMEOUT_MS + 1000;
-const REDIS_SLACK_MS = TIMEOUTS.REDIS_TIMEOUT_MS + 1000;
+/**
+ * The test's deadline for any one request: a reply later than this is taken for a hang. Well
+ * above every limit above (the longest wait, pool then statement, is 3 s), so a loaded machine
+ * still answers within it, and well below how long a dependency stays frozen or down here.
+ */
+const HANG_MS = 20_000;
 /** More concurrent requests than the pool has connections (20), so some wait for one. */
 const CONCURRENT = 25;
 
@@ -54,7 +58,7 @@ function metric(text: string, name: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** A request's outcome as compared by the tests (a network error becomes status 0). */
+/** A request's outcome as compared by the tests (a network error or HANG_MS without a reply becomes status 0). */
 async function outcome(
   reply: Promise<HttpReply>,
 ): Promise<{ status: number; code: unknown; msg: unknown; data: unknown; ms: number; retryAfter: unknown }> {
@@ -81,13 +85,11 @@ async function outcome(
   }
 }
 
-/** HTTP 503 with the 1500 envelope, answered within `withinMs`; a refused request also says when to retry. */
-function expectUnavailable(
-  what: string,
-  seen: Awaited<ReturnType<typeof outcome>>,
-  withinMs: number,
-  msg: RegExp = /.+/,
-): void {
+/**
+ * HTTP 503 with the 1500 envelope (a limit gave up: a hang would be status 0); a refused request
+ * also says when to retry. `ms` is shown, never compared.
+ */
+function expectUnavailable(what: string, seen: Awaited<ReturnType<typeof outcome>>, msg: RegExp = /.+/): void {
   const request = !/readiness/.test(what);
   expect({
     what,
@@ -96,7 +98,6 @@ function expectUnavailable(
     data: seen.data,
     msgMatches: typeof seen.msg === 'string' && msg.test(seen.msg),
     msg: seen.msg,
-    inTime: seen.ms <= withinMs,
     ms: seen.ms,
     retryAfter: request ? /^[1-9][0-9]*$/.test(String(seen.retryAfter)) : null,
   }).toEqual({
@@ -106,18 +107,17 @@ function expectUnavailable(
     data: null,
     msgMatches: true,
     msg: seen.msg,
-    inTime: true,
     ms: seen.ms,
     retryAfter: request ? true : null,
   });
 }
 
+/** Liveness answers whatever the dependencies do (it never waits for one: a wait would be a hang). */
 function expectLive(seen: Awaited<ReturnType<typeof outcome>>): void {
-  expect({
-    status: seen.status,
-    body: { code: seen.code, msg: seen.msg, data: seen.data },
-    inTime: seen.ms < 1000,
-  }).toEqual({ status: 200, body: LIVE, inTime: true });
+  expect({ status: seen.status, body: { code: seen.code, msg: seen.msg, data: seen.data } }).toEqual({
+    status: 200,
+    body: LIVE,
+  });
 }
 
 describe('dependency outages (private mariadbd and redis-server)', () => {
@@ -152,10 +152,10 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
 
   afterAll(() => lab.close());
 
-  const health = (s: ServiceProcess = service) => outcome(s.request('GET', '/health', { timeoutMs: 5000 }));
-  const ready = (s: ServiceProcess = service) => outcome(s.request('GET', '/health/ready', { timeoutMs: 10_000 }));
+  const health = (s: ServiceProcess = service) => outcome(s.request('GET', '/health', { timeoutMs: HANG_MS }));
+  const ready = (s: ServiceProcess = service) => outcome(s.request('GET', '/health/ready', { timeoutMs: HANG_MS }));
   const metrics = async (): Promise<string> => {
-    const reply = await service.request('GET', '/metrics', { timeoutMs: 5000 });
+    const reply = await service.request('GET', '/metrics', { timeoutMs: HANG_MS });
     expect({ status: reply.status, type: String(reply.headers['content-type']).split(';')[0] }).toEqual({
       status: 200,
       type: 'text/plain',
@@ -167,7 +167,7 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
       service.request('POST', '/app/sdk/messages/send', {
         token: a.token,
         body: { conversation_id: cid, client_message_id: cmid, type: 'text', content: { text } },
-        timeoutMs: 15_000,
+        timeoutMs: HANG_MS,
       }),
     );
 
@@ -202,7 +202,7 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
     for (const p of pending) acks.push(await sendUntilAcked(service, a, cid, p.cmid, p.text));
   }
 
-  it('database frozen: requests answer 503/1500 within the timeouts, liveness 200, readiness 503; thawed: recovers without restart, nothing lost', async () => {
+  it('database frozen: requests answer 503/1500 (a limit gives up), liveness 200, readiness 503; thawed: recovers without restart, nothing lost', async () => {
     const pid = service.pid;
     await sendAcked(3, 'before freeze');
     const pending = Array.from({ length: CONCURRENT }, (_, i) => ({
@@ -218,17 +218,17 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
           service.request('GET', '/app/sdk/messages', {
             token: a.token,
             query: { conversation_id: cid, after_seq: '0' },
-            timeoutMs: 15_000,
+            timeoutMs: HANG_MS,
           }),
         ),
         ...pending.map((p) => sendOnce(p.cmid, p.text)),
       ]);
       expectLive(live);
-      expectUnavailable('readiness', notReady, READY_MS, /^not ready: .*database/);
-      expectUnavailable('read', read, PROMPT_MS);
-      sends.forEach((s, i) => expectUnavailable(`send ${i}`, s, PROMPT_MS));
-      // Still frozen: a second round is as prompt (nothing queued behind the first).
-      expectUnavailable('send again', await sendOnce(pending[0].cmid, pending[0].text), PROMPT_MS);
+      expectUnavailable('readiness', notReady, /^not ready: .*database/);
+      expectUnavailable('read', read);
+      sends.forEach((s, i) => expectUnavailable(`send ${i}`, s));
+      // Still frozen: a second round gives up the same way (nothing left hanging behind the first).
+      expectUnavailable('send again', await sendOnce(pending[0].cmid, pending[0].text));
       expectLive(await health());
     } finally {
       db.thaw();
@@ -254,8 +254,8 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
       ...pending.map((p) => sendOnce(p.cmid, p.text)),
     ]);
     expectLive(live);
-    expectUnavailable('readiness', notReady, READY_MS, /^not ready: .*database/);
-    sends.forEach((s, i) => expectUnavailable(`send ${i}`, s, PROMPT_MS));
+    expectUnavailable('readiness', notReady, /^not ready: .*database/);
+    sends.forEach((s, i) => expectUnavailable(`send ${i}`, s));
     // A token exchange needs the database too.
     expectUnavailable(
       'token',
@@ -263,10 +263,9 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
         service.request('POST', '/app/sdk/token', {
           headers: { Authorization: `Bearer ${FAULT_SECRETS.SDK_SECRET}` },
           body: { user_id: a.userId, nickname: 'Returning' },
-          timeoutMs: 10_000,
+          timeoutMs: HANG_MS,
         }),
       ),
-      PROMPT_MS,
     );
 
     await db.start();
@@ -285,12 +284,12 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
     // It listens although the database never answers: start() resolves on the first liveness reply.
     await late.start(30_000);
     expectLive(await health(late));
-    expectUnavailable('readiness', await ready(late), READY_MS, /^not ready: .*database/);
+    expectUnavailable('readiness', await ready(late), /^not ready: .*database/);
     // Well past five attempts at this backoff: still running, still not ready.
     await sleep(3000);
     expect({ running: late.running, exitCode: late.exitCode }).toEqual({ running: true, exitCode: null });
     expectLive(await health(late));
-    expectUnavailable('readiness', await ready(late), READY_MS, /^not ready: .*database/);
+    expectUnavailable('readiness', await ready(late), /^not ready: .*database/);
 
     await db.start();
     await late.waitReady(20_000);
@@ -327,7 +326,7 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
       service.request('POST', '/app/sdk/client-errors', {
         token: a.token,
         body: clientErrorReport(a),
-        timeoutMs: 10_000,
+        timeoutMs: HANG_MS,
       }),
     );
     const stranger = await issueUser(service, 'os');
@@ -335,7 +334,7 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
       service.request('POST', '/app/sdk/friends/requests', {
         token: a.token,
         body: { user_id: stranger.userId, request_id: `fr-${randomSuffix()}` },
-        timeoutMs: 10_000,
+        timeoutMs: HANG_MS,
       }),
     );
     // Recorded first, so that a failure below leaves the later checks of the conversation right.
@@ -345,17 +344,16 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
       ['client error', clientError] as const,
       ['friend request', friendRequest] as const,
     ]) {
-      expect({
+      expect({ what, status: seen.status, code: seen.code, msg: seen.msg, ms: seen.ms }).toEqual({
         what,
-        status: seen.status,
-        code: seen.code,
-        msg: seen.msg,
-        inTime: seen.ms <= REDIS_SLACK_MS,
+        status: 200,
+        code: 0,
+        msg: 'ok',
         ms: seen.ms,
-      }).toEqual({ what, status: 200, code: 0, msg: 'ok', inTime: true, ms: seen.ms });
+      });
     }
 
-    expectUnavailable('readiness', await ready(), READY_MS, /redis/i);
+    expectUnavailable('readiness', await ready(), /redis/i);
     const down = await metrics();
     expect({
       up: metric(down, 'im_redis_up'),
@@ -415,23 +413,25 @@ describe('dependency outages (private mariadbd and redis-server)', () => {
     await service.startReady();
   });
 
-  it('Redis frozen: sends answer within REDIS_TIMEOUT_MS, readiness 503 naming redis; thawed: up again', async () => {
+  it('Redis frozen: sends answer (REDIS_TIMEOUT_MS gives up, the in-memory fallback counts), readiness 503 naming redis; thawed: up again', async () => {
+    const fallbacksBefore = metric(await metrics(), 'im_redis_fallbacks_total') ?? 0;
     redis.freeze();
     try {
       for (let i = 0; i < 5; i += 1) {
         const cmid = `o-frozenredis-${i}-${randomSuffix()}`;
         const seen = await sendOnce(cmid, `redis frozen ${i}`);
         if (seen.status === 200 && seen.code === 0) acks.push(ackOf(seen.data));
-        expect({
+        expect({ i, status: seen.status, code: seen.code, msg: seen.msg, ms: seen.ms }).toEqual({
           i,
-          status: seen.status,
-          code: seen.code,
-          msg: seen.msg,
-          inTime: seen.ms <= REDIS_SLACK_MS,
+          status: 200,
+          code: 0,
+          msg: 'ok',
           ms: seen.ms,
-        }).toEqual({ i, status: 200, code: 0, msg: 'ok', inTime: true, ms: seen.ms });
+        });
       }
-      expectUnavailable('readiness', await ready(), READY_MS, /redis/i);
+      // The rate limits gave up on Redis and counted in memory: the limit, not a slow Redis, let them through.
+      expect((metric(await metrics(), 'im_redis_fallbacks_total') ?? 0) > fallbacksBefore).toBe(true);
+      expectUnavailable('readiness', await ready(), /redis/i);
     } finally {
       redis.thaw();
     }
