@@ -32,20 +32,17 @@ export interface SendRequest {
   client_message_id?: string;
 }
 
-/** `GET /app/sdk/messages` query: the window endpoint's parameters (spec 4.7). Pass at most one of the three directions. */
-export interface MessageWindowQuery {
-  conversation_id: string;
-  /** The calibration trio of the window the client holds: the reply may then be `unchanged`. */
-  known_last_seq?: string;
-  known_updated_at?: string;
-  known_deletion_revision?: string;
-  /** Older than this sequence (history). */
-  before_seq?: string;
-  /** Newer than this sequence. */
-  after_seq?: string;
-  /** Around this message (locate). */
-  around_mid?: string;
-}
+/**
+ * `GET /app/sdk/messages` query (spec 4.7): exactly one of the calibration trio of the window the
+ * client holds (the reply may then be `unchanged`), `before_seq` (older history), `after_seq`
+ * (newer) or `around_mid` (locate a message).
+ */
+export type MessageWindowQuery = { conversation_id: string } & (
+  | { known_last_seq: string; known_updated_at: string; known_deletion_revision: string }
+  | { before_seq: string }
+  | { after_seq: string }
+  | { around_mid: string }
+);
 
 /** `GET /app/sdk/messages/search` query: newest first, `before_mid` pages on. */
 export interface MessageSearchQuery {
@@ -174,6 +171,16 @@ export class MessagesApi {
     return this.transport.post<ReadReply>('/app/sdk/messages/read', {
       conversation_id: conversationId,
       read_seq: readSeq,
+    });
+  }
+
+  /** The latest window of a conversation (a calibration against nothing held: always `reset`). */
+  latest(conversationId: string): Promise<MessageWindowReply> {
+    return this.list({
+      conversation_id: conversationId,
+      known_last_seq: '0',
+      known_updated_at: '0',
+      known_deletion_revision: '0',
     });
   }
 
