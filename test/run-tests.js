@@ -4,8 +4,11 @@
 // against a private mariadbd and redis-server that they freeze and kill; only when those
 // programs are installed), then the browser tests of the admin console (Debian's chromium,
 // installed with apt-get when missing). Ends with one "N passed, N failed" line.
-// The Web SDK (sdk/web) is built (ESM, declarations, TypeDoc) and unit-tested with the unit
-// phase; its scenario specs (test/sdk) run with the e2e suites.
+// The Web SDK (sdk/web) is built (`npm run sdk:build`: ESM, CommonJS, declarations, the
+// script-tag bundle and its 40 KB min+gzip budget; then TypeDoc) and unit-tested with the unit
+// phase; its scenario specs (test/sdk) and its packaging specs in Node (test/package: npm pack,
+// install, import and require) run with the e2e suites, its packaging specs in Chromium with the
+// browser tests.
 // --e2e-only: the e2e suite alone; --faults-only: the fault tests alone.
 const { spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -80,10 +83,10 @@ function runFaults() {
   run('faults', 'test/jest-faults.config.js', {});
 }
 
-/** The Web SDK's ES module build and its TypeDoc pages must build from the current sources. */
+/** The Web SDK's builds (within the bundle's size budget) and its TypeDoc pages must build from the current sources. */
 function runSdkBuild() {
   for (const [what, args] of [
-    ['build', [require.resolve('typescript/bin/tsc'), '-p', 'sdk/web/tsconfig.json']],
+    ['build', [join('sdk', 'web', 'scripts', 'build.mjs')]],
     [
       'docs',
       [join('node_modules', 'typedoc', 'bin', 'typedoc'), '--options', 'sdk/web/typedoc.json', '--logLevel', 'Warn'],
