@@ -130,7 +130,7 @@ const JS = 'text/javascript; charset=utf-8';
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(path);
     await page.waitForFunction(
-      () => typeof (window as unknown as { runScenario?: unknown }).runScenario === 'function',
+      () => typeof (globalThis as unknown as { runScenario?: unknown }).runScenario === 'function',
     );
     return page;
   }
@@ -143,7 +143,7 @@ const JS = 'text/javascript; charset=utf-8';
     const result = await page.evaluate(async (input) => {
       const auth = (userId: string) => async () =>
         (await fetch(`/token?user_id=${encodeURIComponent(userId)}`)).json() as Promise<unknown>;
-      const run = (window as unknown as { runScenario(input: unknown): Promise<ScenarioResult> }).runScenario;
+      const run = (globalThis as unknown as { runScenario(input: unknown): Promise<ScenarioResult> }).runScenario;
       return run({ ...input, senderAuth: auth(input.sender), receiverAuth: auth(input.receiver) });
     }, input);
     return { result, sender: a.userId };
@@ -174,9 +174,9 @@ const JS = 'text/javascript; charset=utf-8';
   it('(d) the script-tag bundle: the ImSdk global alone, login, send, message.new, across origins', async () => {
     const page = await open('/script-tag.html');
     const globals = await page.evaluate(() => ({
-      createClient: typeof (window as unknown as { ImSdk: { createClient: unknown } }).ImSdk.createClient,
+      createClient: typeof (globalThis as unknown as { ImSdk: { createClient: unknown } }).ImSdk.createClient,
       // socket.io-client is inside the bundle: it defines no global of its own.
-      io: typeof (window as unknown as { io?: unknown }).io,
+      io: typeof (globalThis as unknown as { io?: unknown }).io,
     }));
     expect(globals).toEqual({ createClient: 'function', io: 'undefined' });
     const text = 'from a script tag';
