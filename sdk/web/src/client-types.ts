@@ -38,8 +38,6 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-type Listener<K extends keyof ClientEventMap> = (payload: ClientEventMap[K]) => void;
-
 export interface ImClient {
   /** Asks the auth provider for a credential, connects, and starts recovery (`recover`). */
   login(): Promise<ImUser>;
@@ -54,10 +52,10 @@ export interface ImClient {
   readonly connected: boolean;
 
   /** Listens to a server event type (typed by the contract) or an SDK event; returns the unsubscribe function. */
-  on<K extends keyof ClientEventMap>(type: K, listener: Listener<K>): () => void;
+  on<K extends keyof ClientEventMap>(type: K, listener: (payload: ClientEventMap[K]) => void): () => void;
   /** Listens to the next event of `type` only. */
-  once<K extends keyof ClientEventMap>(type: K, listener: Listener<K>): () => void;
-  off<K extends keyof ClientEventMap>(type: K, listener: Listener<K>): void;
+  once<K extends keyof ClientEventMap>(type: K, listener: (payload: ClientEventMap[K]) => void): () => void;
+  off<K extends keyof ClientEventMap>(type: K, listener: (payload: ClientEventMap[K]) => void): void;
   /** The events of `type` as an async iterator (`for await`), until `signal` aborts or the loop breaks. */
   events<K extends keyof ClientEventMap>(type: K, options?: StreamOptions): AsyncIterableIterator<ClientEventMap[K]>;
 

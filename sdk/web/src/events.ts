@@ -65,7 +65,7 @@ export type SessionEventData = EphemeralEventMap['session.revoked'];
 
 type Listener<T> = (payload: T) => void;
 
-/** Options of {@link Emitter.stream}. */
+/** Options of `client.events(type, options)`. */
 export interface StreamOptions {
   /** Ends the iteration (the loop's `for await` returns). */
   signal?: AbortSignal;
