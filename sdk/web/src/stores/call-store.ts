@@ -205,7 +205,9 @@ export class CallStore extends Observable<CallSnapshot> {
       this.records.set(call.call_id, fresh);
       return fresh;
     }
-    if ((STATE_RANK[call.state] ?? 0) >= (STATE_RANK[record.call.state] ?? 0) && record.call.state !== 'ended')
+    const later = (STATE_RANK[call.state] ?? 0) >= (STATE_RANK[record.call.state] ?? 0);
+    // The same state again (a duplicate, a reply repeating an event) keeps the object, so the view stays.
+    if (later && record.call.state !== 'ended' && JSON.stringify(call) !== JSON.stringify(record.call))
       record.call = call;
     return record;
   }
@@ -262,6 +264,9 @@ function phaseOf(
     phase: 'ended' as const,
     reason: reason !== null && KNOWN_REASONS.includes(reason) ? (reason as CallEndReason) : null,
   });
+  // The user's other device answered: over here, whatever became of the call since.
+  if (record.acceptedDevice !== null && device !== null && record.acceptedDevice !== device)
+    return { phase: 'ended', reason: 'other_device_accepted' };
   if (call.state === 'ended') return ended(call.end_reason);
   const mine = call.participants.find((p) => p.user_id === me);
   if (call.caller_user_id === me) {
@@ -276,10 +281,9 @@ function phaseOf(
     case 'left':
       return { phase: 'ended', reason: 'left' };
     case 'joined':
-      // Without a device ID to compare, an answer of this user counts as this device's.
-      return record.acceptedDevice !== null && device !== null && record.acceptedDevice !== device
-        ? { phase: 'ended', reason: 'other_device_accepted' }
-        : { phase: 'ongoing', reason: null };
+      // This device's answer, or one whose device is unknown (without a device ID to compare,
+      // or heard of from `calls.active` only).
+      return { phase: 'ongoing', reason: null };
     default:
       return { phase: 'incoming', reason: null };
   }
