@@ -10,11 +10,10 @@ import type {
   SyncReply,
   UnreadReply,
 } from '../../src/contract/index';
-import type { CallsApi } from '../../sdk/web/src/api/calls-api';
 import type { FriendsApi } from '../../sdk/web/src/api/friends-api';
 import type { LocalMessage } from '../../sdk/web/src/api/messages-api';
 import { ClientEventMap, Emitter, ServerEventOf, ServerEventType } from '../../sdk/web/src/events';
-import type { CallReads, StoreDeps } from '../../sdk/web/src/stores/store-deps';
+import type { StoreDeps } from '../../sdk/web/src/stores/store-deps';
 
 /** A reply the spec answers when it wants: `answer` or `fail`. */
 export interface Held<T> {
@@ -40,7 +39,6 @@ let counter = 0;
 export class FakeStoreDeps implements StoreDeps {
   readonly emitter = new Emitter<ClientEventMap>();
   me: string | null = 'me';
-  device: string | null = 'dev-here';
   clock = 1_700_000_000_000;
   /** Each `list` call, with its cursor, answered by the spec. */
   readonly lists: Array<{ cursor?: string } & Held<SyncReply>> = [];
@@ -63,7 +61,8 @@ export class FakeStoreDeps implements StoreDeps {
     },
   };
   readonly friends = {} as FriendsApi;
-  readonly calls: CallsApi & Partial<CallReads> = {
+  readonly calls: StoreDeps['calls'] = {
+    deviceId: 'dev-here',
     active: () => {
       const h = held<CallListReply>();
       this.actives.push(h);
@@ -74,12 +73,11 @@ export class FakeStoreDeps implements StoreDeps {
       this.gets.push({ callId, ...h });
       return h.promise;
     },
-  } as unknown as CallsApi & Partial<CallReads>;
+  };
 
   on = <K extends keyof ClientEventMap>(type: K, listener: (payload: ClientEventMap[K]) => void) =>
     this.emitter.on(type, listener);
   userId = (): string | null => this.me;
-  deviceId = (): string | null => this.device;
   now = (): number => this.clock;
   sendTyping = (conversationId: string): Promise<ClientAck> => {
     this.typingSent.push(conversationId);

@@ -95,14 +95,6 @@ describe('CallStore', () => {
     expect(store.get('call-1')?.end_reason).toBe('other_device_accepted');
   });
 
-  it('counts an answer of the user as this device’s when the client gives no device ID', () => {
-    deps.device = null;
-    const c = incomingCall();
-    invited(c);
-    accepted({ ...withParticipant(c, 'me', { state: 'joined' }), state: 'ongoing' }, 'me', 'dev-other');
-    expect(store.get('call-1')?.phase).toBe('ongoing');
-  });
-
   it.each(['canceled', 'rejected', 'busy', 'no_answer', 'ended_by_server', 'interrupted', 'hangup'])(
     'ends with the service’s reason %s',
     (reason) => {

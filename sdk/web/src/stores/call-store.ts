@@ -158,10 +158,8 @@ export class CallStore extends Observable<CallSnapshot> {
    * at every recovery.
    */
   async reconcile(): Promise<void> {
-    const calls = this.deps.calls;
-    if (!calls.active) return;
     const generation = this.generation;
-    const reply = await calls.active();
+    const reply = await this.deps.calls.active();
     if (generation !== this.generation) return;
     const live = new Set(reply.calls.map((call) => call.call_id));
     for (const call of reply.calls) this.take(call);
@@ -169,12 +167,10 @@ export class CallStore extends Observable<CallSnapshot> {
       (record) => record.call.state !== 'ended' && !live.has(record.call.call_id),
     );
     this.publish();
-    if (!calls.get) return;
-    const get = calls.get.bind(calls);
     // Each on its own: one that cannot be read must not keep the others live.
     await Promise.all(
       gone.map(async (record) => {
-        const call = await get(record.call.call_id).catch(() => null);
+        const call = await this.deps.calls.get(record.call.call_id).catch(() => null);
         if (call && generation === this.generation) this.take(call);
       }),
     );
@@ -214,7 +210,7 @@ export class CallStore extends Observable<CallSnapshot> {
 
   private view(record: CallRecord, previous: CallView | undefined): CallView {
     const me = this.deps.userId();
-    const device = this.deps.deviceId?.() ?? null;
+    const device = this.deps.calls.deviceId;
     const { phase, reason } = phaseOf(record, me, device);
     const call = record.call;
     if (previous && previous.call === call && previous.phase === phase && previous.end_reason === reason)
@@ -253,11 +249,11 @@ export class CallStore extends Observable<CallSnapshot> {
   }
 }
 
-/** A call's phase for `me` on `device` (null: unknown), and why it ended. */
+/** A call's phase for `me` on `device`, and why it ended. */
 function phaseOf(
   record: CallRecord,
   me: string | null,
-  device: string | null,
+  device: string,
 ): { phase: CallPhase; reason: CallEndReason | null } {
   const { call } = record;
   const ended = (reason: string | null) => ({
@@ -265,7 +261,7 @@ function phaseOf(
     reason: reason !== null && KNOWN_REASONS.includes(reason) ? (reason as CallEndReason) : null,
   });
   // The user's other device answered: over here, whatever became of the call since.
-  if (record.acceptedDevice !== null && device !== null && record.acceptedDevice !== device)
+  if (record.acceptedDevice !== null && record.acceptedDevice !== device)
     return { phase: 'ended', reason: 'other_device_accepted' };
   if (call.state === 'ended') return ended(call.end_reason);
   const mine = call.participants.find((p) => p.user_id === me);
@@ -281,8 +277,7 @@ function phaseOf(
     case 'left':
       return { phase: 'ended', reason: 'left' };
     case 'joined':
-      // This device's answer, or one whose device is unknown (without a device ID to compare,
-      // or heard of from `calls.active` only).
+      // This device's answer, or one whose device is unknown (heard of from `calls.active` only).
       return { phase: 'ongoing', reason: null };
     default:
       return { phase: 'incoming', reason: null };
