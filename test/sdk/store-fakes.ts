@@ -93,7 +93,7 @@ export class FakeStoreDeps implements StoreDeps {
       created_at: this.clock,
       data,
     } as ServerEventOf<K>;
-    this.emitter.emit(type, event as ClientEventMap[K]);
+    this.emitter.emit(type, event as unknown as ClientEventMap[K]);
     return event;
   }
 
