@@ -1,0 +1,86 @@
+// The request shapes of src/contract/requests.ts against the server's DTO classes. The DTOs
+// `implements` them, which catches a field the DTO dropped or retyped; these checks also catch a
+// field the DTO added or made required, which the SDK would then not send.
+import { join } from 'node:path';
+import * as ts from 'typescript';
+import type * as contract from '../../src/contract';
+import type { AcceptCallDto, CallRefDto, RejectCallDto, StartCallDto } from '../../src/calls/dto/call.dto';
+import type { ListQueryDto } from '../../src/common/pagination/list-query.dto';
+import type { FriendRequestRefDto } from '../../src/friends/dto/friend-request-ref.dto';
+import type { FriendUserDto } from '../../src/friends/dto/friend-user.dto';
+import type { ListFriendRequestsQueryDto } from '../../src/friends/dto/list-friend-requests.dto';
+import type { SendFriendRequestDto } from '../../src/friends/dto/send-friend-request.dto';
+import type {
+  CreateGroupDto,
+  CreateInvitationDto,
+  GroupMemberRefDto,
+  GroupMembersChangeDto,
+  GroupMembersQueryDto,
+  GroupQueryDto,
+  GroupRefDto,
+  JoinGroupDto,
+  MuteGroupMemberDto,
+  MyGroupsQueryDto,
+  SetGroupAdminDto,
+  TransferGroupDto,
+  UpdateGroupDto,
+} from '../../src/groups/dto/group.dto';
+import type { UserProfileQueryDto, UsernameLookupQueryDto } from '../../src/profile/dto/profile-query.dto';
+import type { UpdateProfileDto } from '../../src/profile/dto/update-profile.dto';
+import type { GroupReportDto, ReportFieldsDto, UserReportDto } from '../../src/reports/dto/create-report.dto';
+
+/** true when A and B are the same type, optional fields and all (see contract.e2e-spec.ts). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Expect<T extends true> = T;
+
+export type RequestShapes = [
+  Expect<Same<ListQueryDto, contract.ListQuery>>,
+  Expect<Same<FriendUserDto, contract.FriendUserRequest>>,
+  Expect<Same<SendFriendRequestDto, contract.SendFriendRequestRequest>>,
+  Expect<Same<ListFriendRequestsQueryDto, contract.FriendRequestsQuery>>,
+  Expect<Same<FriendRequestRefDto, contract.FriendRequestRefRequest>>,
+  Expect<Same<UserProfileQueryDto, contract.UserProfileQuery>>,
+  Expect<Same<UsernameLookupQueryDto, contract.UsernameLookupQuery>>,
+  Expect<Same<UpdateProfileDto, contract.UpdateProfileRequest>>,
+  Expect<Same<GroupRefDto, contract.GroupRefRequest>>,
+  Expect<Same<GroupQueryDto, contract.GroupRefRequest>>,
+  Expect<Same<GroupMemberRefDto, contract.GroupMemberRefRequest>>,
+  Expect<Same<TransferGroupDto, contract.GroupMemberRefRequest>>,
+  Expect<Same<MyGroupsQueryDto, contract.ListQuery>>,
+  Expect<Same<CreateGroupDto, contract.CreateGroupRequest>>,
+  Expect<Same<UpdateGroupDto, contract.UpdateGroupRequest>>,
+  Expect<Same<GroupMembersQueryDto, contract.GroupMembersQuery>>,
+  Expect<Same<GroupMembersChangeDto, contract.GroupMembersChangeRequest>>,
+  Expect<Same<SetGroupAdminDto, contract.SetGroupAdminRequest>>,
+  Expect<Same<MuteGroupMemberDto, contract.MuteGroupMemberRequest>>,
+  Expect<Same<CreateInvitationDto, contract.CreateInvitationRequest>>,
+  Expect<Same<JoinGroupDto, contract.JoinGroupRequest>>,
+  Expect<Same<StartCallDto, contract.StartCallRequest>>,
+  Expect<Same<CallRefDto, contract.CallRefRequest>>,
+  Expect<Same<AcceptCallDto, contract.AcceptCallRequest>>,
+  Expect<Same<RejectCallDto, contract.RejectCallRequest>>,
+  Expect<Same<ReportFieldsDto, contract.ReportFieldsRequest>>,
+  Expect<Same<GroupReportDto, contract.GroupReportRequest>>,
+  Expect<Same<UserReportDto, contract.UserReportRequest>>,
+];
+
+describe('request contract (src/contract/requests.ts)', () => {
+  it('the type-level checks of this file compile: no DTO drifted from its request shape', () => {
+    const root = join(__dirname, '..', '..');
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(root, 'tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        },
+      },
+    );
+    const program = ts.createProgram([__filename], { ...config!.options, noEmit: true });
+    const problems = ts
+      .getPreEmitDiagnostics(program, program.getSourceFile(__filename))
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
