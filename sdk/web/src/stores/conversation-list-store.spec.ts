@@ -95,6 +95,23 @@ describe('ConversationListStore', () => {
       expect(store.getSnapshot().unread.total).toBe(4);
     });
 
+    it('keeps the pages loaded after the first at a recovery after a resumed connection, not after one that did not resume', async () => {
+      const ready = (resumed: boolean) =>
+        deps.sdk('connection.ready', { event_id: 'r', position: 'p', server_time: 0, resumed, replayed: 0 });
+      await loaded([direct('a', { last_activity_at: 3_000 })], { next_cursor: 'c1' });
+      const more = store.loadMore();
+      deps.lists[1].answer(page([direct('b', { last_activity_at: 900 })]));
+      await more;
+      ready(true);
+      await loaded([direct('a', { last_activity_at: 3_000 })], { next_cursor: 'c1' });
+      expect(ids()).toEqual(['friend_a', 'friend_b']);
+      expect(store.getSnapshot().hasMore).toBe(false);
+      ready(false);
+      await loaded([direct('a', { last_activity_at: 3_000 })], { next_cursor: 'c1' });
+      expect(ids()).toEqual(['friend_a']);
+      expect(store.getSnapshot().hasMore).toBe(true);
+    });
+
     it('loads more pages on demand, keeping the copies it holds', async () => {
       await loaded([direct('a', { last_activity_at: 3_000 })], { next_cursor: 'c1' });
       directMessage('a', '4', 1, 'a', 6_000);
@@ -354,7 +371,7 @@ describe('ConversationListStore', () => {
       ['left', 'group.member_left', { user_id: 'me' }],
       ['dismissed', 'group.dismissed', { dismissed_at: 5 }],
     ] as const)(
-      'makes the user a former member when %s, without a last message as sync shows it',
+      'makes the user a former member when %s, keeping the last message and unread of that time',
       async (_n, type, fields) => {
         await loaded([group('g', { unread: 1 })]);
         deps.event(type, {
@@ -364,7 +381,11 @@ describe('ConversationListStore', () => {
           group: groupSummary('g', 'G'),
           ...fields,
         } as never);
-        expect(store.get('group_g')).toMatchObject({ is_member: false, last_message: null, unread: 1 });
+        expect(store.get('group_g')).toMatchObject({
+          is_member: false,
+          last_message: { mid: 'group_g-m3' },
+          unread: 1,
+        });
         expect(ids()).toEqual(['group_g']);
       },
     );

@@ -28,6 +28,8 @@ export interface ConversationListSnapshot {
   hasMore: boolean;
   /** A {@link ConversationListStore.loadMore} is under way. */
   loadingMore: boolean;
+  /** A first page is on its way (a recovery or a pull to refresh); the items shown stay meanwhile. */
+  refreshing: boolean;
 }
 
 /** How a first page is taken in: `replace` (recovery) or `merge` (a conversation the list did not hold). */
@@ -40,6 +42,7 @@ const EMPTY: ConversationListSnapshot = Object.freeze({
   error: null,
   hasMore: false,
   loadingMore: false,
+  refreshing: false,
 });
 
 /** `unread` replies in a row that crossed events moving unread before the store waits for the next trigger. */
@@ -69,12 +72,14 @@ const LIST_EVENTS = [
  * `useSyncExternalStore(store.subscribe, store.getSnapshot)`).
  *
  * - Loads the first page (`sync`) at each recovery the client runs (login, reconnect,
- *   foreground, online; spec 4.7) and replaces the list with it, so the list converges to the
- *   service's. More pages on demand ({@link loadMore}).
+ *   foreground, online; spec 4.7), so the list converges to the service's: after login or a
+ *   connection that did not resume (events may have been missed) it replaces the list; after
+ *   a resumed one it is merged, keeping the pages loaded after the first. More pages on demand
+ *   ({@link loadMore}).
  * - Between loads, events move it: `message.new` / `recalled` / `deleted` (last message,
  *   order, unread), `conversation.read`, `conversation.updated` (pin, mute, hide), group events
- *   (name and avatar; leaving, removal and dismissal make the user a former member, shown
- *   without a last message as `sync` shows them), `user.profile_updated` (a peer's name and
+ *   (name and avatar; leaving, removal and dismissal make the user a former member, whose
+ *   last message and unread of that time stay), `user.profile_updated` (a peer's name and
  *   avatar), and the local echo of this client's sends (`message.pending` / `failed`) as the
  *   item's `pending` preview.
  * - Events that arrive while a first page is on its way are applied again on top of it, so an
@@ -97,20 +102,45 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
   private loadedBeyondFirst = false;
   /** Changes at reset: replies of an earlier login are dropped. */
   private generation = 0;
-  /** Changes with every first page taken in: a `loadMore` started before it is dropped. */
-  private pageEpoch = 0;
+  /** Changes with every first page that replaced the list: a `loadMore` started before it is dropped. */
+  private replaceEpoch = 0;
+  /**
+   * Events may have been missed since the list was last replaced: at login, and after a
+   * connection that did not resume (`connection.ready` with `resumed: false`). A recovery then
+   * replaces the list; otherwise the stream was whole and it merges, keeping the pages loaded
+   * after the first.
+   */
+  private missedEvents = true;
   /** Events received while a first page is on its way, applied again on top of it. */
   private replay: ListEvent[] | null = null;
-  private readonly firstPage = new Coalescer<PageMode>((modes) =>
-    this.loadFirstPage(modes.includes('replace') ? 'replace' : 'merge'),
-  );
+  private readonly firstPage = new Coalescer<PageMode>((modes) => {
+    const run = this.loadFirstPage(modes.includes('replace') ? 'replace' : 'merge');
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.firstPageLoading = settled;
+    this.publish();
+    void settled.then(() => {
+      if (this.firstPageLoading === settled) this.firstPageLoading = null;
+      this.publish();
+    });
+    return run;
+  });
+  /** The first page on its way (settles, never rejects), or null. */
+  private firstPageLoading: Promise<void> | null = null;
   private more: Promise<void> | null = null;
   private readonly recalibration = new Coalescer<true>(() => this.recalibrateNow());
 
   constructor(protected readonly deps: StoreDeps) {
     super(EMPTY);
     this.state = new ListState(deps.userId);
-    deps.on('recover', () => void this.load().catch(() => undefined));
+    deps.on('connection.ready', (ready) => {
+      if (!ready.resumed) this.missedEvents = true;
+    });
+    deps.on('recover', () => {
+      void this.firstPage.trigger(this.missedEvents ? 'replace' : 'merge').catch(() => undefined);
+    });
     for (const type of LIST_EVENTS) deps.on(type, (event) => this.onEvent(event));
     deps.on('message.pending', (message) => this.changed(() => this.state.local(message)));
     deps.on('message.failed', (message) => this.changed(() => this.state.local(message)));
@@ -126,26 +156,20 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
     return this.firstPage.trigger('replace');
   }
 
-  /** Loads the next page after those shown (nothing when {@link ConversationListSnapshot.hasMore} is false). */
+  /**
+   * Loads the next page after those shown (nothing when {@link ConversationListSnapshot.hasMore}
+   * is false); after a first page that is on its way, which decides where the next one starts.
+   * Calls while one runs share it.
+   */
   loadMore(): Promise<void> {
     if (this.more) return this.more;
-    if (!this.hasMore || this.cursor === null || this.status === 'idle') return Promise.resolve();
+    if (this.status === 'idle') return Promise.resolve();
     const generation = this.generation;
-    const epoch = this.pageEpoch;
-    this.more = this.deps.conversations
-      .list({ cursor: this.cursor })
-      .then((page) => {
-        if (generation !== this.generation || epoch !== this.pageEpoch) return;
-        this.state.takeMorePage(page);
-        this.cursor = page.conversations.next_cursor;
-        this.hasMore = page.conversations.has_more;
-        this.loadedBeyondFirst = true;
-      })
-      .finally(() => {
-        if (generation !== this.generation) return;
-        this.more = null;
-        this.publish();
-      });
+    this.more = this.nextPage(generation).finally(() => {
+      if (generation !== this.generation) return;
+      this.more = null;
+      this.publish();
+    });
     this.publish();
     return this.more;
   }
@@ -164,14 +188,31 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
     this.error = null;
     this.hasMore = false;
     this.loadedBeyondFirst = false;
+    this.missedEvents = true;
     this.replay = null;
     this.more = null;
+    this.firstPageLoading = null;
     this.set(EMPTY);
+  }
+
+  private async nextPage(generation: number): Promise<void> {
+    while (this.firstPageLoading && generation === this.generation) await this.firstPageLoading;
+    if (generation !== this.generation || !this.hasMore || this.cursor === null) return;
+    const epoch = this.replaceEpoch;
+    const page = await this.deps.conversations.list({ cursor: this.cursor });
+    // A list replaced meanwhile starts again from its own first page.
+    if (generation !== this.generation || epoch !== this.replaceEpoch) return;
+    this.state.takeMorePage(page);
+    this.cursor = page.conversations.next_cursor;
+    this.hasMore = page.conversations.has_more;
+    this.loadedBeyondFirst = true;
   }
 
   private async loadFirstPage(mode: PageMode): Promise<void> {
     const generation = this.generation;
     this.replay = [];
+    // A connection that fails to resume from now on is caught by the next recovery.
+    if (mode === 'replace') this.missedEvents = false;
     if (this.status === 'idle') {
       this.status = 'loading';
       this.publish();
@@ -183,6 +224,7 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
       if (generation !== this.generation) return;
       // The events that came meanwhile were applied as they came; there is no page to apply them to again.
       this.replay = null;
+      if (mode === 'replace') this.missedEvents = true;
       this.status = 'error';
       this.error = error instanceof ImError ? error : new ImError('network', 0, String(error));
       this.publish();
@@ -197,7 +239,7 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
       this.hasMore = page.conversations.has_more;
       this.loadedBeyondFirst = false;
     }
-    this.pageEpoch += 1;
+    if (mode === 'replace') this.replaceEpoch += 1;
     this.status = 'ready';
     this.error = null;
     for (const event of buffered) this.settle(this.state.apply(event), true);
@@ -264,6 +306,7 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
       error: this.error,
       hasMore: this.hasMore,
       loadingMore: this.more !== null,
+      refreshing: this.firstPageLoading !== null,
     };
     const unchanged = (Object.keys(next) as Array<keyof ConversationListSnapshot>).every(
       (key) => next[key] === current[key],

@@ -158,12 +158,12 @@ export function withGroup(item: ConversationListItem, group: GroupSummary): Conv
 
 /**
  * The user is no longer a member (left, removed, the group dismissed): the history up to then
- * stays readable and the unread of that time stays, but `sync` shows no last message for a
- * former member, so neither does the store.
+ * stays readable, and so do its last message and unread of that time (no later message event
+ * reaches a former member).
  */
 export function asFormerMember(item: ConversationListItem): ConversationListItem | null {
   if (!item.is_member) return null;
-  return { ...item, is_member: false, last_message: null, pending: null };
+  return { ...item, is_member: false, pending: null };
 }
 
 /** `user.profile_updated` of the peer of a one-to-one conversation: its title and avatar. */
