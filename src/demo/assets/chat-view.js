@@ -1,0 +1,255 @@
+// The open conversation: its window (spec 4.7, kept by the SDK), the local echo of sends, read
+// marks, typing, images, recall, and the send form. A refused message's text goes back into
+// the input; one that could not reach the service stays as "Not sent" and goes again when the
+// connection is back (same client_message_id: the service stores it once).
+import { $, attempt, avatar, clearStatus, fill, h, presenceDot, problem, say } from './dom.js';
+import { localMessage, storedMessage } from './message-view.js';
+
+/** Errors that sending again cannot fix: the text goes back to the input instead. */
+const REFUSALS = new Set(['rejected', 'invalid', 'disabled', 'auth', 'identity_changed']);
+
+export function createChat(app) {
+  const { client, people } = app;
+  const peerRead = new Map();
+  const imageUrls = new Map();
+  let open = null;
+
+  client.on('conversation.peer_read', ({ data }) => {
+    const seq = BigInt(data.read_seq);
+    if (seq > (peerRead.get(data.conversation_id) ?? 0n)) peerRead.set(data.conversation_id, seq);
+    if (open?.conversation.conversation_id === data.conversation_id) render();
+  });
+  const local = (message) => {
+    if (open?.conversation.conversation_id === message.conversation_id) render();
+  };
+  client.on('message.pending', local);
+  client.on('message.failed', local);
+  client.on('message.sent', ({ local: message }) => local(message));
+  // Sends that could not reach the service go again once it is back.
+  client.on('connection.ready', () => {
+    if (open) for (const message of failedRetryable(open.conversation.conversation_id)) void retry(message);
+  });
+  people.subscribe(() => open && render());
+  client.presence.subscribe(() => open && renderHeader());
+  client.typing.subscribe(() => open && renderTyping());
+
+  function failedRetryable(conversationId) {
+    return client.messages.pending(conversationId).filter((m) => m.status === 'failed' && !REFUSALS.has(m.error?.kind));
+  }
+
+  /** Shows a conversation: `{conversation_id, type, title, avatar, peer_user_id, group_id}`. */
+  function show(conversation) {
+    close();
+    const list = h('ol', { id: 'messages', 'aria-label': 'Messages' });
+    const input = h('input', { name: 'text', 'aria-label': 'Message', autocomplete: 'off', maxlength: 6000 });
+    input.addEventListener('input', () => {
+      if (input.value.trim()) client.typing.notify(conversation.conversation_id);
+    });
+    const form = h(
+      'form',
+      { class: 'send', 'aria-label': 'Send a message' },
+      input,
+      h('button', { type: 'submit' }, 'Send'),
+      h(
+        'label',
+        { class: 'image' },
+        'Send an image',
+        h('input', { type: 'file', name: 'image', accept: 'image/*', onchange: (e) => sendImage(e.target) }),
+      ),
+      h('progress', { id: 'upload', max: 100, value: 0, 'aria-label': 'Upload', hidden: true }),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void sendText(input);
+    });
+    const older = h(
+      'button',
+      { type: 'button', class: 'link older', hidden: true, onclick: loadOlder },
+      'Older messages',
+    );
+    $('chat').replaceChildren(
+      h('div', { id: 'chat-head' }),
+      h('div', { id: 'chat-extra' }),
+      older,
+      list,
+      h('p', { id: 'typing', 'aria-live': 'polite' }),
+      form,
+    );
+    const opened = { conversation, list, older, input, state: null, window: null };
+    open = opened;
+    opened.window = client.openWindow(conversation.conversation_id, (state) => {
+      if (open !== opened) return;
+      opened.state = state;
+      render();
+    });
+    renderHeader();
+    renderTyping();
+    app.onChatOpened?.(conversation);
+  }
+
+  function close() {
+    if (open) client.closeWindow(open.window);
+    open = null;
+    $('chat').replaceChildren(h('p', { class: 'empty' }, 'Pick a conversation, or find friends in Contacts.'));
+  }
+
+  function renderHeader() {
+    const c = open.conversation;
+    const presence = c.type === 'direct' && c.peer_user_id ? client.presence.get(c.peer_user_id) : undefined;
+    fill(
+      $('chat-head'),
+      h('button', { type: 'button', class: 'back', onclick: () => app.showList() }, 'Back'),
+      avatar(c.title, c.avatar, 'medium'),
+      h('h2', { id: 'chat-title' }, c.title || c.conversation_id, ' ', presenceDot(presence)),
+      h(
+        'button',
+        { type: 'button', onclick: () => app.calls.start(c.conversation_id), disabled: c.is_member === false },
+        'Audio call',
+      ),
+      c.type === 'group' ? h('button', { type: 'button', onclick: () => app.groups.toggle(c) }, 'Members') : null,
+    );
+  }
+
+  function renderTyping() {
+    const c = open.conversation;
+    const who = client.typing.usersIn(c.conversation_id).filter((id) => id !== app.me);
+    const names = who.map((id) => people.name(id));
+    $('typing').textContent =
+      names.length === 0 ? '' : names.length === 1 ? `${names[0]} is typing…` : `${names.join(', ')} are typing…`;
+  }
+
+  function render() {
+    const { list, state, conversation, older } = open;
+    const stored = state?.messages ?? [];
+    const view = {
+      me: app.me,
+      people,
+      isGroup: conversation.type === 'group',
+      peerReadSeq: peerRead.get(conversation.conversation_id) ?? 0n,
+      image,
+      recall,
+      retry,
+      discard,
+    };
+    // Stay at the newest message when the reader was there (or has just sent one).
+    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 48;
+    list.replaceChildren(
+      ...stored.map((m) => storedMessage(m, view)),
+      ...client.messages.pending(conversation.conversation_id).map((m) => localMessage(m, view)),
+    );
+    older.hidden = !state?.hasMoreBefore;
+    if (atEnd || list.dataset.rendered !== 'yes') list.scrollTop = list.scrollHeight;
+    list.dataset.rendered = 'yes';
+    const last = stored.at(-1);
+    if (last && document.visibilityState === 'visible')
+      void open.window.markSeen(BigInt(last.conversation_seq)).catch(() => undefined);
+  }
+
+  async function loadOlder() {
+    const first = open.list.firstElementChild;
+    await attempt(() => open.window.loadOlder());
+    first?.scrollIntoView();
+  }
+
+  async function sendText(input) {
+    const text = input.value.trim();
+    if (!text) return;
+    const conversationId = open.conversation.conversation_id;
+    const id = crypto.randomUUID();
+    input.value = '';
+    try {
+      await client.messages.sendText(conversationId, text, { client_message_id: id });
+      clearStatus();
+    } catch (error) {
+      refusedOrKept(error, id, () => {
+        // The text comes back for another try, unless the user has started writing something else.
+        if (open?.input === input && input.value === '') input.value = text;
+      });
+    }
+  }
+
+  /** A refusal drops the echo (the caller restores what was sent); anything else keeps it as "Not sent". */
+  function refusedOrKept(error, clientMessageId, restore) {
+    if (REFUSALS.has(error?.kind)) {
+      client.messages.discard(clientMessageId);
+      if (open) render();
+      restore();
+      say(problem(error));
+    } else say(`Not sent: ${problem(error)} It goes again when the connection is back.`);
+  }
+
+  async function sendImage(input) {
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    const progress = $('upload');
+    progress.hidden = false;
+    progress.value = 0;
+    try {
+      await client.messages.sendImage(open.conversation.conversation_id, file, {
+        name: file.name,
+        onProgress: ({ loaded, total }) => (progress.value = total > 0 ? Math.round((loaded / total) * 100) : 0),
+      });
+      clearStatus();
+    } catch (error) {
+      say(problem(error));
+    } finally {
+      progress.hidden = true;
+    }
+  }
+
+  async function retry(message) {
+    try {
+      await client.messages.retry(message.client_message_id);
+      clearStatus();
+    } catch (error) {
+      // Already going again (the connection came back while the user pressed Retry): nothing to say.
+      if (error?.kind === 'invalid') return;
+      refusedOrKept(error, message.client_message_id, () => undefined);
+    }
+  }
+
+  function discard(message) {
+    client.messages.discard(message.client_message_id);
+    if (open) render();
+  }
+
+  async function recall(message) {
+    await attempt(() => client.messages.recall(open.conversation.conversation_id, message.mid));
+  }
+
+  /** Images need the IM token: their bytes come through the SDK, shown from an object URL. */
+  function image(mediaId) {
+    const img = h('img', { alt: 'Image', class: 'image', 'data-media': mediaId });
+    // Known URLs are set at once, so a re-render does not blank the pictures already shown.
+    const known = imageUrls.get(mediaId);
+    if (known) img.src = known;
+    else
+      client.media
+        .objectUrl(mediaId)
+        .then((url) => {
+          imageUrls.set(mediaId, url);
+          img.src = url;
+        })
+        .catch(() => (img.alt = 'Image unavailable'));
+    return img;
+  }
+
+  return {
+    show,
+    close,
+    /** Draws the messages again (the page became visible: what is on screen is now seen). */
+    refresh() {
+      if (open) render();
+    },
+    get current() {
+      return open?.conversation ?? null;
+    },
+    /** The conversation's title or avatar changed (a rename, a new profile). */
+    update(conversation) {
+      if (!open || open.conversation.conversation_id !== conversation.conversation_id) return;
+      open.conversation = { ...open.conversation, ...conversation };
+      renderHeader();
+    },
+  };
+}
