@@ -73,6 +73,11 @@ export class UploadErrorsInterceptor implements NestInterceptor {
     }
     return next.handle().pipe(
       catchError((error: unknown) => {
+        // A client that cancels its upload is routine, not a server failure: it gets (if it still
+        // listens) a refusal, and the log has its access line, not an error with a stack.
+        if (request.readableAborted || (request.destroyed && !request.complete)) {
+          return throwError(() => AppError.invalid('file', 'the upload was aborted by the client'));
+        }
         if (error instanceof HttpException && error.getStatus() < 500) {
           return throwError(
             () => new AppError(ErrorCode.INVALID_PARAMETER, describeUploadProblem(error, this.config, kindOf(request))),

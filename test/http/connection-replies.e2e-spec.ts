@@ -4,7 +4,7 @@
 // counted in /metrics. Small timeouts keep the waits short; no test asserts how long anything took.
 import type { Socket } from 'node:net';
 import { PATIENCE_MS, bodyOf, listenRaw, rawConnection } from '../helpers/raw-connection';
-import { TestApp, startTestApp } from '../helpers/test-app';
+import { TestApp, issueUser, startTestApp } from '../helpers/test-app';
 
 const TIMEOUTS = {
   HTTP_HEADERS_TIMEOUT_MS: '1500',
@@ -169,5 +169,28 @@ describe('HTTP replies at the connection level', () => {
     expect(logged).toEqual([expect.objectContaining({ code: 1004, res: { statusCode: 400 } })]);
     expect(lines.slice(from).join('\n')).not.toContain('secret-looking-value');
     expect(await connectionErrors('malformed')).toBe(before + 1);
+  }, 90_000);
+
+  it('logs an upload the client aborts half-way as its access line, not as a server error', async () => {
+    const user = await issueUser(t);
+    const boundary = 'ab0rt';
+    const from = lines.length;
+    await rawConnection(port, (socket) => {
+      socket.write(
+        `POST /app/sdk/media/upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${user.token}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nfile\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n` +
+          'x'.repeat(2000),
+      );
+      // Part of the file is in; the client gives up.
+      setTimeout(() => socket.destroy(), 300);
+    });
+    const access = await settled(() =>
+      entries(from).filter((entry) => entry.req?.path === '/app/sdk/media/upload' && entry.res !== undefined),
+    );
+    expect(access).toHaveLength(1);
+    expect(entries(from).filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(lines.slice(from).join('\n')).not.toContain(user.token);
   }, 90_000);
 });
