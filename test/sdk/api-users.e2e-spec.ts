@@ -2,8 +2,8 @@
 // the lookup by username, and their refusals as typed errors. The spec fixes the user object
 // (2.3) and that the user ID never changes; 1204 is its "profile inaccessible".
 import { randomBytes } from 'node:crypto';
-import { useSdkApp } from './sdk-harness';
-import { REFUSED, refusal, sdkUser } from './api-kit';
+import { REFUSED, loggedInAs, refusal, sdkUser } from './api-kit';
+import { until, useSdkApp } from './sdk-harness';
 
 const username = () => `n${randomBytes(6).toString('hex')}`;
 
@@ -36,6 +36,15 @@ describe('Web SDK: client.users', () => {
       event_id: null,
     });
     expect((await alice.c.users.me()).user).toEqual(updated.user);
+  });
+
+  it('keeps currentUser current: at once on this device, from user.profile_updated on another', async () => {
+    const alice = await sdkUser(app);
+    const other = await loggedInAs(app, alice);
+    await alice.c.users.updateMe({ nickname: 'Renamed', signature: 'new line' });
+    expect(alice.c.currentUser).toMatchObject({ user_id: alice.userId, nickname: 'Renamed', signature: 'new line' });
+    await until(() => other.currentUser?.nickname === 'Renamed', "the other device's currentUser");
+    expect(other.currentUser).toMatchObject({ user_id: alice.userId, signature: 'new line' });
   });
 
   it("reads another user's profile and finds one by exact username", async () => {

@@ -36,6 +36,11 @@ export interface ClientOptions {
   /** Same as `environment.fetch`. */
   fetch?: typeof fetch;
   now?: () => number;
+  /**
+   * This device's ID for calls (which device answered). Pass a stable one (kept in
+   * `localStorage`, say) so a reload is the same device; a random `web-…` ID otherwise.
+   */
+  deviceId?: string;
 }
 
 export interface ImClient {

@@ -1,4 +1,4 @@
-import type { MessageChangeReply, SendReply, SyncReply, UnreadReply } from '../../../src/contract/index.js';
+import type { MessageChangeReply, SendReply, SyncReply, UnreadReply, UserReply } from '../../../src/contract/index.js';
 import { CallsApi } from './api/calls-api.js';
 import { ConversationsApi } from './api/conversations-api.js';
 import { FriendsApi } from './api/friends-api.js';
@@ -104,7 +104,7 @@ export function createClient(options: ClientOptions): ImClient {
     now,
   );
   const friends = new FriendsApi(transport);
-  const calls = new CallsApi(transport);
+  const calls = new CallsApi(transport, options.deviceId);
   const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
     if (!session.active) return;
     emitter.emit('recover', { reasons });
@@ -208,7 +208,7 @@ export function createClient(options: ClientOptions): ImClient {
     messages,
     friends,
     groups: new GroupsApi(transport),
-    users: new UsersApi(transport),
+    users: new UsersApi(transport, (user) => ownProfile(user)),
     media,
     calls,
     reports: new ReportsApi(transport),
@@ -271,8 +271,20 @@ export function createClient(options: ClientOptions): ImClient {
     emitter.emit(typed.type, typed as never);
   }
 
+  /** The user's own profile changed (here or on another device): `currentUser` follows. */
+  function ownProfile(user: UserReply): void {
+    if (!session.active || user.user_id !== session.user?.user_id) return;
+    session.refreshUser({
+      nickname: user.nickname,
+      username: user.username,
+      avatar: user.avatar,
+      signature: user.signature,
+    });
+  }
+
   /** A server event, once: into the windows, the badge and the cached home page, then to the app. */
   function deliver(event: ServerEvent): void {
+    if (event.type === 'user.profile_updated') ownProfile((event.data as { user: UserReply }).user);
     applyToState(event);
     badge.onEvent(event);
     if (event.type === 'conversation.read') {

@@ -4,6 +4,7 @@ import type {
   UpdateProfileRequest,
   UserProfileQuery,
   UsernameLookupQuery,
+  UserReply,
 } from '../../../../src/contract/index.js';
 import type { ApiTransport } from './transport.js';
 
@@ -13,7 +14,10 @@ import type { ApiTransport } from './transport.js';
  */
 export class UsersApi {
   /** @hidden */
-  constructor(private readonly transport: ApiTransport) {}
+  constructor(
+    private readonly transport: ApiTransport,
+    private readonly onOwnProfile: (user: UserReply) => void = () => undefined,
+  ) {}
 
   /** The logged-in user's own profile, as the service holds it. */
   me(): Promise<ProfileReply> {
@@ -25,10 +29,12 @@ export class UsersApi {
    * keeps a value, `username: ""` removes it, `avatar: ""` selects the default). A username taken
    * by another user is 1004 and nothing changes. `event_id` is null when nothing changed;
    * otherwise `user.profile_updated` reaches the user's devices and friends.
-   * `client.refreshCurrentUser` updates the local display.
+   * `client.currentUser` takes the new profile at once (and from the event on the other devices).
    */
-  updateMe(changes: UpdateProfileRequest): Promise<ProfileUpdateReply> {
-    return this.transport.post<ProfileUpdateReply>('/app/sdk/users/me/update', changes);
+  async updateMe(changes: UpdateProfileRequest): Promise<ProfileUpdateReply> {
+    const reply = await this.transport.post<ProfileUpdateReply>('/app/sdk/users/me/update', changes);
+    this.onOwnProfile(reply.user);
+    return reply;
   }
 
   /** Another user's public profile. 1204 when the user does not exist, is disabled or has blocked this user. */
