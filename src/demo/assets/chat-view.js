@@ -12,6 +12,8 @@ export function createChat(app) {
   const { client, people } = app;
   const peerRead = new Map();
   const imageUrls = new Map();
+  /** Failed sends found stored after all, sent again once to settle them. */
+  const settling = new Set();
   let open = null;
 
   client.on('conversation.peer_read', ({ data }) => {
@@ -133,10 +135,18 @@ export function createChat(app) {
     };
     // Stay at the newest message when the reader was there (or has just sent one).
     const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 48;
-    list.replaceChildren(
-      ...stored.map((m) => storedMessage(m, view)),
-      ...client.messages.pending(conversation.conversation_id).map((m) => localMessage(m, view)),
-    );
+    // A send whose reply was lost may be stored all the same (its message arrived by the real-time
+    // connection): shown once, and sent again under its ID, which settles it with the stored one.
+    const storedIds = new Set(stored.filter((m) => m.sender_id === app.me).map((m) => m.client_message_id));
+    const local = client.messages.pending(conversation.conversation_id).filter((m) => {
+      if (!storedIds.has(m.client_message_id)) return true;
+      if (m.status === 'failed' && client.connected && !settling.has(m.client_message_id)) {
+        settling.add(m.client_message_id);
+        void retry(m);
+      }
+      return false;
+    });
+    list.replaceChildren(...stored.map((m) => storedMessage(m, view)), ...local.map((m) => localMessage(m, view)));
     older.hidden = !state?.hasMoreBefore;
     if (atEnd || list.dataset.rendered !== 'yes') list.scrollTop = list.scrollHeight;
     list.dataset.rendered = 'yes';
@@ -175,7 +185,12 @@ export function createChat(app) {
       if (open) render();
       restore();
       say(problem(error));
-    } else say(`Not sent: ${problem(error)} It goes again when the connection is back.`);
+    } else
+      say(
+        error?.kind === 'network'
+          ? 'Not sent: the service cannot be reached. It goes again once the connection is back.'
+          : `Not sent: ${problem(error)}`,
+      );
   }
 
   async function sendImage(input) {

@@ -41,7 +41,11 @@ export function storedMessage(message, view) {
   const read = own && normal && !record && !view.isGroup && BigInt(message.conversation_seq) <= view.peerReadSeq;
   return h(
     'li',
-    { class: own ? 'message mine' : 'message', 'data-seq': message.conversation_seq, 'data-mid': message.mid },
+    {
+      class: record ? 'message record' : own ? 'message mine' : 'message',
+      'data-seq': message.conversation_seq,
+      'data-mid': message.mid,
+    },
     !own && view.isGroup ? sender(message.sender_id, view.people) : null,
     h('span', { class: record ? 'bubble call-record' : normal ? 'bubble' : 'bubble tombstone' }, body),
     h(
