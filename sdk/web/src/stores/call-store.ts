@@ -113,7 +113,11 @@ export class CallStore extends Observable<CallSnapshot> {
   private records = new Map<string, CallRecord>();
   private generation = 0;
 
-  constructor(protected readonly deps: StoreDeps) {
+  /**
+   * The client makes its stores (`client.conversationList`, `presence`, `typing`, `callState`).
+   * @hidden
+   */
+  constructor(private readonly deps: StoreDeps) {
     super(EMPTY);
     const types = [
       'call.invited',

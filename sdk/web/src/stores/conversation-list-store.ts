@@ -132,7 +132,11 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
   private more: Promise<void> | null = null;
   private readonly recalibration = new Coalescer<true>(() => this.recalibrateNow());
 
-  constructor(protected readonly deps: StoreDeps) {
+  /**
+   * The client makes its stores (`client.conversationList`, `presence`, `typing`, `callState`).
+   * @hidden
+   */
+  constructor(private readonly deps: StoreDeps) {
     super(EMPTY);
     this.state = new ListState(deps.userId);
     deps.on('connection.ready', (ready) => {

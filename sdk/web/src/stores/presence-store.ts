@@ -21,7 +21,11 @@ const EMPTY: PresenceSnapshot = new Map();
  * (`friend.deleted`) is forgotten.
  */
 export class PresenceStore extends Observable<PresenceSnapshot> {
-  constructor(protected readonly deps: StoreDeps) {
+  /**
+   * The client makes its stores (`client.conversationList`, `presence`, `typing`, `callState`).
+   * @hidden
+   */
+  constructor(private readonly deps: StoreDeps) {
     super(EMPTY);
     deps.on('presence.changed', ({ data }) => {
       if (data.user_id === deps.userId()) return;

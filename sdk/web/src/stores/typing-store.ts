@@ -37,7 +37,11 @@ export class TypingStore extends Observable<TypingSnapshot> {
   private sent = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(protected readonly deps: StoreDeps) {
+  /**
+   * The client makes its stores (`client.conversationList`, `presence`, `typing`, `callState`).
+   * @hidden
+   */
+  constructor(private readonly deps: StoreDeps) {
     super(EMPTY);
     deps.on('conversation.typing', ({ data }) => {
       if (data.user_id === deps.userId()) return;
