@@ -211,3 +211,8 @@ export interface UserReportRequest extends ReportFieldsRequest {
   /** External user ID of the reported user. */
   user_id: string;
 }
+
+/** `POST /app/sdk/presence/query`: 1–100 distinct external user IDs. */
+export interface PresenceQueryRequest {
+  user_ids: string[];
+}

@@ -41,3 +41,17 @@ export interface UserStatusReply {
   user_id: string;
   disabled: boolean;
 }
+
+/** A friend's presence, as `presence.changed` tells its changes. */
+export interface PresenceReply {
+  user_id: string;
+  /** Connected on any device and instance now. */
+  online: boolean;
+  /** When offline: the last time the user was seen connected (Unix ms); null when online or unknown. */
+  last_seen_at: number | null;
+}
+
+/** `POST /app/sdk/presence/query`: the asked users who are the caller's friends, in the order asked. */
+export interface PresenceQueryReply {
+  items: PresenceReply[];
+}

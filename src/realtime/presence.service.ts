@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import type { AuthUser } from '../common/auth-user';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Relationships } from '../friends/relationships.service';
@@ -15,6 +17,8 @@ import { RedisPresenceRegistry } from './presence/redis-presence-registry';
 import { ephemeral, userRoom } from './realtime-events';
 import { RealtimeService } from './realtime.service';
 import type { SocketSession } from './socket-session';
+import type { PresenceQueryDto } from './dto/presence-query.dto';
+import type { PresenceQueryReply } from './presence.reply';
 
 /** Key prefix of the presence sets in Redis. */
 const PRESENCE_PREFIX = 'im:presence:';
@@ -124,6 +128,41 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
       if (error instanceof PresenceUnavailableError) return null;
       throw error;
     }
+  }
+
+  /**
+   * The asked users' presence, for those who are the caller's friends (presence is shared with
+   * friends only, as presence.changed is), in the order asked.
+   */
+  async query(user: AuthUser, dto: PresenceQueryDto): Promise<PresenceQueryReply> {
+    const [asked, friendIds] = await Promise.all([
+      this.users.findByExternalIds(dto.user_ids),
+      this.friends.friendIds(user.internalId),
+    ]);
+    const friends = new Set(friendIds);
+    const internalOf = new Map(asked.filter((u) => friends.has(u.id)).map((u) => [u.externalId, u.id]));
+    const wanted = dto.user_ids.filter((id) => internalOf.has(id));
+    if (!wanted.length) return { items: [] };
+    let states: Map<string, PresenceState>;
+    try {
+      states = await this.registry.stateOf(
+        wanted.map((id) => internalOf.get(id)!),
+        this.clock.now(),
+      );
+    } catch (error) {
+      if (error instanceof PresenceUnavailableError) throw AppError.unavailable('the presence store did not answer');
+      throw error;
+    }
+    return {
+      items: wanted.map((externalId) => {
+        const state = states.get(internalOf.get(externalId)!);
+        return {
+          user_id: externalId,
+          online: state?.online ?? false,
+          last_seen_at: state?.online ? null : (state?.lastSeenAt ?? null),
+        };
+      }),
+    };
   }
 
   private async announce(transition: PresenceTransition | null, externalId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { ConversationsModule } from '../conversations/conversations.module';
 import { FriendsModule } from '../friends/friends.module';
 import { HealthModule } from '../health/health.module';
 import { ImTokenModule } from '../im-token/im-token.module';
+import { PresenceController } from './presence.controller';
 import { PresenceService } from './presence.service';
 import { RealtimeGateway } from './realtime.gateway';
 import { RealtimeService } from './realtime.service';
@@ -13,6 +14,7 @@ import { TypingService } from './typing.service';
 /** The socket.io gateway: delivery of the outbox's events, resume, renewal, typing and presence. */
 @Module({
   imports: [ImTokenModule, ConversationsModule, ConversationViewsModule, HealthModule, FriendsModule],
+  controllers: [PresenceController],
   providers: [RealtimeGateway, RealtimeService, TypingService, PresenceService, SocketCensus],
   exports: [RealtimeService, SocketCensus, PresenceService],
 })

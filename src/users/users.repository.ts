@@ -75,6 +75,17 @@ export class UsersRepository {
     return rows[0] ? userFromRow(rows[0]) : null;
   }
 
+  /** The users that exist among these external IDs (at most a page of them: one IN list). */
+  async findByExternalIds(externalIds: readonly string[]): Promise<User[]> {
+    const unique = [...new Set(externalIds)].filter((id) => !hasEdgeWhitespace(id));
+    if (!unique.length) return [];
+    const rows = (await this.users.query(
+      `SELECT ${USER_COLUMNS} FROM users WHERE external_id IN (${unique.map(() => '?').join(', ')})`,
+      unique,
+    )) as UserRow[];
+    return rows.map((row) => userFromRow(row));
+  }
+
   async findByIds(ids: readonly string[]): Promise<User[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];

@@ -133,6 +133,10 @@ export class UsersService {
     return this.users.findByExternalId(externalId, manager);
   }
 
+  findByExternalIds(externalIds: readonly string[]): Promise<User[]> {
+    return this.users.findByExternalIds(externalIds);
+  }
+
   findByUsername(username: string): Promise<User | null> {
     return this.users.findByUsername(username);
   }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { Optional, Required } from '../../common/validation/presence.decorators';
 import { TextRules, IsText } from '../../common/validation/text-field.decorator';
-import { AreUserIds } from '../../groups/dto/user-ids.decorator';
+import { AreUserIds } from '../../common/validation/user-ids.decorator';
 import { CONVERSATION_ID_RULES } from '../../messages/dto/message-fields';
 import { CALL_MEDIA, CallMedia } from '../call.entity';
 import type { AcceptCallRequest, CallRefRequest, RejectCallRequest, StartCallRequest } from '../../contract/requests';

@@ -85,6 +85,9 @@ export const ENDPOINT_ERRORS = {
     setStatus: [...HOST, PROFILE_INACCESSIBLE],
     revokeTokens: [...HOST, PROFILE_INACCESSIBLE],
   },
+  presence: {
+    query: FRIENDS,
+  },
   profile: {
     me: SDK,
     update: SDK,

@@ -4,7 +4,7 @@ import { ListQueryDto } from '../../common/pagination/list-query.dto';
 import { AVATAR_RULES, GROUP_ID_RULES, USER_ID_RULES } from '../../common/validation/field-rules';
 import { Optional, Required } from '../../common/validation/presence.decorators';
 import { IsText, TextRules } from '../../common/validation/text-field.decorator';
-import { AreUserIds } from './user-ids.decorator';
+import { AreUserIds } from '../../common/validation/user-ids.decorator';
 import type {
   CreateGroupRequest,
   CreateInvitationRequest,

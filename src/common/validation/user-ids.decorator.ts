@@ -1,6 +1,6 @@
 import { ValidationArguments, registerDecorator } from 'class-validator';
-import { USER_ID_RULES } from '../../common/validation/field-rules';
-import { textProblem } from '../../common/validation/text-field.decorator';
+import { USER_ID_RULES } from './field-rules';
+import { textProblem } from './text-field.decorator';
 
 /**
  * A JSON array of `min`–`max` distinct external user IDs; the message names the first
