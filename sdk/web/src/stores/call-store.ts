@@ -35,6 +35,7 @@ export type CallEndReason =
 
 /** One call as {@link CallStore} shows it. */
 export interface CallView {
+  /** The call's ID (UUID), as the calls API takes it. */
   call_id: string;
   /** The user's own ID of the call's conversation. */
   conversation_id: string;
@@ -42,6 +43,7 @@ export interface CallView {
   media: string;
   /** `outgoing` when the user started it, `incoming` otherwise. */
   direction: 'incoming' | 'outgoing';
+  /** Where the call stands for this user and device. */
   phase: CallPhase;
   /** Set when `phase` is `ended`; null when the service gave no reason the SDK knows. */
   end_reason: CallEndReason | null;

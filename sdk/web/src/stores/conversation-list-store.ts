@@ -21,6 +21,7 @@ export interface ConversationListSnapshot {
    * capped form).
    */
   unread: UnreadTotals;
+  /** Where the first page stands (see {@link ConversationListStatus}). */
   status: ConversationListStatus;
   /** Why the last load of the first page failed; null after a success. */
   error: ImError | null;
