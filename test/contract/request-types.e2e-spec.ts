@@ -27,6 +27,7 @@ import type {
 } from '../../src/groups/dto/group.dto';
 import type { UserProfileQueryDto, UsernameLookupQueryDto } from '../../src/profile/dto/profile-query.dto';
 import type { UpdateProfileDto } from '../../src/profile/dto/update-profile.dto';
+import type { PresenceQueryDto } from '../../src/realtime/dto/presence-query.dto';
 import type { GroupReportDto, ReportFieldsDto, UserReportDto } from '../../src/reports/dto/create-report.dto';
 
 /** true when A and B are the same type, optional fields and all (see contract.e2e-spec.ts). */
@@ -42,6 +43,7 @@ export type RequestShapes = [
   Expect<Same<UserProfileQueryDto, contract.UserProfileQuery>>,
   Expect<Same<UsernameLookupQueryDto, contract.UsernameLookupQuery>>,
   Expect<Same<UpdateProfileDto, contract.UpdateProfileRequest>>,
+  Expect<Same<PresenceQueryDto, contract.PresenceQueryRequest>>,
   Expect<Same<GroupRefDto, contract.GroupRefRequest>>,
   Expect<Same<GroupQueryDto, contract.GroupRefRequest>>,
   Expect<Same<GroupMemberRefDto, contract.GroupMemberRefRequest>>,

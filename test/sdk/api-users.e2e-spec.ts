@@ -47,6 +47,18 @@ describe('Web SDK: client.users', () => {
     expect(other.currentUser).toMatchObject({ user_id: alice.userId, signature: 'new line' });
   });
 
+  it("reads friends' presence (strangers left out) and refuses a malformed list", async () => {
+    const [alice, bob, carol] = [await sdkUser(app), await sdkUser(app), await sdkUser(app)];
+    await alice.c.friends.sendRequest(bob.userId);
+    const [request] = (await bob.c.friends.listRequests('incoming')).items;
+    await bob.c.friends.acceptRequest(request.id);
+    // bob and carol are connected (sdkUser waits for the connection); carol is no friend of alice's.
+    expect(await alice.c.users.presence([carol.userId, bob.userId])).toEqual({
+      items: [{ user_id: bob.userId, online: true, last_seen_at: null }],
+    });
+    expect(await refusal(alice.c.users.presence([]))).toEqual(REFUSED(1004));
+  });
+
   it("reads another user's profile and finds one by exact username", async () => {
     const [alice, bob] = [await sdkUser(app), await sdkUser(app)];
     const name = username();

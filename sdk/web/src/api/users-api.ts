@@ -3,6 +3,8 @@ import type {
   ProfileUpdateReply,
   UpdateProfileRequest,
   UserProfileQuery,
+  PresenceQueryReply,
+  PresenceQueryRequest,
   UsernameLookupQuery,
   UserReply,
 } from '../../../../src/contract/index.js';
@@ -50,5 +52,15 @@ export class UsersApi {
   lookup(username: string): Promise<ProfileReply> {
     const query: UsernameLookupQuery = { username };
     return this.transport.get<ProfileReply>('/app/sdk/users/lookup', { ...query });
+  }
+
+  /**
+   * Friends' presence now (1–100 user IDs; users who are not friends are left out). The
+   * `client.presence` store asks this for the friends list once connected, then follows
+   * `presence.changed`; call it yourself for users the store does not track.
+   */
+  presence(userIds: readonly string[]): Promise<PresenceQueryReply> {
+    const body: PresenceQueryRequest = { user_ids: [...userIds] };
+    return this.transport.post<PresenceQueryReply>('/app/sdk/presence/query', body);
   }
 }
