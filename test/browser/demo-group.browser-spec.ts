@@ -50,18 +50,27 @@ import { CHROMIUM } from './ensure-chromium';
       await acceptFriend(to, from);
     }
 
-    // Alice makes the group with both of them; it opens for her and shows up in their lists.
+    // Alice makes the group alone; it opens for her. She adds Bob from her friends, and gives
+    // Carol an invitation code, with which Carol joins.
     await tab(alice.page, 'Contacts');
     await alice.page.getByLabel('Group name').fill('Trio');
-    const members = alice.page.getByRole('group', { name: 'Members' });
-    await members.getByLabel(bob.nickname).check();
-    await members.getByLabel(carol.nickname).check();
     await alice.page.getByRole('button', { name: 'Create group' }).click();
     await alice.page.locator('#chat-title', { hasText: 'Trio' }).waitFor({ timeout: UI_MS });
-    for (const user of [bob, carol]) {
-      await tab(user.page, 'Chats');
-      await openFromHome(user, 'Trio');
-    }
+    await alice.page.getByRole('button', { name: 'Members' }).click();
+    const invite = alice.page.getByRole('form', { name: 'Add members' });
+    await invite.getByLabel(bob.nickname).check({ timeout: UI_MS });
+    await invite.getByRole('button', { name: 'Add' }).click();
+    await alice.page.locator('#chat-extra li.person', { hasText: bob.nickname }).waitFor({ timeout: UI_MS });
+    await openFromHome(bob, 'Trio');
+    await alice.page.getByRole('button', { name: 'Invitation code' }).click();
+    const code = await alice.page.locator('#invitation-code').textContent({ timeout: UI_MS });
+    expect(code).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    await tab(carol.page, 'Contacts');
+    await carol.page.getByLabel('Invitation code').fill(code!);
+    await carol.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await carol.page.locator('#chat-title', { hasText: 'Trio' }).waitFor({ timeout: UI_MS });
+    await alice.page.locator('#chat-extra li.person', { hasText: carol.nickname }).waitFor({ timeout: UI_MS });
+    await alice.page.getByRole('button', { name: 'Members' }).click();
 
     // Messages from each reach the other two, in one order, with the sender's name.
     await send(alice.page, 'hello from Alice');
@@ -93,17 +102,19 @@ import { CHROMIUM } from './ensure-chromium';
       await until(async () => (await user.page.locator('#typing').textContent()) === '', 'the typing line cleared');
     }
 
-    // Presence: Carol's page goes away; Alice and Bob see her offline in the group's members,
-    // then online again when she logs back in, and her page has every message.
+    // Presence: Carol logs out; Alice and Bob see her offline in the group's members, then
+    // online again when she logs back in, and her page has every message.
     for (const user of [alice, bob]) await user.page.getByRole('button', { name: 'Members' }).click();
     for (const user of [alice, bob])
       await user.page.locator('#chat-extra li.person', { hasText: carol.nickname }).waitFor({ timeout: UI_MS });
-    await carol.page.context().close();
+    await carol.page.getByRole('button', { name: 'Log out' }).click();
+    await carol.page.getByRole('button', { name: 'Log in', exact: true }).waitFor();
+    expect(await carol.page.locator('#me').textContent()).toBe('');
     for (const user of [alice, bob])
       await memberDot(user, carol).and(user.page.locator('[aria-label^="offline"]')).waitFor({ timeout: UI_MS });
     await alice.page.screenshot({ path: join(SHOTS, 'demo-group-presence.png'), fullPage: true });
     await send(alice.page, 'while Carol is away');
-    carol = await logIn(await demo.page(), carol);
+    carol = await logIn(carol.page, carol);
     for (const user of [alice, bob])
       await memberDot(user, carol).and(user.page.locator('.dot.online')).waitFor({ timeout: UI_MS });
     // What she had not seen is unread.

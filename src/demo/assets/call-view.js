@@ -26,6 +26,7 @@ export function createCalls(app) {
   }
 
   function render() {
+    if (app.ended) return;
     const box = $('call');
     if (!box) return;
     clearInterval(ticker);

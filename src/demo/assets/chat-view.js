@@ -96,13 +96,14 @@ export function createChat(app) {
   }
 
   function renderHeader() {
+    if (app.ended) return;
     const c = open.conversation;
     const presence = c.type === 'direct' && c.peer_user_id ? client.presence.get(c.peer_user_id) : undefined;
     fill(
       $('chat-head'),
       h('button', { type: 'button', class: 'back', onclick: () => app.showList() }, 'Back'),
       avatar(c.title, c.avatar, 'medium'),
-      h('h2', { id: 'chat-title' }, c.title || c.conversation_id, ' ', presenceDot(presence)),
+      h('h2', { id: 'chat-title', tabindex: -1 }, c.title || c.conversation_id, ' ', presenceDot(presence)),
       h(
         'button',
         { type: 'button', onclick: () => app.calls.start(c.conversation_id), disabled: c.is_member === false },
@@ -113,6 +114,7 @@ export function createChat(app) {
   }
 
   function renderTyping() {
+    if (app.ended) return;
     const c = open.conversation;
     const who = client.typing.usersIn(c.conversation_id).filter((id) => id !== app.me);
     const names = who.map((id) => people.name(id));
@@ -121,6 +123,7 @@ export function createChat(app) {
   }
 
   function render() {
+    if (app.ended) return;
     const { list, state, conversation, older } = open;
     const stored = state?.messages ?? [];
     const view = {
@@ -263,8 +266,10 @@ export function createChat(app) {
     /** The conversation's title or avatar changed (a rename, a new profile). */
     update(conversation) {
       if (!open || open.conversation.conversation_id !== conversation.conversation_id) return;
-      open.conversation = { ...open.conversation, ...conversation };
-      renderHeader();
+      const before = open.conversation;
+      open.conversation = { ...before, ...conversation };
+      // Drawn again only when it shows differently (a focused button would lose its focus).
+      if (['title', 'avatar', 'is_member'].some((field) => before[field] !== open.conversation[field])) renderHeader();
     },
   };
 }

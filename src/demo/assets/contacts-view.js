@@ -68,6 +68,7 @@ export function createContacts(app) {
   }
 
   function render() {
+    if (app.ended) return;
     if (!$('contacts')) return;
     // Requests waiting for an answer show on the tab, so they are seen from the chats too.
     const count = incoming.length;
@@ -146,6 +147,7 @@ export function createContacts(app) {
   }
 
   function renderProfile() {
+    if (app.ended) return;
     const box = $('profile');
     if (!box) return;
     const me = people.get(app.me);
@@ -178,6 +180,7 @@ export function createContacts(app) {
   }
 
   function renderFound() {
+    if (app.ended) return;
     const box = $('found');
     if (!box) return;
     if (!found) return box.replaceChildren();
@@ -206,6 +209,7 @@ export function createContacts(app) {
   }
 
   function renderRequests() {
+    if (app.ended) return;
     const list = $('requests');
     if (!list) return;
     const rows = [
@@ -236,6 +240,7 @@ export function createContacts(app) {
   }
 
   function renderFriends() {
+    if (app.ended) return;
     const list = $('friends');
     if (!list) return;
     const rows = friends.map((f) =>

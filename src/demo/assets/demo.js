@@ -16,9 +16,11 @@ const host = createHostAppAuth({ baseUrl: location.origin });
 let app = null;
 
 async function start(account, extra = {}) {
+  stop();
   const client = createClient({ baseUrl: location.origin, authProvider: host.authProvider });
   const user = await client.login();
-  app = { client, host, me: user.user_id, people: createPeople(client) };
+  const current = { client, host, me: user.user_id, people: createPeople(client), ended: false };
+  app = current;
   app.people.learn(user);
   app.openChat = openChat;
   app.showList = showList;
@@ -32,8 +34,9 @@ async function start(account, extra = {}) {
   watchSession(client);
   layout();
   renderMe();
-  app.people.subscribe((userId) => userId === app.me && renderMe());
+  app.people.subscribe((userId) => !current.ended && userId === current.me && renderMe());
   client.onBadge(({ count, capped }) => {
+    if (current.ended) return;
     const text = capped ? '99+' : String(count);
     $('badge').replaceChildren(...(count === 0 ? [] : [text, h('span', { class: 'sr-only' }, ' unread')]));
   });
@@ -44,7 +47,7 @@ async function start(account, extra = {}) {
   else
     void client.users
       .me()
-      .then(({ user: profile }) => app?.people.learn(profile))
+      .then(({ user: profile }) => current.people.learn(profile))
       .catch(() => undefined);
 }
 
@@ -118,7 +121,8 @@ function openChat(conversation) {
   selectTab('home');
   // One column on a phone: the chat takes the screen until "Back".
   $('main').classList.add('chat-open');
-  $('messages')?.focus?.();
+  // Screen readers announce the chat that opened; the keyboard goes on from there.
+  $('chat-title')?.focus();
 }
 
 function showList() {
@@ -126,6 +130,7 @@ function showList() {
 }
 
 function renderMe() {
+  if (!app) return;
   const me = app.people.get(app.me);
   fill(
     $('me'),
@@ -137,10 +142,10 @@ function renderMe() {
 }
 
 async function setUsername(username) {
-  const reply = await attempt(() => app.client.users.updateMe({ username }));
-  if (!reply) return;
-  app.people.learn(reply.user);
-  app.client.refreshCurrentUser({ username: reply.user.username });
+  const current = app;
+  const reply = await attempt(() => current.client.users.updateMe({ username }));
+  if (!reply || current.ended) return;
+  current.people.learn(reply.user);
   say(username ? `Your username is ${reply.user.username}` : 'Username removed');
 }
 
@@ -152,9 +157,14 @@ function onVisible() {
 /** Ends this login's client: its connection, events and local state. */
 function stop() {
   document.removeEventListener('visibilitychange', onVisible);
+  // Replies of this login still on their way must not draw into the next one's page.
+  if (app) app.ended = true;
   app?.client.destroy();
   app = null;
-  for (const id of ['me', 'badge', 'connection', 'call']) $(id).replaceChildren();
+  for (const id of ['me', 'badge', 'connection', 'call']) {
+    $(id).replaceChildren();
+    for (const key of Object.keys($(id).dataset)) delete $(id).dataset[key];
+  }
   $('logout').hidden = true;
 }
 

@@ -55,6 +55,7 @@ export function createGroups(app) {
   }
 
   function render() {
+    if (app.ended) return;
     const box = $('chat-extra');
     if (!box || !panel) return;
     const { conversation, members } = panel;
@@ -128,7 +129,7 @@ export function createGroups(app) {
             : null,
         ),
         panel.code
-          ? h('p', { class: 'code' }, 'Code: ', h('output', { 'aria-label': 'Invitation code' }, panel.code))
+          ? h('p', { class: 'code' }, 'Code to join with: ', h('code', { id: 'invitation-code' }, panel.code))
           : null,
       ),
     );
@@ -146,6 +147,7 @@ export function createGroups(app) {
     if (!reply || panel?.conversation.conversation_id !== conversation.conversation_id) return;
     panel.code = reply.code;
     render();
+    say('Invitation code made: whoever has it can join, under Contacts');
   }
 
   async function leave(conversation) {

@@ -13,6 +13,7 @@ export function createHome(app) {
   people.subscribe(redraw);
 
   function render() {
+    if (app.ended) return;
     const home = $('home');
     if (!home) return;
     const snapshot = client.conversationList.getSnapshot();
@@ -40,7 +41,10 @@ export function createHome(app) {
           'More conversations',
         )
       : null;
+    // A keyboard user's place in the list survives the redraw.
+    const focused = document.activeElement?.closest?.('#home [data-conversation]')?.dataset.conversation;
     fill(home, list, more);
+    if (focused) home.querySelector(`[data-conversation="${CSS.escape(focused)}"]`)?.focus();
     for (const item of snapshot.items) app.chat.update(item);
   }
 
