@@ -6,11 +6,12 @@ import type {
   CallReply,
   ClientAck,
   ConversationItem,
+  FriendPageReply,
   MessageReply,
+  PresenceQueryReply,
   SyncReply,
   UnreadReply,
 } from '../../src/contract/index';
-import type { FriendsApi } from '../../sdk/web/src/api/friends-api';
 import type { LocalMessage } from '../../sdk/web/src/api/messages-api';
 import { ClientEventMap, Emitter, ServerEventOf, ServerEventType } from '../../sdk/web/src/events';
 import type { StoreDeps } from '../../sdk/web/src/stores/store-deps';
@@ -60,7 +61,24 @@ export class FakeStoreDeps implements StoreDeps {
       return h.promise;
     },
   };
-  readonly friends = {} as FriendsApi;
+  /** Each friend list page asked, with its cursor. */
+  readonly friendPages: Array<{ cursor?: string } & Held<FriendPageReply>> = [];
+  /** Each presence query, with the users asked. */
+  readonly presenceQueries: Array<{ userIds: readonly string[] } & Held<PresenceQueryReply>> = [];
+  readonly friends: StoreDeps['friends'] = {
+    list: (query: { cursor?: string } = {}) => {
+      const h = held<FriendPageReply>();
+      this.friendPages.push({ ...query, ...h });
+      return h.promise;
+    },
+  };
+  readonly users: StoreDeps['users'] = {
+    presence: (userIds: readonly string[]) => {
+      const h = held<PresenceQueryReply>();
+      this.presenceQueries.push({ userIds, ...h });
+      return h.promise;
+    },
+  };
   readonly calls: StoreDeps['calls'] = {
     deviceId: 'dev-here',
     active: () => {
@@ -197,5 +215,26 @@ export function call(fields: Partial<CallReply> & { call_id: string }): CallRepl
       { user_id: 'me', role: 'callee', state: 'invited', in_room: false, joined_at: null, left_at: null },
     ],
     ...fields,
+  };
+}
+
+/** A page of the friend list naming these users. */
+export function friendPage(userIds: string[], nextCursor: string | null = null): FriendPageReply {
+  return {
+    items: userIds.map((userId) => ({
+      conversation_id: `friend_${userId}`,
+      since: 1,
+      user: {
+        id: '1',
+        user_id: userId,
+        username: '',
+        nickname: userId,
+        avatar: '',
+        signature: '',
+        profile_updated_at: 0,
+      },
+    })),
+    next_cursor: nextCursor,
+    has_more: nextCursor !== null,
   };
 }

@@ -3,6 +3,7 @@
 // friendship ending, typing relayed in a group and one-to-one (each receiver's own
 // conversation ID), throttled to the service's one notice a second, cleared by the typer's
 // message and expiring without one.
+import { PresenceStore } from '../../sdk/web/src/index';
 import type { ImClient } from '../../sdk/web/src/index';
 import { ApiClient, IssuedUser, friendCid, groupCid } from '../helpers/api-client';
 import { TestApp, issueUser } from '../helpers/test-app';
@@ -33,8 +34,6 @@ describe('Web SDK stores: presence', () => {
     const theirs = await loggedIn(app, a);
     await until(() => mine.c.presence.isOnline(a.userId), 'a online');
     expect(mine.c.presence.get(a.userId)).toEqual({ online: true, last_seen_at: null });
-    // The friend sees the user too (who was online first: the service tells changes only).
-    expect(theirs.c.presence.get(me.userId)).toBeUndefined();
     await loggedIn(app, stranger);
     theirs.c.logout();
     await until(() => mine.c.presence.get(a.userId)?.online === false, 'a offline');
@@ -43,6 +42,46 @@ describe('Web SDK stores: presence', () => {
     expect(mine.c.presence.get(stranger.userId)).toBeUndefined();
     await api.unfriend(a, me);
     await until(() => mine.c.presence.get(a.userId) === undefined, 'a forgotten');
+  });
+});
+
+describe('Web SDK stores: presence read from the service', () => {
+  const app = useSdkApp();
+  let api: ApiClient;
+  beforeAll(() => ({ api } = app));
+
+  /** A presence store over the client's public API, with the presence read (users.presence). */
+  const presenceOf = (c: ImClient) =>
+    new PresenceStore({
+      on: (type, listener) => c.on(type, listener),
+      conversations: c.conversations,
+      friends: c.friends,
+      users: c.users,
+      calls: c.calls,
+      userId: () => c.currentUser?.user_id ?? null,
+      sendTyping: () => Promise.reject(new Error('not used')),
+      now: () => Date.now(),
+    });
+
+  it('reads the presence of friends already online when the user arrives, and follows it from there', async () => {
+    const [me, a, b, stranger] = [await person(app.t), await person(app.t), await person(app.t), await person(app.t)];
+    await api.befriend(me, a);
+    await api.befriend(me, b);
+    const theirs = await loggedIn(app, a);
+    await loggedIn(app, stranger);
+    const mine = await loggedIn(app, me);
+    const store = presenceOf(mine.c);
+    await store.refresh();
+    expect(store.get(a.userId)).toEqual({ online: true, last_seen_at: null });
+    expect(store.get(b.userId)).toEqual({ online: false, last_seen_at: null });
+    expect(store.get(stranger.userId)).toBeUndefined();
+    theirs.c.logout();
+    await until(() => store.get(a.userId)?.online === false, 'a offline');
+    // The friendship ends: a is forgotten (friend.deleted, and the next read agrees).
+    await api.unfriend(a, me);
+    await store.refresh();
+    expect(store.get(a.userId)).toBeUndefined();
+    expect([...store.getSnapshot().keys()]).toEqual([b.userId]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { ClientAck } from '../../../../src/contract/index.js';
 import type { CallsApi } from '../api/calls-api.js';
 import type { ConversationsApi } from '../api/conversations-api.js';
 import type { FriendsApi } from '../api/friends-api.js';
+import type { UsersApi } from '../api/users-api.js';
 import type { ClientEventMap } from '../events.js';
 
 /** What the stores need from the client: its events, its API and the clock. */
@@ -10,8 +11,13 @@ export interface StoreDeps {
   on<K extends keyof ClientEventMap>(type: K, listener: (payload: ClientEventMap[K]) => void): () => void;
   /** The home list pages (`list`) and the absolute unread (`unread`). */
   conversations: Pick<ConversationsApi, 'list' | 'unread'>;
-  /** Friends, friend requests and blocks (no store reads them yet: the friend list carries no presence). */
-  friends: FriendsApi;
+  /** The friend list (`list`), whose presence the presence store reads. */
+  friends: Pick<FriendsApi, 'list'>;
+  /**
+   * Friends' presence now (`presence`). Optional until the client passes it: without it the
+   * presence store knows what `presence.changed` told since login only.
+   */
+  users?: Pick<UsersApi, 'presence'>;
   /** The call store's reconciliation (`active`, `get`) and this device's ID (`deviceId`). */
   calls: Pick<CallsApi, 'active' | 'get' | 'deviceId'>;
   /** The logged-in user's external user ID (`user_id`), or null before login. */
