@@ -10,6 +10,7 @@ import { startTestApp } from '../helpers/test-app';
 import { SHOTS } from './browser-harness';
 import {
   DemoService,
+  SCENARIO_MS,
   UI_MS,
   acceptFriend,
   friendRow,
@@ -46,72 +47,78 @@ const overlap = (p: Box, q: Box) =>
     await demo?.close();
   });
 
-  it('two users sign up, become friends in the page and chat both ways', async () => {
-    const alice = await signUp(await demo.page(), 'Alice');
-    const bob = await signUp(await demo.page(), 'Bob');
-    await alice.page.screenshot({ path: join(SHOTS, 'demo-home.png'), fullPage: true });
-    // Nothing yet: no conversation, no friend.
-    await alice.page.locator('#home .empty', { hasText: 'No conversations yet' }).waitFor();
+  it(
+    'two users sign up, become friends in the page and chat both ways',
+    async () => {
+      const alice = await signUp(await demo.page(), 'Alice');
+      const bob = await signUp(await demo.page(), 'Bob');
+      await alice.page.screenshot({ path: join(SHOTS, 'demo-home.png'), fullPage: true });
+      // Nothing yet: no conversation, no friend.
+      await alice.page.locator('#home .empty', { hasText: 'No conversations yet' }).waitFor();
 
-    // A first request is rejected; Bob asks again and Alice accepts.
-    await requestFriend(alice, bob);
-    await tab(bob.page, 'Contacts');
-    await requestRow(bob, alice).getByRole('button', { name: 'Reject' }).click({ timeout: UI_MS });
-    await bob.page.getByRole('status').filter({ hasText: 'Request rejected' }).waitFor();
-    await alice.page.locator('#requests li.person', { hasText: bob.nickname }).waitFor({ state: 'detached' });
-    expect(await friendRow(alice, bob).count()).toBe(0);
-    await requestFriend(bob, alice);
-    await requestRow(alice, bob).waitFor({ timeout: UI_MS });
-    await alice.page.screenshot({ path: join(SHOTS, 'demo-contacts.png'), fullPage: true });
-    await acceptFriend(alice, bob);
+      // A first request is rejected; Bob asks again and Alice accepts.
+      await requestFriend(alice, bob);
+      await tab(bob.page, 'Contacts');
+      await requestRow(bob, alice).getByRole('button', { name: 'Reject' }).click({ timeout: UI_MS });
+      await bob.page.getByRole('status').filter({ hasText: 'Request rejected' }).waitFor();
+      await alice.page.locator('#requests li.person', { hasText: bob.nickname }).waitFor({ state: 'detached' });
+      expect(await friendRow(alice, bob).count()).toBe(0);
+      await requestFriend(bob, alice);
+      await requestRow(alice, bob).waitFor({ timeout: UI_MS });
+      await alice.page.screenshot({ path: join(SHOTS, 'demo-contacts.png'), fullPage: true });
+      await acceptFriend(alice, bob);
 
-    // Alice starts the chat from her friends; Bob sees it arrive with its unread badge.
-    await friendRow(alice, bob).getByRole('button', { name: 'Chat' }).click();
-    await alice.page.locator('#chat-title', { hasText: bob.nickname }).waitFor();
-    await send(alice.page, 'hi Bob');
-    await sees(alice.page, 'hi Bob');
-    await tab(bob.page, 'Chats');
-    await homeEntry(bob, alice.nickname).locator('.badge', { hasText: '1' }).waitFor({ timeout: UI_MS });
-    await bob.page.locator('#badge', { hasText: '1' }).waitFor();
-    await openFromHome(bob, alice.nickname);
-    await sees(bob.page, 'hi Bob');
-    // Opened and seen: the badges clear, and Alice's page marks her message read.
-    await homeEntry(bob, alice.nickname).locator('.badge').waitFor({ state: 'detached', timeout: UI_MS });
-    await until(async () => (await bob.page.locator('#badge').textContent()) === '', 'the header badge cleared');
-    await alice.page.locator('#messages li.mine', { hasText: 'hi Bob' }).locator('.read').waitFor({ timeout: UI_MS });
+      // Alice starts the chat from her friends; Bob sees it arrive with its unread badge.
+      await friendRow(alice, bob).getByRole('button', { name: 'Chat' }).click();
+      await alice.page.locator('#chat-title', { hasText: bob.nickname }).waitFor();
+      await send(alice.page, 'hi Bob');
+      await sees(alice.page, 'hi Bob');
+      await tab(bob.page, 'Chats');
+      await homeEntry(bob, alice.nickname).locator('.badge', { hasText: '1' }).waitFor({ timeout: UI_MS });
+      await bob.page.locator('#badge', { hasText: '1' }).waitFor();
+      await openFromHome(bob, alice.nickname);
+      await sees(bob.page, 'hi Bob');
+      // Opened and seen: the badges clear, and Alice's page marks her message read.
+      await homeEntry(bob, alice.nickname).locator('.badge').waitFor({ state: 'detached', timeout: UI_MS });
+      await until(async () => (await bob.page.locator('#badge').textContent()) === '', 'the header badge cleared');
+      await alice.page.locator('#messages li.mine', { hasText: 'hi Bob' }).locator('.read').waitFor({ timeout: UI_MS });
 
-    await send(bob.page, 'how are you?');
-    await sees(alice.page, 'how are you?');
-    await send(alice.page, 'fine, thanks');
-    await sees(bob.page, 'fine, thanks');
-    const expected = ['hi Bob', 'how are you?', 'fine, thanks'];
-    for (const user of [alice, bob]) expect(await texts(user.page)).toEqual(expected);
-    // The home list's preview and time follow the last message.
-    for (const [user, peer] of [
-      [alice, bob],
-      [bob, alice],
-    ] as const) {
-      await tab(user.page, 'Chats');
-      await homeEntry(user, peer.nickname).locator('.preview', { hasText: 'fine, thanks' }).waitFor();
-      expect(await homeEntry(user, peer.nickname).locator('time').count()).toBe(1);
-    }
-    await alice.page.screenshot({ path: join(SHOTS, 'demo-chat.png'), fullPage: true });
+      await send(bob.page, 'how are you?');
+      await sees(alice.page, 'how are you?');
+      await send(alice.page, 'fine, thanks');
+      await sees(bob.page, 'fine, thanks');
+      const expected = ['hi Bob', 'how are you?', 'fine, thanks'];
+      for (const user of [alice, bob]) expect(await texts(user.page)).toEqual(expected);
+      // The home list's preview and time follow the last message.
+      for (const [user, peer] of [
+        [alice, bob],
+        [bob, alice],
+      ] as const) {
+        await tab(user.page, 'Chats');
+        await homeEntry(user, peer.nickname).locator('.preview', { hasText: 'fine, thanks' }).waitFor();
+        expect(await homeEntry(user, peer.nickname).locator('time').count()).toBe(1);
+      }
+      await alice.page.screenshot({ path: join(SHOTS, 'demo-chat.png'), fullPage: true });
 
-    // An image, uploaded and shown through the SDK (its bytes need the IM token).
-    await alice.page.getByLabel('Send an image').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
-    const picture = bob.page.locator('#messages img.image');
-    await picture.waitFor({ timeout: UI_MS });
-    await until(
-      async () => (await picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) > 0,
-      'the image loaded',
-    );
-    await homeEntry(bob, alice.nickname).locator('.preview', { hasText: '[Image]' }).waitFor();
+      // An image, uploaded and shown through the SDK (its bytes need the IM token).
+      await alice.page
+        .getByLabel('Send an image')
+        .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+      const picture = bob.page.locator('#messages img.image');
+      await picture.waitFor({ timeout: UI_MS });
+      await until(
+        async () => (await picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) > 0,
+        'the image loaded',
+      );
+      await homeEntry(bob, alice.nickname).locator('.preview', { hasText: '[Image]' }).waitFor();
 
-    await recallBeforeItsEcho(alice.page, bob.page, alice.nickname, bob.nickname);
-    await refusedSendKeepsItsText(alice.page, bob.page);
-    await narrowScreen(alice.page, bob.nickname);
-    expect(demo.problems).toEqual([]);
-  });
+      await recallBeforeItsEcho(alice.page, bob.page, alice.nickname, bob.nickname);
+      await refusedSendKeepsItsText(alice.page, bob.page);
+      await narrowScreen(alice.page, bob.nickname);
+      expect(demo.problems).toEqual([]);
+    },
+    SCENARIO_MS,
+  );
 
   /**
    * Recall from the page: both sides show the tombstone and both home lists' previews follow.
@@ -197,7 +204,7 @@ const overlap = (p: Box, q: Box) =>
         message: alice.getByLabel('Message', { exact: true }),
         file: alice.locator('form.send input[type=file]'),
         own: alice.locator('#messages li.mine .bubble').last(),
-        call: alice.getByRole('button', { name: 'Audio call' }),
+        call: alice.getByRole('button', { name: 'Audio call', exact: true }),
       }),
     ).toEqual([]);
     expect(await alice.locator('#home').isVisible()).toBe(false);

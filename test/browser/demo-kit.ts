@@ -17,6 +17,8 @@ import { freePort, launchChromium } from './browser-harness';
 export const UI_MS = 30_000;
 /** A reconnect after an outage waits out the SDK's backoff (up to 25 s) on top. */
 export const RECOVERY_MS = 90_000;
+/** One scenario: many steps of up to UI_MS each. */
+export const SCENARIO_MS = 600_000;
 
 /**
  * Polls from the test side. The page's policy forbids eval, and Playwright's waitForFunction

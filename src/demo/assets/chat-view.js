@@ -21,15 +21,18 @@ export function createChat(app) {
     if (seq > (peerRead.get(data.conversation_id) ?? 0n)) peerRead.set(data.conversation_id, seq);
     if (open?.conversation.conversation_id === data.conversation_id) render();
   });
-  const local = (message) => {
+  /** Conversations where a send of this page failed: their failed sends go again on reconnect. */
+  const failedIn = new Set();
+  const onLocal = (message) => {
+    if (message.status === 'failed') failedIn.add(message.conversation_id);
     if (open?.conversation.conversation_id === message.conversation_id) render();
   };
-  client.on('message.pending', local);
-  client.on('message.failed', local);
-  client.on('message.sent', ({ local: message }) => local(message));
+  client.on('message.pending', onLocal);
+  client.on('message.failed', onLocal);
+  client.on('message.sent', ({ local }) => onLocal(local));
   // Sends that could not reach the service go again once it is back.
   client.on('connection.ready', () => {
-    if (open) for (const message of failedRetryable(open.conversation.conversation_id)) void retry(message);
+    for (const conversationId of failedIn) for (const message of failedRetryable(conversationId)) void retry(message);
   });
   people.subscribe(() => open && render());
   client.presence.subscribe(() => open && renderHeader());
@@ -43,9 +46,9 @@ export function createChat(app) {
   function show(conversation) {
     close();
     const list = h('ol', { id: 'messages', 'aria-label': 'Messages' });
-    const input = h('input', { name: 'text', 'aria-label': 'Message', autocomplete: 'off', maxlength: 6000 });
+    const input = h('input', { name: 'text', 'aria-label': 'Message', autocomplete: 'off' });
     input.addEventListener('input', () => {
-      if (input.value.trim()) client.typing.notify(conversation.conversation_id);
+      if (input.value.trim()) void client.typing.notify(conversation.conversation_id);
     });
     const form = h(
       'form',
@@ -223,7 +226,10 @@ export function createChat(app) {
     } catch (error) {
       // Already going again (the connection came back while the user pressed Retry): nothing to say.
       if (error?.kind === 'invalid') return;
-      refusedOrKept(error, message.client_message_id, () => undefined);
+      refusedOrKept(error, message.client_message_id, () => {
+        const input = open?.conversation.conversation_id === message.conversation_id ? open.input : null;
+        if (input && input.value === '' && message.type === 'text') input.value = String(message.content.text ?? '');
+      });
     }
   }
 
