@@ -105,6 +105,7 @@ export function createClient(options: ClientOptions): ImClient {
   );
   const friends = new FriendsApi(transport);
   const calls = new CallsApi(transport, options.deviceId);
+  const users = new UsersApi(transport, (user) => ownProfile(user));
   const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
     if (!session.active) return;
     emitter.emit('recover', { reasons });
@@ -135,6 +136,7 @@ export function createClient(options: ClientOptions): ImClient {
     on: (type, listener) => emitter.on(type, listener),
     conversations,
     friends,
+    users,
     calls,
     userId: () => session.user?.user_id ?? null,
     sendTyping: (conversationId) => link.send('conversation.typing', { conversation_id: conversationId }),
@@ -208,7 +210,7 @@ export function createClient(options: ClientOptions): ImClient {
     messages,
     friends,
     groups: new GroupsApi(transport),
-    users: new UsersApi(transport, (user) => ownProfile(user)),
+    users,
     media,
     calls,
     reports: new ReportsApi(transport),

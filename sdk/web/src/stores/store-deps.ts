@@ -13,11 +13,8 @@ export interface StoreDeps {
   conversations: Pick<ConversationsApi, 'list' | 'unread'>;
   /** The friend list (`list`), whose presence the presence store reads. */
   friends: Pick<FriendsApi, 'list'>;
-  /**
-   * Friends' presence now (`presence`). Optional until the client passes it: without it the
-   * presence store knows what `presence.changed` told since login only.
-   */
-  users?: Pick<UsersApi, 'presence'>;
+  /** Friends' presence now (`presence`). */
+  users: Pick<UsersApi, 'presence'>;
   /** The call store's reconciliation (`active`, `get`) and this device's ID (`deviceId`). */
   calls: Pick<CallsApi, 'active' | 'get' | 'deviceId'>;
   /** The logged-in user's external user ID (`user_id`), or null before login. */
