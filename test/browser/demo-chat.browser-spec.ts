@@ -71,6 +71,10 @@ const overlap = (p: Box, q: Box) =>
       // Alice starts the chat from her friends; Bob sees it arrive with its unread badge.
       await friendRow(alice, bob).getByRole('button', { name: 'Chat' }).click();
       await alice.page.locator('#chat-title', { hasText: bob.nickname }).waitFor();
+      // Bob is online, as the chat's title and her friends list show.
+      await alice.page.locator('#chat-title .dot.online').waitFor({ timeout: UI_MS });
+      await tab(alice.page, 'Contacts');
+      await friendRow(alice, bob).locator('.dot.online').waitFor();
       await send(alice.page, 'hi Bob');
       await sees(alice.page, 'hi Bob');
       await tab(bob.page, 'Chats');

@@ -105,11 +105,17 @@ import { CHROMIUM } from './ensure-chromium';
         await until(async () => (await user.page.locator('#typing').textContent()) === '', 'the typing line cleared');
       }
 
-      // Presence: Carol logs out; Alice and Bob see her offline in the group's members, then
-      // online again when she logs back in, and her page has every message.
-      for (const user of [alice, bob]) await user.page.getByRole('button', { name: 'Members' }).click();
-      for (const user of [alice, bob])
-        await user.page.locator('#chat-extra li.person', { hasText: carol.nickname }).waitFor({ timeout: UI_MS });
+      // Presence: all three are online, and each sees the other two so in the group's members.
+      // Carol logs out; Alice and Bob see her offline, then online again when she logs back in,
+      // and her page has every message.
+      for (const user of [alice, bob, carol]) await user.page.getByRole('button', { name: 'Members' }).click();
+      for (const [user, others] of [
+        [alice, [bob, carol]],
+        [bob, [alice, carol]],
+        [carol, [alice, bob]],
+      ] as const)
+        for (const other of others)
+          await memberDot(user, other).and(user.page.locator('.dot.online')).waitFor({ timeout: UI_MS });
       await carol.page.getByRole('button', { name: 'Log out' }).click();
       await carol.page.getByRole('button', { name: 'Log in', exact: true }).waitFor();
       expect(await carol.page.locator('#me').textContent()).toBe('');
