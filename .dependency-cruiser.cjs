@@ -15,9 +15,10 @@ module.exports = {
     {
       name: 'common-imports-no-feature-module',
       severity: 'error',
-      comment: 'src/common and src/metrics hold what every module uses; they depend on configuration and the database layer only.',
+      comment:
+        'src/common and src/metrics hold what every module uses; they depend on configuration, the database layer and the wire contract (plain types) only.',
       from: { path: '^src/(common|metrics)/' },
-      to: { path: '^src/', pathNot: '^src/(common|config|database|metrics|settings)/' },
+      to: { path: '^src/', pathNot: '^src/(common|config|contract|database|metrics|settings)/' },
     },
     {
       name: 'infrastructure-imports-no-feature-module',
