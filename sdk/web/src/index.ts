@@ -13,10 +13,18 @@ export { UsersApi } from './api/users-api.js';
 export type { ApiTransport, UploadOptions, UploadProgress } from './api/transport.js';
 export type { ConversationsHooks } from './api/conversations-api.js';
 export type { MessageHooks } from './api/messages-api.js';
-export { CallStore } from './stores/call-store.js';
+export { CallStore, ENDED_CALLS_KEPT } from './stores/call-store.js';
+export type { CallEndReason, CallPhase, CallSnapshot, CallView } from './stores/call-store.js';
 export { ConversationListStore } from './stores/conversation-list-store.js';
+export type {
+  ConversationListItem,
+  ConversationListSnapshot,
+  ConversationListStatus,
+} from './stores/conversation-list-store.js';
 export { PresenceStore } from './stores/presence-store.js';
-export { TypingStore } from './stores/typing-store.js';
+export type { Presence, PresenceSnapshot } from './stores/presence-store.js';
+export { TYPING_EXPIRY_MS, TYPING_NOTIFY_INTERVAL_MS, TypingStore } from './stores/typing-store.js';
+export type { TypingSnapshot } from './stores/typing-store.js';
 export { Observable } from './stores/observable.js';
 export type { AuthProvider } from './auth-session.js';
 export { readAuthResult } from './auth-result.js';
