@@ -3,7 +3,6 @@
 // friendship ending, typing relayed in a group and one-to-one (each receiver's own
 // conversation ID), throttled to the service's one notice a second, cleared by the typer's
 // message and expiring without one.
-import { PresenceStore } from '../../sdk/web/src/index';
 import type { ImClient } from '../../sdk/web/src/index';
 import { ApiClient, IssuedUser, friendCid, groupCid } from '../helpers/api-client';
 import { TestApp, issueUser } from '../helpers/test-app';
@@ -50,19 +49,6 @@ describe('Web SDK stores: presence read from the service', () => {
   let api: ApiClient;
   beforeAll(() => ({ api } = app));
 
-  /** A presence store over the client's public API, with the presence read (users.presence). */
-  const presenceOf = (c: ImClient) =>
-    new PresenceStore({
-      on: (type, listener) => c.on(type, listener),
-      conversations: c.conversations,
-      friends: c.friends,
-      users: c.users,
-      calls: c.calls,
-      userId: () => c.currentUser?.user_id ?? null,
-      sendTyping: () => Promise.reject(new Error('not used')),
-      now: () => Date.now(),
-    });
-
   it('reads the presence of friends already online when the user arrives, and follows it from there', async () => {
     const [me, a, b, stranger] = [await person(app.t), await person(app.t), await person(app.t), await person(app.t)];
     await api.befriend(me, a);
@@ -70,8 +56,9 @@ describe('Web SDK stores: presence read from the service', () => {
     const theirs = await loggedIn(app, a);
     await loggedIn(app, stranger);
     const mine = await loggedIn(app, me);
-    const store = presenceOf(mine.c);
-    await store.refresh();
+    const store = mine.c.presence;
+    // Read at the login's recovery.
+    await until(() => store.get(a.userId) && store.get(b.userId), 'the friends read');
     expect(store.get(a.userId)).toEqual({ online: true, last_seen_at: null });
     expect(store.get(b.userId)).toEqual({ online: false, last_seen_at: null });
     expect(store.get(stranger.userId)).toBeUndefined();

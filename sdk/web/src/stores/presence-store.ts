@@ -99,11 +99,9 @@ export class PresenceStore extends Observable<PresenceSnapshot> {
 
   /** The presence of these users now, in queries of at most QUERY_LIMIT; events heard since `since` win. */
   private async read(userIds: readonly string[], generation = this.generation, since = this.tick): Promise<void> {
-    const presence = this.deps.users?.presence.bind(this.deps.users);
-    if (!presence) return;
     const unique = [...new Set(userIds)];
     for (let i = 0; i < unique.length; i += QUERY_LIMIT) {
-      const reply = await presence(unique.slice(i, i + QUERY_LIMIT));
+      const reply = await this.deps.users.presence(unique.slice(i, i + QUERY_LIMIT));
       if (generation !== this.generation) return;
       this.put(reply.items.filter((item) => !this.heardSince(item.user_id, since)));
     }
