@@ -82,6 +82,26 @@ export class FriendsRepository {
     return rows.map((row) => row.friendId);
   }
 
+  /** Internal IDs of the user's friends whom the user has not blocked: who may hear the user's presence. */
+  async friendIdsNotBlockedBy(userId: string): Promise<string[]> {
+    const rows = (await this.friendships.query(
+      'SELECT f.friend_id AS id FROM friendships f WHERE f.user_id = ? AND NOT EXISTS ' +
+        '(SELECT 1 FROM blocks b WHERE b.user_id = ? AND b.blocked_user_id = f.friend_id)',
+      [userId, userId],
+    )) as Array<{ id: number | string }>;
+    return rows.map((row) => String(row.id));
+  }
+
+  /** Internal IDs of the user's friends who have not blocked the user: whose presence the user may read. */
+  async friendIdsNotBlocking(userId: string): Promise<string[]> {
+    const rows = (await this.friendships.query(
+      'SELECT f.friend_id AS id FROM friendships f WHERE f.user_id = ? AND NOT EXISTS ' +
+        '(SELECT 1 FROM blocks b WHERE b.user_id = f.friend_id AND b.blocked_user_id = ?)',
+      [userId, userId],
+    )) as Array<{ id: number | string }>;
+    return rows.map((row) => String(row.id));
+  }
+
   // --- friend requests ---
 
   findRequest(id: string, manager: EntityManager): Promise<FriendRequestEntity | null> {

@@ -21,4 +21,17 @@ export class Relationships {
   friendIds(userId: string, manager?: EntityManager): Promise<string[]> {
     return this.friends.friendIds(userId, manager);
   }
+
+  /**
+   * Who hears the user's presence: friends, less those the user blocked (a block hides the
+   * blocker's profile from the blocked user, and presence with it).
+   */
+  presenceAudience(userId: string): Promise<string[]> {
+    return this.friends.friendIdsNotBlockedBy(userId);
+  }
+
+  /** Whose presence the user may read: friends who have not blocked the user. */
+  presenceVisibleTo(userId: string): Promise<string[]> {
+    return this.friends.friendIdsNotBlocking(userId);
+  }
 }

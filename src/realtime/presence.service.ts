@@ -137,7 +137,7 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
   async query(user: AuthUser, dto: PresenceQueryDto): Promise<PresenceQueryReply> {
     const [asked, friendIds] = await Promise.all([
       this.users.findByExternalIds(dto.user_ids),
-      this.friends.friendIds(user.internalId),
+      this.friends.presenceVisibleTo(user.internalId),
     ]);
     const friends = new Set(friendIds);
     const internalOf = new Map(asked.filter((u) => friends.has(u.id)).map((u) => [u.externalId, u.id]));
@@ -167,7 +167,7 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
 
   private async announce(transition: PresenceTransition | null, externalId: string): Promise<void> {
     if (!transition) return;
-    const friendIds = await this.friends.friendIds(transition.userId);
+    const friendIds = await this.friends.presenceAudience(transition.userId);
     this.realtime.emitToRooms(
       friendIds.map(userRoom),
       ephemeral(

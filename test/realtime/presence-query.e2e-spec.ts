@@ -61,6 +61,34 @@ describe('presence query (POST /app/sdk/presence/query)', () => {
     strangerSocket.close();
   });
 
+  it("hides a blocker's presence from the user they blocked, in the query and in presence.changed", async () => {
+    const [blocker, blocked, other]: IssuedUser[] = await Promise.all(Array.from({ length: 3 }, () => issueUser(t)));
+    const seed = new Seed(t);
+    await seed.friends(blocker.id, blocked.id);
+    await seed.friends(blocker.id, other.id);
+    await api.block(blocker, blocked);
+    const blockedWatch = await connect(url, { auth: { token: blocked.token } });
+    const otherWatch = await connect(url, { auth: { token: other.token } });
+    const blockerSocket = await connect(url, { auth: { token: blocker.token } });
+    // The friend who was not blocked hears it; then the blocked user must not have.
+    await otherWatch.waitFor(
+      () => otherWatch.of('presence.changed').find((e) => e.data.user_id === blocker.userId),
+      5000,
+      "the blocker's presence at the other friend",
+    );
+    expect(blockedWatch.of('presence.changed').filter((e) => e.data.user_id === blocker.userId)).toEqual([]);
+    expect((await query(blocked, { user_ids: [blocker.userId] })).body.data).toEqual({ items: [] });
+    // The blocker still reads the blocked user's presence (a block hides the blocker, not the blocked).
+    expect((await query(blocker, { user_ids: [blocked.userId] })).body.data.items).toEqual([
+      { user_id: blocked.userId, online: true, last_seen_at: null },
+    ]);
+    await api.unblock(blocker, blocked);
+    expect((await query(blocked, { user_ids: [blocker.userId] })).body.data.items).toEqual([
+      { user_id: blocker.userId, online: true, last_seen_at: null },
+    ]);
+    for (const socket of [blockedWatch, otherWatch, blockerSocket]) socket.close();
+  });
+
   it('refuses a malformed list with 1004 naming user_ids, and answers nothing without a token', async () => {
     const me = await issueUser(t);
     const cases: Array<[unknown, RegExp]> = [
