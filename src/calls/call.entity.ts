@@ -1,10 +1,11 @@
 import { Column, Entity, Index } from 'typeorm';
+import type { CallEndReason, CallState } from '../contract/calls';
 import { IdColumn, bigintId, msTime } from '../database/columns';
 
 export const CALL_MEDIA = ['audio', 'video'] as const;
 export type CallMedia = (typeof CALL_MEDIA)[number];
-export type CallState = 'ringing' | 'ongoing' | 'ended';
-export const CALL_END_REASONS = [
+export type { CallState } from '../contract/calls';
+export const CALL_END_REASONS: readonly CallEndReason[] = [
   'hangup',
   'canceled',
   'rejected',
@@ -13,8 +14,8 @@ export const CALL_END_REASONS = [
   'other_device_accepted',
   'ended_by_server',
   'interrupted',
-] as const;
-export type CallEndReason = (typeof CALL_END_REASONS)[number];
+];
+export type { CallEndReason };
 
 /**
  * A call in a conversation. `live_conversation_id` and `live_room_id` hold the conversation

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CALL_END_REASONS, CALL_MEDIA, CallEntity } from './call.entity';
+import { CALL_END_REASONS, CALL_MEDIA, CallEndReason, CallEntity, CallState } from './call.entity';
 import type { CallParticipantEntity } from './call-participant.entity';
 import type * as contract from '../contract';
 
@@ -22,8 +22,8 @@ export class CallReply {
   @ApiProperty({ description: 'Call ID (UUID).' }) call_id: string;
   @ApiProperty({ description: "The caller's (or reader's) own ID of the conversation." }) conversation_id: string;
   @ApiProperty({ enum: CALL_MEDIA }) media: string;
-  @ApiProperty({ enum: ['ringing', 'ongoing', 'ended'] }) state: string;
-  @ApiProperty({ enum: CALL_END_REASONS, nullable: true, type: String }) end_reason: string | null;
+  @ApiProperty({ enum: ['ringing', 'ongoing', 'ended'] }) state: CallState;
+  @ApiProperty({ enum: CALL_END_REASONS, nullable: true, type: String }) end_reason: CallEndReason | null;
   @ApiProperty({ description: 'External user ID of the caller.' }) caller_user_id: string;
   @ApiProperty({ description: 'The provider room (uint32).' }) room_id: number;
   @ApiProperty() started_at: number;

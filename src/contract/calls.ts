@@ -11,6 +11,24 @@ export interface CallParticipantReply {
   left_at: number | null;
 }
 
+/** ringing → ongoing → ended (docs/calls.md "States"). */
+export type CallState = 'ringing' | 'ongoing' | 'ended';
+
+/**
+ * Why a call ended: hung up after an answer, canceled by the caller, rejected, busy, not
+ * answered in time, answered on another device of the callee (one-to-one), closed by the
+ * provider, or an answered call whose room stayed empty.
+ */
+export type CallEndReason =
+  | 'hangup'
+  | 'canceled'
+  | 'rejected'
+  | 'busy'
+  | 'no_answer'
+  | 'other_device_accepted'
+  | 'ended_by_server'
+  | 'interrupted';
+
 export interface CallReply {
   /** Call ID (UUID). */
   call_id: string;
@@ -18,9 +36,9 @@ export interface CallReply {
   conversation_id: string;
   /** audio or video. */
   media: string;
-  /** ringing, ongoing or ended. */
-  state: string;
-  end_reason: string | null;
+  state: CallState;
+  /** Set once the call ended. */
+  end_reason: CallEndReason | null;
   /** External user ID of the caller. */
   caller_user_id: string;
   /** The provider room (uint32). */

@@ -1,4 +1,4 @@
-import type { CallReply } from './calls.js';
+import type { CallEndReason, CallReply } from './calls.js';
 import type { BlockReply, FriendReply, FriendRequestReply } from './friends.js';
 import type { GroupSummary } from './groups.js';
 import type { MessageReply } from './messages.js';
@@ -29,6 +29,12 @@ interface MessageEventShared {
   conversation_id?: string;
   unread?: null;
   reason?: string;
+  /** Recall and delete: the conversation's content version after the change (a window's calibration value). */
+  updated_at?: number;
+  /** Recall and delete: the conversation's deletion revision after the change. */
+  deletion_revision?: string;
+  /** Recall and delete: the conversation's last sequence. */
+  last_seq?: string;
 }
 
 /** One-to-one message events: each side's own conversation ID and unread count. */
@@ -99,7 +105,10 @@ export interface DurableEventMap {
     shared: { call: Omit<CallReply, 'conversation_id'>; user_id: string };
     private: CallPrivatePart;
   };
-  'call.ended': { shared: { call: Omit<CallReply, 'conversation_id'>; reason: string }; private: CallPrivatePart };
+  'call.ended': {
+    shared: { call: Omit<CallReply, 'conversation_id'>; reason: CallEndReason };
+    private: CallPrivatePart;
+  };
 }
 
 /** Call events: the recipient's own ID of the call's conversation. */

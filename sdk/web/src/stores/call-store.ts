@@ -1,3 +1,4 @@
+import type * as Contract from '../../../../src/contract/index.js';
 import type { CallReply } from '../../../../src/contract/index.js';
 import type { ClientEventMap } from '../events.js';
 import { Observable } from './observable.js';
@@ -22,16 +23,7 @@ export type CallPhase = 'incoming' | 'outgoing' | 'ringing' | 'ongoing' | 'ended
  * device of the user answered) and `left` (the user hung up or was dropped from a group call
  * that goes on; in a group call the user declined, `rejected`).
  */
-export type CallEndReason =
-  | 'hangup'
-  | 'canceled'
-  | 'rejected'
-  | 'busy'
-  | 'no_answer'
-  | 'ended_by_server'
-  | 'interrupted'
-  | 'other_device_accepted'
-  | 'left';
+export type CallEndReason = Contract.CallEndReason | 'left';
 
 /** One call as {@link CallStore} shows it. */
 export interface CallView {
