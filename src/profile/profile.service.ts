@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
@@ -9,6 +10,7 @@ import { AuthUser } from '../common/auth-user';
 import { OutboxWriter } from '../outbox/outbox-writer';
 import type { User } from '../users/user';
 import { ProfileReply, toUserReply, UserReply } from '../users/user.mapper';
+import { ProfileChangeAnnouncer } from '../users/profile-change-announcer';
 import { OwnProfileChanges, UsersService } from '../users/users.service';
 import { UsernameLookupQueryDto, UserProfileQueryDto } from './dto/profile-query.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
@@ -17,15 +19,22 @@ import { ProfileUpdateReply } from './profile.reply';
 const PROFILE_FIELDS = ['nickname', 'username', 'avatar', 'signature'] as const;
 
 @Injectable()
-export class ProfileService {
+export class ProfileService implements OnModuleInit {
   constructor(
     private readonly users: UsersService,
     private readonly friends: Relationships,
     private readonly outbox: OutboxWriter,
+    private readonly profileChanges: ProfileChangeAnnouncer,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    // The host's token and upsert calls change profiles in the users module; friends hear it as
+    // they hear the user's own change.
+    this.profileChanges.register((manager, user) => this.announce(manager, user.id, this.reply(user)));
+  }
 
   async me(auth: AuthUser): Promise<ProfileReply> {
     const user = await this.users.findById(auth.internalId);
@@ -49,18 +58,22 @@ export class ProfileService {
       const { user, changed } = await this.users.updateOwnProfile(manager, auth.internalId, changes);
       const reply = this.reply(user);
       if (!changed) return { user: reply, event_id: null };
-      const friendIds = await this.friends.friendIds(auth.internalId, manager);
-      const event_id = await this.outbox.append(
-        manager,
-        {
-          type: 'user.profile_updated',
-          payload: { user: reply },
-          recipients: [auth.internalId, ...friendIds].map((userId) => ({ userId })),
-        },
-        this.clock.now(),
-      );
-      return { user: reply, event_id };
+      return { user: reply, event_id: await this.announce(manager, auth.internalId, reply) };
     });
+  }
+
+  /** `user.profile_updated` to the user's devices and friends, in the caller's transaction. */
+  private async announce(manager: EntityManager, userId: string, user: UserReply): Promise<string> {
+    const friendIds = await this.friends.friendIds(userId, manager);
+    return this.outbox.append(
+      manager,
+      {
+        type: 'user.profile_updated',
+        payload: { user },
+        recipients: [userId, ...friendIds].map((id) => ({ userId: id })),
+      },
+      this.clock.now(),
+    );
   }
 
   async profile(auth: AuthUser, query: UserProfileQueryDto): Promise<ProfileReply> {

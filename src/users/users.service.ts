@@ -5,6 +5,8 @@ import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/db-errors';
+import { TransactionRunner } from '../database/transaction-runner';
+import { ProfileChangeAnnouncer } from './profile-change-announcer';
 import { AccessChange, UserAccessEvents } from './user-access-events';
 import { User, UserAuthState } from './user';
 import { ProfileChanges, UsersRepository } from './users.repository';
@@ -32,6 +34,8 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly accessEvents: UserAccessEvents,
+    private readonly profileChanges: ProfileChangeAnnouncer,
+    private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -63,8 +67,13 @@ export class UsersService {
         const changes = this.diff(existing, input);
         if (Object.keys(changes).length === 0) return existing;
         const now = Math.max(this.clock.now(), existing.profileUpdatedAt + 1);
-        await this.users.updateProfile(existing.id, changes, now);
-        return Object.assign(existing, changes, { profileUpdatedAt: now, updatedAt: now });
+        const updated = Object.assign({ ...existing }, changes, { profileUpdatedAt: now, updatedAt: now });
+        // The change and its user.profile_updated (to the user and their friends) commit together.
+        await this.tx.run(async (manager) => {
+          await this.users.updateProfile(existing.id, changes, now, manager);
+          await this.profileChanges.announce(manager, updated);
+        });
+        return updated;
       } catch (error) {
         if (isUniqueViolation(error, 'username'))
           throw AppError.invalid('username', 'is already taken by another user');
