@@ -68,6 +68,9 @@ export async function startDemoService(): Promise<DemoService> {
   const problems: string[] = [];
   // Before login the page asks for a host session (401).
   const expected = [/status of 401/];
+  /** While the service stops, a request it was still answering may fail with a 5xx: expected then, not after. */
+  let stopping = false;
+  const outage = /status of 5\d\d/;
   return {
     base,
     browser,
@@ -80,19 +83,25 @@ export async function startDemoService(): Promise<DemoService> {
       const context = await browser.newContext({ baseURL: base, viewport });
       const tab = await context.newPage();
       tab.on('console', (message) => {
-        if (message.type() === 'error' && !expected.some((e) => e.test(message.text()))) problems.push(message.text());
+        if (message.type() !== 'error' || expected.some((e) => e.test(message.text()))) return;
+        if (!(stopping && outage.test(message.text()))) problems.push(message.text());
       });
       tab.on('pageerror', (error) => problems.push(error.message));
       // The console names no URL: a failing one is recorded with it.
       tab.on('response', (response) => {
-        if (response.status() >= 500) problems.push(`HTTP ${response.status()} ${response.url()}`);
+        if (response.status() >= 500 && !stopping) problems.push(`HTTP ${response.status()} ${response.url()}`);
       });
       return tab;
     },
     async restart(between) {
-      await t.close();
-      await between?.();
-      t = await boot();
+      stopping = true;
+      try {
+        await t.close();
+        await between?.();
+        t = await boot();
+      } finally {
+        stopping = false;
+      }
     },
     async close() {
       await browser.close().catch(() => undefined);

@@ -5,6 +5,9 @@
 import { $, attempt, avatar, clearStatus, fill, h, presenceDot, problem, say } from './dom.js';
 import { localMessage, storedMessage } from './message-view.js';
 
+/** How long a failed send waits before it goes again while the connection is up. */
+const RETRY_MS = 5000;
+
 /** Errors that sending again cannot fix: the text goes back to the input instead. */
 const REFUSALS = new Set(['rejected', 'invalid', 'disabled', 'auth', 'identity_changed']);
 
@@ -30,10 +33,24 @@ export function createChat(app) {
   client.on('message.pending', onLocal);
   client.on('message.failed', onLocal);
   client.on('message.sent', ({ local }) => onLocal(local));
-  // Sends that could not reach the service go again once it is back.
-  client.on('connection.ready', () => {
+  // Sends that could not reach the service go again once it is back, and again a little later
+  // while it still fails them (a service that has just started may not answer everything yet).
+  let later = null;
+  function retryFailed() {
+    clearTimeout(later);
+    later = null;
+    if (app.ended) return;
     for (const conversationId of failedIn) for (const message of failedRetryable(conversationId)) void retry(message);
-  });
+  }
+  function retryLater() {
+    if (later !== null || app.ended) return;
+    later = setTimeout(() => {
+      later = null;
+      // Offline, the connection's return retries them.
+      if (client.connected) retryFailed();
+    }, RETRY_MS);
+  }
+  client.on('connection.ready', retryFailed);
   people.subscribe(() => open && render());
   client.presence.subscribe(() => open && renderHeader());
   client.typing.subscribe(() => open && renderTyping());
@@ -112,7 +129,19 @@ export function createChat(app) {
         { type: 'button', onclick: () => app.calls.start(c.conversation_id), disabled: c.is_member === false },
         'Audio call',
       ),
-      c.type === 'group' ? h('button', { type: 'button', onclick: () => app.groups.toggle(c) }, 'Members') : null,
+      c.type === 'group'
+        ? h(
+            'button',
+            {
+              type: 'button',
+              id: 'members-toggle',
+              'aria-controls': 'chat-extra',
+              'aria-expanded': String(app.groups.isOpen(c)),
+              onclick: () => app.groups.toggle(c),
+            },
+            'Members',
+          )
+        : null,
     );
   }
 
@@ -191,12 +220,14 @@ export function createChat(app) {
       if (open) render();
       restore();
       say(problem(error));
-    } else
+    } else {
+      retryLater();
       say(
         error?.kind === 'network'
           ? 'Not sent: the service cannot be reached. It goes again once the connection is back.'
           : `Not sent: ${problem(error)}`,
       );
+    }
   }
 
   async function sendImage(input) {

@@ -24,8 +24,9 @@ export function createGroups(app) {
   client.presence.subscribe(() => panel && render());
 
   async function toggle(conversation) {
-    if (panel?.conversation.conversation_id === conversation.conversation_id) return close();
+    if (isOpen(conversation)) return close();
     panel = { conversation, members: [], code: null };
+    $('members-toggle')?.setAttribute('aria-expanded', 'true');
     render();
     await load();
   }
@@ -33,6 +34,11 @@ export function createGroups(app) {
   function close() {
     panel = null;
     $('chat-extra')?.replaceChildren();
+    $('members-toggle')?.setAttribute('aria-expanded', 'false');
+  }
+
+  function isOpen(conversation) {
+    return panel?.conversation.conversation_id === conversation.conversation_id;
   }
 
   async function load() {
@@ -157,5 +163,5 @@ export function createGroups(app) {
     say(`You left ${conversation.title}`);
   }
 
-  return { toggle, close };
+  return { toggle, close, isOpen };
 }
