@@ -83,3 +83,46 @@ describe('AuthSession: an auth provider that throws or rejects', () => {
     expect((await s.renew()).user.user_id).toBe('u_1');
   });
 });
+
+describe('AuthSession: renewal ahead of expiry', () => {
+  const T0 = 1_000_000_000_000;
+
+  it('renews a token shorter-lived than renewAheadMs once, at half its life, not on every use', async () => {
+    let clock = T0;
+    let calls = 0;
+    const shortLived = () => {
+      calls += 1;
+      const exp = Math.floor(clock / 1000) + 60; // TOKEN_TTL_SECONDS=60, the service's smallest
+      return Promise.resolve({ user: data.user, token: jwt({ user_id: 'u_1', exp }), expire_at: exp });
+    };
+    const s = new AuthSession({
+      provider: shortLived,
+      renewAheadMs: 60_000,
+      now: () => clock,
+      onIdentityChanged: () => undefined,
+      onRenewed: () => undefined,
+    });
+    await s.login();
+    expect(calls).toBe(1);
+    for (const at of [0, 1_000, 10_000, 29_000]) {
+      clock = T0 + at;
+      await s.token();
+    }
+    expect(calls).toBe(1);
+    clock = T0 + 31_000;
+    await s.token();
+    expect(calls).toBe(2);
+    clock = T0 + 40_000;
+    await s.token();
+    expect(calls).toBe(2);
+    s.stop();
+  });
+
+  it('answers a call before any login as invalid, and one after the session stopped as stale', async () => {
+    const s = session(() => Promise.resolve(data));
+    expect(await failure(s.token())).toMatchObject({ kind: 'invalid', code: 0 });
+    await s.login();
+    s.stop();
+    expect(await failure(s.token())).toMatchObject({ kind: 'stale', code: 0 });
+  });
+});

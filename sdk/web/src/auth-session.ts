@@ -35,6 +35,8 @@ export class AuthSession {
   private renewing: Promise<ImAuth> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private generationValue = 0;
+  /** When the current credential arrived (the clock of `now`): its lifetime bounds how early it is renewed. */
+  private obtainedAt = 0;
 
   constructor(private readonly options: AuthSessionOptions) {}
 
@@ -59,6 +61,7 @@ export class AuthSession {
       throw new ImError('stale', 0, 'a newer login or logout superseded this one');
     const auth = readAuthResult(result);
     this.auth = auth;
+    this.obtainedAt = this.options.now();
     this.schedule();
     return auth;
   }
@@ -75,7 +78,7 @@ export class AuthSession {
   /** A token valid now, renewed first when it is about to expire. */
   async token(): Promise<string> {
     const auth = this.current();
-    if (auth.expire_at * 1000 - this.options.now() > this.options.renewAheadMs) return auth.token;
+    if (auth.expire_at * 1000 - this.options.now() > this.aheadMs(auth)) return auth.token;
     return (await this.renew()).token;
   }
 
@@ -105,6 +108,7 @@ export class AuthSession {
       throw new ImError('identity_changed', 0, 'the auth provider answered another user; the session stopped');
     }
     this.auth = { ...next, user: { ...previous.user, ...next.user } };
+    this.obtainedAt = this.options.now();
     this.schedule();
     this.options.onRenewed(this.auth);
     return this.auth;
@@ -129,8 +133,21 @@ export class AuthSession {
   }
 
   private current(): ImAuth {
-    if (!this.auth) throw new ImError('stale', 0, 'not logged in');
+    // Never logged in: the app called too early. Afterwards: the call belongs to a login that ended.
+    if (!this.auth)
+      throw this.generationValue === 0
+        ? new ImError('invalid', 0, 'not logged in: call login() first')
+        : new ImError('stale', 0, 'not logged in');
     return this.auth;
+  }
+
+  /**
+   * How long before expiry to renew: `renewAheadMs`, but at most half the credential's lifetime,
+   * so a short-lived token (TOKEN_TTL_SECONDS near renewAheadMs) is not renewed again at once.
+   */
+  private aheadMs(auth: ImAuth): number {
+    const lifetime = auth.expire_at * 1000 - this.obtainedAt;
+    return Math.min(this.options.renewAheadMs, Math.max(0, lifetime / 2));
   }
 
   /** Renews ahead of expiry even when nothing is sent, so the real-time connection never lapses. */
@@ -139,7 +156,7 @@ export class AuthSession {
     const auth = this.current();
     // At least a second apart: a provider that keeps answering a nearly expired token must not
     // be called in a loop (requests still renew on demand).
-    const delay = Math.max(1000, auth.expire_at * 1000 - this.options.now() - this.options.renewAheadMs);
+    const delay = Math.max(1000, auth.expire_at * 1000 - this.options.now() - this.aheadMs(auth));
     // Timers above 2^31 ms fire at once; a day-long token is renewed by the next request anyway.
     if (delay > 2 ** 31 - 1) return;
     const generation = this.generationValue;

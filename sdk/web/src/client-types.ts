@@ -27,8 +27,10 @@ export interface ClientOptions {
   authProvider: AuthProvider;
   /** socket.io path (REALTIME_PATH). */
   realtimePath?: string;
-  /** Renew this long before the token expires. */
+  /** Renew this long before the token expires (at most half the token's lifetime). Default 60 s. */
   renewAheadMs?: number;
+  /** How long `login()` waits for its first connection before it rejects with kind `network`. Default 15 s. */
+  connectTimeoutMs?: number;
   /** Where the SDK runs: lifecycle hooks, HTTP, uploads, the socket and storage (defaults: the browser's, or Node's). */
   environment?: ClientEnvironment;
   /** The readable cache across reloads: IndexedDB where available, memory otherwise. Same as `environment.storage`. */
@@ -44,7 +46,12 @@ export interface ClientOptions {
 }
 
 export interface ImClient {
-  /** Asks the auth provider for a credential, connects, and starts recovery (`recover`). */
+  /**
+   * Asks the auth provider for a credential, connects, and starts recovery (`recover`).
+   * Resolves once the connection is ready, so listeners added right after it miss no event;
+   * rejects with the provider's or the service's refusal, or kind `network` when the service
+   * cannot be reached within `connectTimeoutMs` (the login is then undone).
+   */
   login(): Promise<ImUser>;
   /** Ends this login: the connection, the local state and this user's readable cache. */
   logout(): void;

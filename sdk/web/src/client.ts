@@ -1,4 +1,4 @@
-import type { MessageChangeReply, SendReply, SyncReply, UnreadReply, UserReply } from '../../../src/contract/index.js';
+import type { MessageChangeReply, SendReply, UnreadReply, UserReply } from '../../../src/contract/index.js';
 import { CallsApi } from './api/calls-api.js';
 import { ConversationsApi } from './api/conversations-api.js';
 import { FriendsApi } from './api/friends-api.js';
@@ -9,15 +9,16 @@ import { ReportsApi } from './api/reports-api.js';
 import type { ApiTransport } from './api/transport.js';
 import { UsersApi } from './api/users-api.js';
 import { AuthSession } from './auth-session.js';
-import type { ClientOptions, ImClient, SyncPage } from './client-types.js';
+import type { ClientOptions, ImClient } from './client-types.js';
+import { CachedHome, loginKeys } from './cached-home.js';
 import { Coalescer } from './coalescer.js';
 import { ConversationWindow, ImMessage, ReadReply, WindowReply, WindowSnapshot } from './conversation-window.js';
 import { defaultStateStore } from './state-store.js';
 import { browserEnvironment, defaultSocketFactory } from './environment.js';
 import { ImError } from './errors.js';
+import { FirstConnection } from './first-connection.js';
 import { EventDedup } from './event-dedup.js';
 import { ClientEventMap, Emitter, RecoveryReason, ServerEvent } from './events.js';
-import { isHomePage, withTombstone } from './home-cache.js';
 import { HttpClient, Query } from './http.js';
 import { RealtimeLink } from './realtime.js';
 import { CallStore } from './stores/call-store.js';
@@ -35,22 +36,13 @@ export function createClient(options: ClientOptions): ImClient {
   const environment = options.environment ?? browserEnvironment();
   const store = options.store ?? environment.storage ?? defaultStateStore();
   const now = options.now ?? (() => Date.now());
-  /** A store key of the current login's user; writes of an earlier login are dropped. */
-  const saver = () => {
-    const user = session.user?.user_id;
-    const generation = session.generation;
-    return user === undefined
-      ? null
-      : {
-          prefix: `${user}/`,
-          save: (key: string, value: unknown) => {
-            if (generation === session.generation) void store.save(`${user}/${key}`, value).catch(() => undefined);
-          },
-        };
-  };
   let recovery: (reasons: RecoveryReason[]) => Promise<void> = async () => undefined;
-  /** The last first `sync` page of this login, as saved: tombstones patch it in order. */
-  let home: { generation: number; page: SyncPage } | null = null;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+  /** `login()` resolves once its first connection is ready: listeners added after it miss no event. */
+  const firstConnection = new FirstConnection();
+  /** Whether the connection is up (between `connection.ready` and its loss). */
+  let online = false;
+  let destroyed = false;
   const windows = new Set<ConversationWindow>();
   const badgeListeners = new Set<(state: BadgeState) => void>();
   const session = new AuthSession({
@@ -65,6 +57,7 @@ export function createClient(options: ClientOptions): ImClient {
     },
     onRenewed: (auth) => link.renewed(auth.token),
   });
+  const cachedHome = new CachedHome(store, session);
   const http = new HttpClient(options.baseUrl, session, options.fetch ?? environment.fetch ?? fetch.bind(globalThis), {
     upload: environment.upload,
   });
@@ -84,11 +77,7 @@ export function createClient(options: ClientOptions): ImClient {
   const conversations = new ConversationsApi(transport, {
     synced: (page, firstPage) => {
       badge.setAbsolute(page.unread, page.conversations.items);
-      const keys = saver();
-      if (firstPage && keys) {
-        home = { generation: session.generation, page };
-        keys.save('home', page);
-      }
+      if (firstPage) cachedHome.save(page);
     },
   });
   const media = new MediaApi(transport);
@@ -119,14 +108,22 @@ export function createClient(options: ClientOptions): ImClient {
     dedup,
     {
       ready: (info) => {
+        online = true;
         emitter.emit('connection.ready', info);
+        firstConnection.settle(null);
         void coalescer.trigger('connection.ready').catch(() => undefined);
       },
       event: (event) => deliver(event),
-      disconnected: (reason) => emitter.emit('connection.lost', { reason }),
+      disconnected: (reason) => {
+        // Once per outage: the failed attempts of one reconnect are not news to the app.
+        if (!online) return;
+        online = false;
+        emitter.emit('connection.lost', { reason });
+      },
       session: (event) => emit(event),
       fatal: (error) => {
         session.stop();
+        firstConnection.settle(error);
         emitter.emit('session.ended', { code: error.code, kind: error.kind, message: error.message });
       },
     },
@@ -162,7 +159,7 @@ export function createClient(options: ClientOptions): ImClient {
   function resetState(): void {
     for (const w of windows) w.close();
     windows.clear();
-    home = null;
+    cachedHome.reset();
     messages.reset();
     media.revokeUrls();
     conversationList.reset();
@@ -172,6 +169,8 @@ export function createClient(options: ClientOptions): ImClient {
   }
 
   const logout = (): void => {
+    firstConnection.settle(new ImError('stale', 0, 'logout (or a newer login) ended this login'));
+    online = false;
     // Spec 4.7 rule 7: logout clears the account's session, its readable cache included.
     const user = session.user?.user_id;
     if (user !== undefined) void store.clear(`${user}/`).catch(() => undefined);
@@ -183,14 +182,24 @@ export function createClient(options: ClientOptions): ImClient {
 
   return {
     async login() {
+      if (destroyed) throw new ImError('invalid', 0, 'this client was destroyed; create another');
       logout();
       const auth = await session.login();
+      const connected = firstConnection.wait(connectTimeoutMs);
       link.start();
       void coalescer.trigger('login').catch(() => undefined);
+      try {
+        await connected;
+      } catch (error) {
+        // No connection in time: nothing half-started stays behind (the app may log in again).
+        if (!(error instanceof ImError && error.kind === 'stale')) logout();
+        throw error;
+      }
       return auth.user;
     },
     logout,
     destroy() {
+      destroyed = true;
       logout();
       for (const off of unhook) off();
       emitter.clear();
@@ -226,7 +235,7 @@ export function createClient(options: ClientOptions): ImClient {
     post: <T>(path: string, body?: unknown) => transport.post<T>(path, body),
     markProcessed: (eventId) => dedup.firstTime(eventId),
     openWindow(conversationId, onChange) {
-      const keys = saver();
+      const keys = loginKeys(store, session);
       const cacheKey = `window/${conversationId}`;
       const w = new ConversationWindow(
         conversationId,
@@ -256,10 +265,7 @@ export function createClient(options: ClientOptions): ImClient {
     get badge() {
       return badge.state;
     },
-    async cachedHome() {
-      const keys = saver();
-      return keys ? ((await store.load(`${keys.prefix}home`)) as SyncReply | undefined) : undefined;
-    },
+    cachedHome: () => cachedHome.load(),
     onBadge(listener) {
       badgeListeners.add(listener);
       return () => badgeListeners.delete(listener);
@@ -303,33 +309,7 @@ export function createClient(options: ClientOptions): ImClient {
     if (event.type !== 'message.recalled' && event.type !== 'message.deleted') return;
     const data = event.data as { conversation_id?: string; message?: ImMessage };
     const conversationId = data.conversation_id ?? data.message?.conversation_id;
-    if (conversationId && data.message) patchHome(conversationId, data.message);
-  }
-
-  /**
-   * A tombstone into the cached home page (see withTombstone). The page in memory is patched at
-   * once so that patches and a `sync` landing meanwhile save in order; before the first `sync`
-   * of this login, the stored page (from before a reload) is read first.
-   */
-  function patchHome(conversationId: string, message: ImMessage): void {
-    const keys = saver();
-    if (!keys) return;
-    const generation = session.generation;
-    const apply = (page: SyncPage) => {
-      const next = withTombstone(page, conversationId, message);
-      if (!next) return;
-      home = { generation, page: next };
-      keys.save('home', next);
-    };
-    if (home?.generation === generation) return apply(home.page);
-    void store
-      .load(`${keys.prefix}home`)
-      .then((stored) => {
-        if (generation !== session.generation) return;
-        if (home?.generation === generation) apply(home.page);
-        else if (isHomePage(stored)) apply(stored as SyncPage);
-      })
-      .catch(() => undefined);
+    if (conversationId && data.message) cachedHome.patch(conversationId, data.message);
   }
 
   function sent(message: LocalMessage, reply: SendReply): void {

@@ -6,6 +6,7 @@ import type {
 } from '../../../src/contract/index.js';
 import type { MessageReply } from '../../../src/contract/index.js';
 import type { LocalMessage } from './api/messages-api.js';
+import type { ErrorKind } from './errors.js';
 
 /**
  * The envelope of every real-time event (README "Real-time connection"). `position` is opaque
@@ -33,7 +34,10 @@ export interface SdkEventMap {
   event: ServerEventEnvelope;
   /** A connection (new or resumed) is ready; recovery follows. */
   'connection.ready': ReadyInfo;
-  /** The connection dropped; the SDK reconnects with backoff, and the readable cache stays. */
+  /**
+   * The connection dropped (once per outage, not per failed attempt); the SDK reconnects with
+   * backoff, and the readable cache stays. `connection.ready` tells the end of the outage.
+   */
   'connection.lost': { reason: string };
   /** Run `sync` and `messages` now (merged: one in flight, at most one trailing). */
   recover: { reasons: RecoveryReason[] };
@@ -43,7 +47,7 @@ export interface SdkEventMap {
    * The session ended without logout: the user or the SDK was disabled, or renewal failed for
    * good. Follows the service's `session.revoked` / `session.expired` where one caused it.
    */
-  'session.ended': { code: number; kind: string; message: string };
+  'session.ended': { code: number; kind: ErrorKind; message: string };
   /** A message this client is sending (the local echo), or one being retried. */
   'message.pending': LocalMessage;
   /** A send this client made was refused or could not reach the service; `messages.retry` sends it again. */
@@ -74,6 +78,8 @@ export interface StreamOptions {
 /** A typed emitter; a listener that throws never stops the others. */
 export class Emitter<M extends object> {
   private readonly listeners = new Map<keyof M, Set<Listener<never>>>();
+  /** `once` listeners by what the app passed, so `off(type, listener)` removes them too. */
+  private readonly onceWrappers = new Map<keyof M, Map<Listener<never>, Listener<never>>>();
 
   /** Adds a listener; returns the function that removes it. */
   on<K extends keyof M>(type: K, listener: Listener<M[K]>): () => void {
@@ -85,14 +91,25 @@ export class Emitter<M extends object> {
 
   /** Adds a listener called for the next event of `type` only. */
   once<K extends keyof M>(type: K, listener: Listener<M[K]>): () => void {
-    const off = this.on(type, (payload) => {
-      off();
+    let wrappers = this.onceWrappers.get(type);
+    if (!wrappers) this.onceWrappers.set(type, (wrappers = new Map()));
+    const registry = wrappers;
+    const wrapper: Listener<M[K]> = (payload) => {
+      this.off(type, listener);
       listener(payload);
-    });
-    return off;
+    };
+    registry.set(listener as Listener<never>, wrapper as Listener<never>);
+    this.on(type, wrapper);
+    return () => this.off(type, listener);
   }
 
+  /** Removes a listener added with `on` or `once`. */
   off<K extends keyof M>(type: K, listener: Listener<M[K]>): void {
+    const wrapper = this.onceWrappers.get(type)?.get(listener as Listener<never>);
+    if (wrapper) {
+      this.onceWrappers.get(type)!.delete(listener as Listener<never>);
+      this.listeners.get(type)?.delete(wrapper);
+    }
     this.listeners.get(type)?.delete(listener as Listener<never>);
   }
 
@@ -152,5 +169,6 @@ export class Emitter<M extends object> {
 
   clear(): void {
     this.listeners.clear();
+    this.onceWrappers.clear();
   }
 }

@@ -15,7 +15,7 @@ export interface LocalMessage {
   /** The idempotency key: a retry sends the same one, so the service stores the message once. */
   client_message_id: string;
   conversation_id: string;
-  type: string;
+  type: SendRequest['type'];
   content: Record<string, unknown>;
   /** `sending` while in flight; `failed` once refused or unreachable (see `error`). */
   status: 'sending' | 'failed';
