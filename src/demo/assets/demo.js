@@ -17,8 +17,15 @@ let app = null;
 
 async function start(account, extra = {}) {
   stop();
-  const client = createClient({ baseUrl: location.origin, authProvider: host.authProvider });
-  const user = await client.login();
+  // A development machine may be slow to answer: the first connection gets time.
+  const client = createClient({ baseUrl: location.origin, authProvider: host.authProvider, connectTimeoutMs: 30_000 });
+  let user;
+  try {
+    user = await client.login();
+  } catch (error) {
+    client.destroy();
+    throw error;
+  }
   const current = { client, host, me: user.user_id, people: createPeople(client), ended: false };
   app = current;
   app.people.learn(user);
@@ -57,7 +64,9 @@ function watchSession(client) {
     el.dataset.state = state;
     el.textContent = text;
   };
-  connection('connecting', 'Connecting…');
+  // login() resolves once connected: the first connection.ready has already been.
+  if (client.connected) connection('online', 'Online');
+  else connection('offline', 'Reconnecting…');
   client.on('connection.ready', () => connection('online', 'Online'));
   client.on('connection.lost', () => connection('offline', 'Reconnecting…'));
   client.on('session.ended', ({ message }) => {
