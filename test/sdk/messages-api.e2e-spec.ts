@@ -22,8 +22,10 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
   /** A logged-in client whose fetch a test can make lose the next reply of a path. */
   async function login(user: IssuedUser) {
     const lose = new Set<string>();
+    const posts: string[] = [];
     const fetchImpl: typeof fetch = async (input, init) => {
       const url = new URL(String(input instanceof Request ? input.url : input));
+      if (init?.method === 'POST') posts.push(url.pathname);
       const response = await fetch(input, init);
       // The request reached the service and was answered; the client never hears it.
       if (lose.delete(url.pathname)) throw new TypeError('fetch failed (reply lost)');
@@ -37,7 +39,7 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
     app.clients.push(c);
     await c.login();
     await until(() => c.connected, 'connected');
-    return { c, lose };
+    return { c, lose, posts };
   }
 
   async function pair() {
@@ -145,6 +147,60 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
       type: 'file',
       content: expect.objectContaining({ file_name: 'dot-as-file.png' }),
     });
+  });
+
+  it('echoes an image while it uploads, keeps a failed upload for retry, and a retry after a lost send does not upload again', async () => {
+    const { a, b, cid, bcid } = await pair();
+    const { c, lose, posts } = await login(a);
+    const events: string[] = [];
+    c.on('message.pending', (m) => events.push(`pending:${m.type}:${String(m.content.file_name)}`));
+    c.on('message.progress', (m) => events.push(`progress:${m.progress?.loaded}/${m.progress?.total}`));
+    c.on('message.failed', (m) => events.push(`failed:${m.error?.kind}`));
+    const png = new Blob([PNG], { type: 'image/png' });
+
+    // The upload's reply is lost: the message stays failed, with its bytes.
+    lose.add('/app/sdk/media/upload');
+    const sending = c.messages.sendImage(cid, png, { name: 'dot.png', width: 1, height: 1 });
+    const [echo] = c.messages.pending(cid);
+    expect(echo).toMatchObject({
+      type: 'image',
+      status: 'sending',
+      content: { file_name: 'dot.png', size: PNG.length },
+    });
+    await expect(sending).rejects.toMatchObject({ kind: 'network' });
+    expect(c.messages.pending(cid)).toEqual([expect.objectContaining({ status: 'failed', type: 'image' })]);
+
+    // Retry uploads again and sends; then the send's reply is lost and a second retry only sends.
+    lose.add('/app/sdk/messages/send');
+    await expect(c.messages.retry(echo.client_message_id)).rejects.toMatchObject({ kind: 'network' });
+    const uploadsBefore = posts.filter((p) => p === '/app/sdk/media/upload').length;
+    const stored = await c.messages.retry(echo.client_message_id);
+    expect(posts.filter((p) => p === '/app/sdk/media/upload').length).toBe(uploadsBefore);
+    expect(stored.message).toMatchObject({
+      client_message_id: echo.client_message_id,
+      type: 'image',
+      content: expect.objectContaining({ width: 1, height: 1, file_name: 'dot.png' }),
+    });
+    expect(c.messages.pending(cid)).toEqual([]);
+    const window = await api.window(b, bcid, {
+      known_last_seq: '0',
+      known_updated_at: '0',
+      known_deletion_revision: '0',
+    });
+    expect(window.messages.filter((m) => m.client_message_id === echo.client_message_id)).toHaveLength(1);
+    expect(events[0]).toBe('pending:image:dot.png');
+    expect(events).toContain('failed:network');
+    expect(events.some((e) => e.startsWith('progress:'))).toBe(true);
+
+    // An upload the service refuses (not an image) is failed with its code, for the app to discard.
+    const refused = await c.messages
+      .sendImage(cid, new Blob(['not an image'], { type: 'image/png' }), { name: 'fake.png' })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ kind: 'rejected', code: 1004 });
+    const [bad] = c.messages.pending(cid);
+    expect(bad).toMatchObject({ status: 'failed', error: expect.objectContaining({ code: 1004 }) });
+    c.messages.discard(bad.client_message_id);
+    expect(c.messages.pending(cid)).toEqual([]);
   });
 
   it('recalls and deletes, reads, pages the window and searches', async () => {

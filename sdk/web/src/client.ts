@@ -86,6 +86,7 @@ export function createClient(options: ClientOptions): ImClient {
     media,
     {
       pending: (message) => emitter.emit('message.pending', message),
+      progress: (message) => emitter.emit('message.progress', message),
       failed: (message) => emitter.emit('message.failed', message),
       sent: (message, reply) => sent(message, reply),
       changed: (action, conversationId, reply) => changed(action, conversationId, reply),

@@ -48,8 +48,13 @@ export interface SdkEventMap {
    * good. Follows the service's `session.revoked` / `session.expired` where one caused it.
    */
   'session.ended': { code: number; kind: ErrorKind; message: string };
-  /** A message this client is sending (the local echo), or one being retried. */
+  /**
+   * A message this client is sending (the local echo), or one being retried; again for the same
+   * `client_message_id` when an image or file's upload is done and the message itself goes out.
+   */
   'message.pending': LocalMessage;
+  /** An image or file send's upload moved on: its `progress`. */
+  'message.progress': LocalMessage;
   /** A send this client made was refused or could not reach the service; `messages.retry` sends it again. */
   'message.failed': LocalMessage;
   /** A local message was stored: `message` replaces `local` (its `message.new` follows). */

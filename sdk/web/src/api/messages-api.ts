@@ -7,7 +7,7 @@ import type {
   SendReply,
 } from '../../../../src/contract/index.js';
 import { ImError } from '../errors.js';
-import type { ApiTransport, UploadOptions } from './transport.js';
+import type { ApiTransport, UploadOptions, UploadProgress } from './transport.js';
 import type { MediaApi } from './media-api.js';
 
 /** A message this client is sending, before the service stored it (the local echo). */
@@ -22,6 +22,11 @@ export interface LocalMessage {
   /** When the app asked to send it (local clock). */
   created_at: number;
   error?: ImError;
+  /**
+   * Image and file sends: the upload's progress while it runs (`content` then holds the local
+   * `file_name`, `size` and `mime_type` until the service names the media).
+   */
+  progress?: UploadProgress;
 }
 
 /** What `send` takes: the spec's send request. `client_message_id` is made when absent. */
@@ -51,9 +56,21 @@ export interface MessageSearchQuery {
   before_mid?: string;
 }
 
+/** An image or file send's bytes, kept until the message is stored. */
+interface Attachment {
+  file: Blob;
+  kind: 'image' | 'file';
+  name: string;
+  options: UploadOptions & { width?: number; height?: number };
+  /** Set once the upload succeeded: a retry then only sends. */
+  mediaId: string | null;
+}
+
 /** The client's side of a send: the local echo and the reply applied to windows, home and events. */
 export interface MessageHooks {
   pending(message: LocalMessage): void;
+  /** An image or file send's upload moved on (the message is `sending`, `progress` set). */
+  progress(message: LocalMessage): void;
   sent(message: LocalMessage, reply: SendReply): void;
   failed(message: LocalMessage): void;
   changed(action: 'recall' | 'delete', conversationId: string, reply: MessageChangeReply): void;
@@ -73,6 +90,8 @@ export function randomMessageId(): string {
  */
 export class MessagesApi {
   private readonly local = new Map<string, LocalMessage>();
+  /** The bytes of image and file sends until they are stored, so a failed one can be retried. */
+  private readonly attachments = new Map<string, Attachment>();
 
   constructor(
     private readonly transport: ApiTransport,
@@ -142,13 +161,17 @@ export class MessagesApi {
     const message = this.local.get(clientMessageId);
     if (!message || message.status !== 'failed')
       return Promise.reject(new ImError('invalid', 0, `no failed message ${clientMessageId} to retry`));
-    return this.deliver({ ...message, status: 'sending', error: undefined });
+    const again: LocalMessage = { ...message, status: 'sending', error: undefined };
+    delete again.error;
+    return this.attachments.has(clientMessageId) ? this.deliverMedia(again) : this.deliver(again);
   }
 
   /** Drops a failed message from the local echo without sending it. */
   discard(clientMessageId: string): void {
     const message = this.local.get(clientMessageId);
-    if (message?.status === 'failed') this.local.delete(clientMessageId);
+    if (message?.status !== 'failed') return;
+    this.local.delete(clientMessageId);
+    this.attachments.delete(clientMessageId);
   }
 
   /** Messages of a conversation that are being sent or failed, oldest first. */
@@ -197,53 +220,107 @@ export class MessagesApi {
   /** Forgets the local echo (logout). */
   reset(): void {
     this.local.clear();
+    this.attachments.clear();
   }
 
-  private async sendMedia(
+  /**
+   * An image or file: shown at once as a local message (its name, size and type) whose
+   * `progress` follows the upload, then sent naming the upload. A failed upload or send leaves
+   * it `failed` with its bytes kept, so `retry` uploads (if needed) and sends again under the
+   * same `client_message_id`.
+   */
+  private sendMedia(
     conversationId: string,
     kind: 'image' | 'file',
     file: Blob,
     options: UploadOptions & { name?: string; width?: number; height?: number },
   ): Promise<SendReply> {
-    const { media } = await this.media.upload(file, {
-      kind,
-      name: options.name,
-      onProgress: options.onProgress,
-      signal: options.signal,
-    });
-    const content: Record<string, unknown> = { media_id: media.media_id };
+    const name = options.name ?? (file as { name?: string }).name ?? 'upload';
+    const content: Record<string, unknown> = { file_name: name, size: file.size, mime_type: file.type };
     if (kind === 'image' && options.width !== undefined) content.width = options.width;
     if (kind === 'image' && options.height !== undefined) content.height = options.height;
-    return this.send({ conversation_id: conversationId, type: kind, content });
+    const message: LocalMessage = {
+      client_message_id: randomMessageId(),
+      conversation_id: conversationId,
+      type: kind,
+      content,
+      status: 'sending',
+      created_at: this.now(),
+    };
+    this.attachments.set(message.client_message_id, { file, kind, name, options, mediaId: null });
+    return this.deliverMedia(message);
   }
 
-  private async deliver(message: LocalMessage): Promise<SendReply> {
+  private async deliverMedia(message: LocalMessage): Promise<SendReply> {
+    const attachment = this.attachments.get(message.client_message_id)!;
+    if (attachment.mediaId === null) {
+      this.local.set(message.client_message_id, message);
+      this.hooks.pending(message);
+      try {
+        const { media } = await this.media.upload(attachment.file, {
+          kind: attachment.kind,
+          name: attachment.name,
+          signal: attachment.options.signal,
+          onProgress: (progress) => {
+            attachment.options.onProgress?.(progress);
+            const current = this.local.get(message.client_message_id);
+            if (current?.status !== 'sending') return;
+            const moved = { ...current, progress };
+            this.local.set(message.client_message_id, moved);
+            this.hooks.progress(moved);
+          },
+        });
+        attachment.mediaId = media.media_id;
+      } catch (error) {
+        this.fail(this.local.get(message.client_message_id) ?? message, error);
+        throw error;
+      }
+    }
+    const content: Record<string, unknown> = { media_id: attachment.mediaId };
+    const { width, height } = attachment.options;
+    if (attachment.kind === 'image' && width !== undefined) content.width = width;
+    if (attachment.kind === 'image' && height !== undefined) content.height = height;
+    const echo = this.local.get(message.client_message_id) ?? message;
+    const reply = await this.deliver({ ...echo, content: { ...echo.content, ...content } }, content);
+    this.attachments.delete(message.client_message_id);
+    return reply;
+  }
+
+  /** Sends `message` (as `content` when given: an upload's local echo keeps its own fields). */
+  private async deliver(message: LocalMessage, content = message.content): Promise<SendReply> {
     this.local.set(message.client_message_id, message);
     this.hooks.pending(message);
     try {
       const reply = await this.transport.post<SendReply>('/app/sdk/messages/send', {
         conversation_id: message.conversation_id,
         type: message.type,
-        content: message.content,
+        content,
         client_message_id: message.client_message_id,
       });
       this.local.delete(message.client_message_id);
       this.hooks.sent(message, reply);
       return reply;
     } catch (error) {
-      const failed: LocalMessage = {
-        ...message,
-        status: 'failed',
-        error: error instanceof ImError ? error : new ImError('network', 0, String(error)),
-      };
-      // A stale reply belongs to an earlier login: nothing of it is kept.
-      if (failed.error?.kind === 'stale') this.local.delete(message.client_message_id);
-      else {
-        this.local.set(message.client_message_id, failed);
-        this.hooks.failed(failed);
-      }
+      this.fail(message, error);
       throw error;
     }
+  }
+
+  private fail(message: LocalMessage, error: unknown): void {
+    const failed: LocalMessage = {
+      ...message,
+      status: 'failed',
+      error: error instanceof ImError ? error : new ImError('network', 0, String(error)),
+    };
+    delete failed.progress;
+    // A stale reply belongs to an earlier login: nothing of it is kept.
+    if (failed.error?.kind === 'stale') {
+      this.local.delete(message.client_message_id);
+      this.attachments.delete(message.client_message_id);
+      return;
+    }
+    this.local.set(message.client_message_id, failed);
+    this.hooks.failed(failed);
   }
 
   private async change(action: 'recall' | 'delete', conversationId: string, mid: string): Promise<MessageChangeReply> {
