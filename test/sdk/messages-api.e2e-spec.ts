@@ -19,12 +19,17 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
   let api: ApiClient;
   beforeAll(() => ({ t, api } = app));
 
-  /** A logged-in client whose fetch a test can make lose the next reply of a path. */
+  /**
+   * A logged-in client whose fetch a test can make lose the next reply of a path (the request
+   * reached the service) or block the next request of a path (it never left).
+   */
   async function login(user: IssuedUser) {
     const lose = new Set<string>();
+    const block = new Set<string>();
     const posts: string[] = [];
     const fetchImpl: typeof fetch = async (input, init) => {
       const url = new URL(String(input instanceof Request ? input.url : input));
+      if (block.delete(url.pathname)) throw new TypeError('fetch failed (no network)');
       if (init?.method === 'POST') posts.push(url.pathname);
       const response = await fetch(input, init);
       // The request reached the service and was answered; the client never hears it.
@@ -39,7 +44,7 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
     app.clients.push(c);
     await c.login();
     await until(() => c.connected, 'connected');
-    return { c, lose, posts };
+    return { c, lose, block, posts };
   }
 
   async function pair() {
@@ -79,19 +84,23 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
     expect(news.filter((m) => m.mid === reply.message.mid)).toHaveLength(1);
   });
 
-  it('keeps a send whose reply was lost as failed, and retry stores it once under the same client_message_id', async () => {
+  it('keeps a send that never reached the service as failed, and retry stores it once under the same client_message_id', async () => {
     const { a, b, cid, bcid } = await pair();
-    const { c, lose } = await login(a);
+    const { c, block } = await login(a);
     const failed: LocalMessage[] = [];
     c.on('message.failed', (m) => failed.push(m));
 
-    lose.add('/app/sdk/messages/send');
+    block.add('/app/sdk/messages/send');
     const error = await c.messages.sendText(cid, 'once only').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImError);
     expect(error).toMatchObject({ kind: 'network' });
     expect(failed).toHaveLength(1);
-    const [pending] = c.messages.pending(cid);
-    expect(pending).toMatchObject({ status: 'failed', client_message_id: failed[0].client_message_id });
+    const [pending] = c.messages.pending();
+    expect(pending).toMatchObject({
+      status: 'failed',
+      conversation_id: cid,
+      client_message_id: failed[0].client_message_id,
+    });
 
     const retried = await c.messages.retry(pending.client_message_id);
     expect(retried.message.client_message_id).toBe(pending.client_message_id);
@@ -105,6 +114,39 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
 
     // Nothing failed is left to retry; a retry of an unknown key is refused locally.
     await expect(c.messages.retry(pending.client_message_id)).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('settles a send whose reply was lost by its real-time echo: message.sent, once, nothing left to retry', async () => {
+    const { a, cid } = await pair();
+    const { c, lose } = await login(a);
+    const sent: Array<{ local: string; stored: string }> = [];
+    c.on('message.sent', ({ local, message }) => sent.push({ local: local.client_message_id, stored: message.mid }));
+    const news: string[] = [];
+    c.on('message.new', (e) => news.push(e.data.message.mid));
+
+    lose.add('/app/sdk/messages/send');
+    const error = await c.messages.sendText(cid, 'stored, reply lost').catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'network' });
+    // The message was stored: its message.new settles the local echo, failed or not yet.
+    await until(() => sent.length === 1, 'the echo settling the send');
+    expect(c.messages.pending()).toEqual([]);
+    expect(news).toEqual([sent[0].stored]);
+    await expect(c.messages.retry(sent[0].local)).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('tells the list store when a failed message is discarded', async () => {
+    const { a, cid } = await pair();
+    const { c, block } = await login(a);
+    await c.conversationList.load();
+    const discarded: string[] = [];
+    c.on('message.discarded', (m) => discarded.push(m.client_message_id));
+    block.add('/app/sdk/messages/send');
+    await c.messages.sendText(cid, 'never sent').catch(() => undefined);
+    const [failed] = c.messages.pending(cid);
+    expect(c.conversationList.get(cid)?.pending).toMatchObject({ client_message_id: failed.client_message_id });
+    c.messages.discard(failed.client_message_id);
+    expect(discarded).toEqual([failed.client_message_id]);
+    expect(c.conversationList.get(cid)?.pending).toBeNull();
   });
 
   it('keeps a refused send as failed with the service code, and discard forgets it', async () => {
@@ -151,7 +193,7 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
 
   it('echoes an image while it uploads, keeps a failed upload for retry, and a retry after a lost send does not upload again', async () => {
     const { a, b, cid, bcid } = await pair();
-    const { c, lose, posts } = await login(a);
+    const { c, lose, block, posts } = await login(a);
     const events: string[] = [];
     c.on('message.pending', (m) => events.push(`pending:${m.type}:${String(m.content.file_name)}`));
     c.on('message.progress', (m) => events.push(`progress:${m.progress?.loaded}/${m.progress?.total}`));
@@ -170,8 +212,8 @@ describe('Web SDK: client.messages and typed events (sdk/web/src/api/messages-ap
     await expect(sending).rejects.toMatchObject({ kind: 'network' });
     expect(c.messages.pending(cid)).toEqual([expect.objectContaining({ status: 'failed', type: 'image' })]);
 
-    // Retry uploads again and sends; then the send's reply is lost and a second retry only sends.
-    lose.add('/app/sdk/messages/send');
+    // Retry uploads again; then the send does not get out, and a second retry only sends.
+    block.add('/app/sdk/messages/send');
     await expect(c.messages.retry(echo.client_message_id)).rejects.toMatchObject({ kind: 'network' });
     const uploadsBefore = posts.filter((p) => p === '/app/sdk/media/upload').length;
     const stored = await c.messages.retry(echo.client_message_id);

@@ -1,4 +1,10 @@
-import type { MessageChangeReply, SendReply, UnreadReply, UserReply } from '../../../src/contract/index.js';
+import type {
+  MessageChangeReply,
+  MessageReply,
+  SendReply,
+  UnreadReply,
+  UserReply,
+} from '../../../src/contract/index.js';
 import { CallsApi } from './api/calls-api.js';
 import { ConversationsApi } from './api/conversations-api.js';
 import { FriendsApi } from './api/friends-api.js';
@@ -87,6 +93,8 @@ export function createClient(options: ClientOptions): ImClient {
     {
       pending: (message) => emitter.emit('message.pending', message),
       progress: (message) => emitter.emit('message.progress', message),
+      discarded: (message) => emitter.emit('message.discarded', message),
+      settled: (message, stored) => emitter.emit('message.sent', { local: message, message: stored }),
       failed: (message) => emitter.emit('message.failed', message),
       sent: (message, reply) => sent(message, reply),
       changed: (action, conversationId, reply) => changed(action, conversationId, reply),
@@ -294,6 +302,7 @@ export function createClient(options: ClientOptions): ImClient {
   /** A server event, once: into the windows, the badge and the cached home page, then to the app. */
   function deliver(event: ServerEvent): void {
     if (event.type === 'user.profile_updated') ownProfile((event.data as { user: UserReply }).user);
+    if (event.type === 'message.new') messages.settle((event.data as { message: ImMessage }).message as MessageReply);
     applyToState(event);
     badge.onEvent(event);
     if (event.type === 'conversation.read') {

@@ -55,9 +55,14 @@ export interface SdkEventMap {
   'message.pending': LocalMessage;
   /** An image or file send's upload moved on: its `progress`. */
   'message.progress': LocalMessage;
+  /** The app discarded a failed message (`messages.discard`). */
+  'message.discarded': LocalMessage;
   /** A send this client made was refused or could not reach the service; `messages.retry` sends it again. */
   'message.failed': LocalMessage;
-  /** A local message was stored: `message` replaces `local` (its `message.new` follows). */
+  /**
+   * A local message was stored: `message` replaces `local`. Its `message.new` follows, or came
+   * just before when the send's reply was lost and the real-time echo settled it.
+   */
   'message.sent': { local: LocalMessage; message: MessageReply };
 }
 

@@ -71,8 +71,12 @@ export interface MessageHooks {
   pending(message: LocalMessage): void;
   /** An image or file send's upload moved on (the message is `sending`, `progress` set). */
   progress(message: LocalMessage): void;
+  /** The app dropped a failed message. */
+  discarded(message: LocalMessage): void;
   sent(message: LocalMessage, reply: SendReply): void;
   failed(message: LocalMessage): void;
+  /** A local message found stored by its real-time echo (its send's reply was lost). */
+  settled(message: LocalMessage, stored: MessageReply): void;
   changed(action: 'recall' | 'delete', conversationId: string, reply: MessageChangeReply): void;
 }
 
@@ -143,13 +147,17 @@ export class MessagesApi {
   sendImage(
     conversationId: string,
     file: Blob,
-    options: UploadOptions & { name?: string; width?: number; height?: number } = {},
+    options: UploadOptions & { name?: string; width?: number; height?: number; client_message_id?: string } = {},
   ): Promise<SendReply> {
     return this.sendMedia(conversationId, 'image', file, options);
   }
 
   /** Uploads a file and sends it. */
-  sendFile(conversationId: string, file: Blob, options: UploadOptions & { name?: string } = {}): Promise<SendReply> {
+  sendFile(
+    conversationId: string,
+    file: Blob,
+    options: UploadOptions & { name?: string; client_message_id?: string } = {},
+  ): Promise<SendReply> {
     return this.sendMedia(conversationId, 'file', file, options);
   }
 
@@ -172,11 +180,27 @@ export class MessagesApi {
     if (message?.status !== 'failed') return;
     this.local.delete(clientMessageId);
     this.attachments.delete(clientMessageId);
+    this.hooks.discarded(message);
   }
 
-  /** Messages of a conversation that are being sent or failed, oldest first. */
-  pending(conversationId: string): LocalMessage[] {
-    return [...this.local.values()].filter((m) => m.conversation_id === conversationId);
+  /**
+   * The service's `message.new` of a send this client holds as sending or failed (its reply was
+   * lost, but the message was stored): the local echo is settled by it, as by the reply.
+   * Answers whether it was one of this client's.
+   */
+  settle(stored: MessageReply): boolean {
+    const message = this.local.get(stored.client_message_id);
+    if (!message || stored.sender_id !== this.transport.userId()) return false;
+    this.local.delete(stored.client_message_id);
+    this.attachments.delete(stored.client_message_id);
+    this.hooks.settled(message, stored);
+    return true;
+  }
+
+  /** Messages being sent or failed, oldest first: of one conversation, or of all (to retry them after a reconnect). */
+  pending(conversationId?: string): LocalMessage[] {
+    const all = [...this.local.values()];
+    return conversationId === undefined ? all : all.filter((m) => m.conversation_id === conversationId);
   }
 
   /** Recalls one's own message (within the recall window) or, as a group owner or admin, anyone's. */
@@ -233,14 +257,14 @@ export class MessagesApi {
     conversationId: string,
     kind: 'image' | 'file',
     file: Blob,
-    options: UploadOptions & { name?: string; width?: number; height?: number },
+    options: UploadOptions & { name?: string; width?: number; height?: number; client_message_id?: string },
   ): Promise<SendReply> {
     const name = options.name ?? (file as { name?: string }).name ?? 'upload';
     const content: Record<string, unknown> = { file_name: name, size: file.size, mime_type: file.type };
     if (kind === 'image' && options.width !== undefined) content.width = options.width;
     if (kind === 'image' && options.height !== undefined) content.height = options.height;
     const message: LocalMessage = {
-      client_message_id: randomMessageId(),
+      client_message_id: options.client_message_id ?? randomMessageId(),
       conversation_id: conversationId,
       type: kind,
       content,
@@ -297,8 +321,8 @@ export class MessagesApi {
         content,
         client_message_id: message.client_message_id,
       });
-      this.local.delete(message.client_message_id);
-      this.hooks.sent(message, reply);
+      // Settled meanwhile by its real-time echo: the app already heard it stored.
+      if (this.local.delete(message.client_message_id)) this.hooks.sent(message, reply);
       return reply;
     } catch (error) {
       this.fail(message, error);

@@ -150,6 +150,7 @@ export class ConversationListStore extends Observable<ConversationListSnapshot> 
     deps.on('message.pending', (message) => this.changed(() => this.state.local(message)));
     deps.on('message.failed', (message) => this.changed(() => this.state.local(message)));
     deps.on('message.sent', ({ local }) => this.changed(() => this.state.sent(local)));
+    deps.on('message.discarded', (message) => this.changed(() => this.state.sent(message)));
   }
 
   /**

@@ -114,7 +114,7 @@ export class ListState {
     if (item) this.put(withPending(item, message));
   }
 
-  /** A send stored (`message.sent`): its echo goes (the stored message follows as `message.new`). */
+  /** A send stored (`message.sent`) or discarded: its echo goes (a stored message comes as `message.new`). */
   sent(local: LocalMessage): void {
     const item = this.known.get(local.conversation_id);
     if (item && item.pending?.client_message_id === local.client_message_id) this.put({ ...item, pending: null });
