@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -21,5 +22,12 @@ export default tseslint.config(
   {
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // The demo chat's browser modules: plain JavaScript, no type information.
+    files: ['src/demo/assets/**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.browser, sourceType: 'module' },
+    rules: { 'no-console': 'error' },
   },
 );
