@@ -16,7 +16,7 @@ describe('PresenceService sweep', () => {
     const emitToRooms = jest.fn();
     const realtime = { hub: { users: () => [], sessionsOf: () => [] }, emitToRooms } as unknown as RealtimeService;
     const friends = {
-      friendIds: jest.fn(async (userId: string) => {
+      presenceAudience: jest.fn(async (userId: string) => {
         if (userId === failFor) throw new Error('database hiccup');
         return [`friend-of-${userId}`];
       }),

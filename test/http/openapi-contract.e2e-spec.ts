@@ -238,6 +238,8 @@ describe('replies match the served OpenAPI document', () => {
     const fromDave = await send(dave, alice);
     await ok('POST /app/sdk/friends/requests/accept', { token: alice.token, body: { id: fromDave.request.id } });
     await ok('GET /app/sdk/friends', { token: alice.token });
+    await ok('POST /app/sdk/presence/query', { token: alice.token, body: { user_ids: [bob.userId, dave.userId] } });
+    await refused('POST /app/sdk/presence/query', 1004, { token: alice.token, body: { user_ids: [] } });
     await ok('POST /app/sdk/friends/delete', { token: alice.token, body: { user_id: dave.userId } });
     await ok('POST /app/sdk/friends/block', { token: alice.token, body: { user_id: erin.userId } });
     await ok('GET /app/sdk/friends/blocks', { token: alice.token });
