@@ -4,7 +4,7 @@
 // compiles them, and the first test compiles this file too, so the test run fails as well.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as ts from 'typescript';
+import { compileProblems } from '../helpers/type-check';
 import type * as contract from '../../src/contract';
 import type { ClientErrorReply } from '../../src/client-errors/client-errors.reply';
 import type { TokenReply, UserStatusReply } from '../../src/auth/auth.reply';
@@ -165,20 +165,7 @@ const root = join(__dirname, '..', '..');
 describe('wire contract (src/contract)', () => {
   // Type-checking this file loads the server's reply classes and their imports: seconds, not milliseconds.
   it('the type-level checks of this file compile: no reply class, SDK type or test type drifted', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(
-      join(root, 'tsconfig.json'),
-      {},
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (d) => {
-          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-        },
-      },
-    );
-    const program = ts.createProgram([__filename], { ...config!.options, noEmit: true });
-    const problems = ts
-      .getPreEmitDiagnostics(program, program.getSourceFile(__filename))
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const problems = compileProblems(__filename);
     expect(problems).toEqual([]);
   }, 180_000);
 

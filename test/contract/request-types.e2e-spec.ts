@@ -1,8 +1,7 @@
 // The request shapes of src/contract/requests.ts against the server's DTO classes. The DTOs
 // `implements` them, which catches a field the DTO dropped or retyped; these checks also catch a
 // field the DTO added or made required, which the SDK would then not send.
-import { join } from 'node:path';
-import * as ts from 'typescript';
+import { compileProblems } from '../helpers/type-check';
 import type * as contract from '../../src/contract';
 import type { AcceptCallDto, CallRefDto, RejectCallDto, StartCallDto } from '../../src/calls/dto/call.dto';
 import type { ListQueryDto } from '../../src/common/pagination/list-query.dto';
@@ -68,21 +67,7 @@ export type RequestShapes = [
 
 describe('request contract (src/contract/requests.ts)', () => {
   it('the type-level checks of this file compile: no DTO drifted from its request shape', () => {
-    const root = join(__dirname, '..', '..');
-    const config = ts.getParsedCommandLineOfConfigFile(
-      join(root, 'tsconfig.json'),
-      {},
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (d) => {
-          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-        },
-      },
-    );
-    const program = ts.createProgram([__filename], { ...config!.options, noEmit: true });
-    const problems = ts
-      .getPreEmitDiagnostics(program, program.getSourceFile(__filename))
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const problems = compileProblems(__filename);
     expect(problems).toEqual([]);
   }, 180_000);
 });
