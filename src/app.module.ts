@@ -33,6 +33,7 @@ import { ReportsModule } from './reports/reports.module';
 import { RetentionModule } from './retention/retention.module';
 import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
 import { SyncModule } from './sync/sync.module';
+import { ServerApiModule } from './server-api/server-api.module';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -70,6 +71,7 @@ export class AppModule {
         AdminConsoleModule,
         DemoModule,
         HostAppModule,
+        ServerApiModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
