@@ -178,8 +178,11 @@ describe('runtime settings (admin console)', () => {
     expect(settings.rate_limits.send).toEqual({ limit: 1, window_ms: 60_000 });
     // The other limits keep their values: a map changes only in the entries sent.
     expect(settings.rate_limits.report.limit).toBe(100000);
-    await apiA.send(x, friendCid(y), 'one');
-    const second = await apiA.raw.sendText(x, friendCid(y), 'two');
+    // A sender with no earlier sends: x's first message may share the new rule's window.
+    const [p, q] = [await issueUser(a), await issueUser(a)];
+    await apiA.befriend(p, q);
+    await apiA.send(p, friendCid(q), 'one');
+    const second = await apiA.raw.sendText(p, friendCid(q), 'two');
     expect(second.body.code).toBe(1005);
   });
 
