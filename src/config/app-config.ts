@@ -1,4 +1,5 @@
 import { AdminConfig, loadAdminConfig } from './admin-config';
+import { BeforeSendConfig, loadBeforeSendConfig } from './before-send-config';
 import { CallsConfig, loadCallsConfig } from './calls-config';
 import { readInteger } from './env-values';
 import { HostAppConfig, loadHostAppConfig } from './host-app-config';
@@ -44,6 +45,8 @@ export interface AppConfig {
   calls: CallsConfig;
   admin: AdminConfig;
   hostApp: HostAppConfig;
+  /** The host's before-send hook (off when its URL is unset). */
+  beforeSend: BeforeSendConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const calls = loadCallsConfig(env, problems);
   const admin = loadAdminConfig(env, problems);
   const hostApp = loadHostAppConfig(env, nodeEnv, problems);
+  const beforeSend = loadBeforeSendConfig(env, nodeEnv, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -206,5 +210,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     calls,
     admin,
     hostApp,
+    beforeSend,
   };
 }

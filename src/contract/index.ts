@@ -4,6 +4,7 @@
  * imports: the server's reply classes are checked against these (test/contract), and the Web
  * SDK and the tests import them instead of keeping copies.
  */
+export type * from './before-send.js';
 export type * from './calls.js';
 export type * from './common.js';
 export type * from './conversations.js';

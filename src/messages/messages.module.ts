@@ -5,6 +5,7 @@ import { FriendsModule } from '../friends/friends.module';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { MediaModule } from '../media/media.module';
 import { UsersModule } from '../users/users.module';
+import { BeforeSendHook } from './before-send-hook';
 import { MessageChangesService } from './message-changes.service';
 import { MessageReadsService } from './message-reads.service';
 import { MessageWindowService } from './message-window.service';
@@ -18,7 +19,7 @@ import { MessagingService } from './messaging.service';
 @Module({
   imports: [ImTokenModule, ConversationsModule, ConversationViewsModule, UsersModule, FriendsModule, MediaModule],
   controllers: [MessagesController],
-  providers: [MessagingService, MessageChangesService, MessageReadsService, MessageWindowService],
+  providers: [MessagingService, BeforeSendHook, MessageChangesService, MessageReadsService, MessageWindowService],
   exports: [MessagingService],
 })
 export class MessagesModule {}

@@ -22,6 +22,8 @@ import { Relationships } from '../friends/relationships.service';
 import { MediaAttachments } from '../media/media-attachments.service';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
 import { UsersService } from '../users/users.service';
+import { BeforeSendHook } from './before-send-hook';
+import { beforeSendRequest, describeConversation } from './before-send-rules';
 import { SendMessageDto } from './dto/send-message.dto';
 import { ParsedContent, findBlockedKeyword, parseMessageContent } from './message-content';
 import { SendReply } from './messages.reply';
@@ -50,6 +52,7 @@ export class MessagingService {
     private readonly media: MediaAttachments,
     private readonly users: UsersService,
     private readonly tx: TransactionRunner,
+    private readonly beforeSend: BeforeSendHook,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -73,6 +76,14 @@ export class MessagingService {
       if (existing) return this.replaySend(existing, view, dto, parsed);
       throw error;
     }
+    let stored = { parsed, content };
+    if (this.beforeSend.enabled) {
+      // A retry of a stored message is answered from the store: the host judged it once.
+      const existing = await this.messages.findBySenderClientId(auth.internalId, dto.client_message_id);
+      if (existing) return this.replaySend(existing, view, dto, parsed);
+      stored = (await this.askBeforeSend(auth, view, dto, content)) ?? stored;
+    }
+    // The hash is of what the client sent, so a retry of a replaced message is still the same message.
     const hash = contentHash(view.conversation.id, dto.type, parsed.content);
     const eventId = randomUUID();
     const now = this.clock.now();
@@ -84,15 +95,15 @@ export class MessagingService {
           sender: auth,
           clientMessageId: dto.client_message_id,
           type: dto.type,
-          content,
+          content: stored.content,
           contentHash: hash,
-          searchText: parsed.searchText,
+          searchText: stored.parsed.searchText,
           eventId,
           now,
         });
         if (!message) throw new AppError(ErrorCode.SEND_FORBIDDEN, 'you are no longer a member of this conversation');
-        if (parsed.mediaId)
-          await this.media.linkToMessage(manager, parsed.mediaId, view.conversation.id, message.seq, now);
+        if (stored.parsed.mediaId)
+          await this.media.linkToMessage(manager, stored.parsed.mediaId, view.conversation.id, message.seq, now);
         return message;
       });
       return { message: toMessageReply(message, dto.conversation_id, auth.externalId), event_id: eventId };
@@ -104,6 +115,29 @@ export class MessagingService {
       if (!winner) throw error;
       return this.replaySend(winner, view, dto, parsed);
     }
+  }
+
+  /**
+   * The host's before-send hook (WEBHOOK_BEFORE_SEND_URL), outside any transaction: null keeps
+   * the message as sent; a replacement is checked exactly like a client's content of that type.
+   */
+  private askBeforeSend(
+    auth: AuthUser,
+    view: ViewerConversation,
+    dto: SendMessageDto,
+    content: Record<string, unknown>,
+  ): Promise<{ parsed: ParsedContent; content: Record<string, unknown> } | null> {
+    const request = beforeSendRequest({
+      senderId: auth.externalId,
+      conversation: describeConversation(view, auth),
+      type: dto.type,
+      content,
+      clientMessageId: dto.client_message_id,
+    });
+    return this.beforeSend.check(request, async (replacement) => {
+      const parsed = parseMessageContent(dto.type, replacement);
+      return { parsed, content: await this.withMedia(auth, dto.type, parsed) };
+    });
   }
 
   private async replaySend(

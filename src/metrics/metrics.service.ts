@@ -114,6 +114,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly beforeSendOutcomes = new Counter({
+    name: 'im_before_send_outcomes_total',
+    help: 'Calls of the before-send hook by outcome: allow, reject, replace, or failure_allowed / failure_rejected (timeout, network error, non-2xx or malformed answer, settled by WEBHOOK_BEFORE_SEND_ON_FAILURE)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   private poolUse: (() => PoolUse | null) | null = null;
 
   constructor() {
