@@ -80,6 +80,12 @@ export class RateLimitsPatchDto {
   @ValidateNested()
   @Type(() => RateLimitRuleDto)
   media_upload?: RateLimitRuleDto;
+
+  @ApiPropertyOptional({ type: RateLimitRuleDto })
+  @Optional()
+  @ValidateNested()
+  @Type(() => RateLimitRuleDto)
+  server_api?: RateLimitRuleDto;
 }
 
 /** The PUSH_RULES format: a token request matching platform, manufacturer and package name gets `config`. */

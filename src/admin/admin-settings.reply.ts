@@ -11,6 +11,8 @@ export class RateLimitsReply implements Record<RateLimitName, RateLimitRuleDto> 
   @ApiProperty({ type: RateLimitRuleDto }) report: RateLimitRuleDto;
   @ApiProperty({ type: RateLimitRuleDto }) client_error: RateLimitRuleDto;
   @ApiProperty({ type: RateLimitRuleDto }) media_upload: RateLimitRuleDto;
+  @ApiProperty({ type: RateLimitRuleDto, description: 'Per host, over the server API (/app/server).' })
+  server_api: RateLimitRuleDto;
 }
 
 export class CallbackKeyReply {
@@ -68,6 +70,7 @@ function rateLimitsReply(settings: RuntimeSettings): RateLimitsReply {
     report: rule('report'),
     client_error: rule('client_error'),
     media_upload: rule('media_upload'),
+    server_api: rule('server_api'),
   };
 }
 

@@ -65,6 +65,8 @@ export class AdminSessionEntity {
   lastSeenAt: number;
 }
 
+export type AuditActorKind = 'admin' | 'host';
+
 /** One admin action, written in the transaction of the change it describes. */
 @Entity('admin_audit')
 @Index('IDX_admin_audit_created', ['createdAt', 'id'])
@@ -103,4 +105,8 @@ export class AdminAuditEntity {
 
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;
+
+  /** 'admin' (a console account) or 'host' (the host backend through the server API: admin_id 0). */
+  @Column({ name: 'actor_kind', type: 'varchar', length: 16, default: 'admin' })
+  actorKind: AuditActorKind;
 }

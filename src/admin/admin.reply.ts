@@ -35,9 +35,15 @@ export class AdminDoneReply {
 
 export class AuditItemReply {
   @ApiProperty({ description: 'Audit row ID (decimal string).' }) id: string;
-  @ApiProperty({ description: 'Username of the administrator at the time.' }) admin: string;
+  @ApiProperty({ description: 'Username of the administrator at the time; "(host)" for the host backend.' })
+  admin: string;
+  @ApiProperty({
+    enum: ['admin', 'host'],
+    description: 'admin: a console account; host: the host backend through the server API (/app/server).',
+  })
+  actor_kind: string;
   @ApiProperty({ example: 'user.disabled' }) action: string;
-  @ApiProperty({ enum: ['admin', 'report', 'user', 'group', 'settings'] }) target_type: string;
+  @ApiProperty({ enum: ['admin', 'report', 'user', 'group', 'settings', 'conversation'] }) target_type: string;
   @ApiProperty() target_id: string;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) before: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) after: Record<string, unknown> | null;
@@ -69,6 +75,7 @@ export function toAuditItemReply(row: AdminAuditEntity): AuditItemReply {
   return {
     id: String(row.id),
     admin: row.adminUsername,
+    actor_kind: row.actorKind,
     action: row.action,
     target_type: row.targetType,
     target_id: row.targetId,

@@ -6,7 +6,7 @@ export const CAPABILITY_NAMES = ['friends', 'groups', 'calls', 'search', 'media'
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 export type Capabilities = Record<CapabilityName, boolean>;
 
-export const RATE_LIMIT_NAMES = ['send', 'friend_request', 'report', 'client_error', 'media_upload'] as const;
+export const RATE_LIMIT_NAMES = ['send', 'friend_request', 'report', 'client_error', 'media_upload', 'server_api'] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 export interface RateLimitRule {
   limit: number;
@@ -31,6 +31,8 @@ const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   report: { limit: 20, windowMs: 60_000 },
   client_error: { limit: 120, windowMs: 60_000 },
   media_upload: { limit: 30, windowMs: 60_000 },
+  /** Per host (one SDK secret), over every /app/server endpoint: a backend job may be busy. */
+  server_api: { limit: 100, windowMs: 1000 },
 };
 
 /** "send=20/1s,report=10/60s": per-user limits behind code 1005. */

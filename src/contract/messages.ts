@@ -13,7 +13,10 @@ export interface MessageReply {
   /** External user ID of the sender. */
   sender_id: string;
   client_message_id: string;
-  /** `text`, `image`, `file`, `custom`, or `call` (a call summary written by the service). */
+  /**
+   * `text`, `image`, `file`, `custom`, `call` (a call summary written by the service) or
+   * `notice` (a system notice from the host backend: NoticeContent, sender_id "").
+   */
   type: string;
   /** null for recalled or deleted messages. */
   content: Record<string, unknown> | null;
@@ -21,6 +24,16 @@ export interface MessageReply {
   created_at: number;
   /** Content version: a recall or delete raises it. The higher one wins. */
   updated_at: number;
+}
+
+/**
+ * The content of a `notice` message: a system notice the host backend posts through the server
+ * API. Rendered as a notice line, not a chat bubble; it has no sender and clients cannot send one.
+ */
+export interface NoticeContent {
+  text: string;
+  /** Host-defined details (a link, an action), ≤ 8192 characters as JSON. */
+  data?: Record<string, unknown>;
 }
 
 /** `POST /app/sdk/messages/send`: a retry answers the original message and event. */

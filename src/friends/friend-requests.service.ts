@@ -6,6 +6,7 @@ import { ErrorCode } from '../common/error-code';
 import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ConversationStore } from '../conversations/conversation-store.service';
+import type { Alongside } from '../database/alongside';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AuthUser } from '../common/auth-user';
@@ -86,6 +87,40 @@ export class FriendRequestsService {
     if (outcome === 'already_friends')
       throw new AppError(ErrorCode.ALREADY_FRIENDS, 'id: you are already friends with the sender');
     return outcome;
+  }
+
+  /**
+   * The host makes two users friends without a request (server API): as an accepted request
+   * would, with the same `friend.added` event; requests pending between them are accepted with
+   * it. Already friends: 1206; a block either way: 1211. The reply is `user`'s view.
+   */
+  befriendByHost(
+    user: User,
+    friend: User,
+    alongside: Alongside<AcceptFriendRequestReply>,
+  ): Promise<AcceptFriendRequestReply> {
+    return converging(
+      () =>
+        this.tx.run(async (manager) => {
+          await this.users.lockPair(manager, user.id, friend.id);
+          if (await this.friends.areFriends(user.id, friend.id, manager))
+            throw new AppError(ErrorCode.ALREADY_FRIENDS, 'friend_id: the users are already friends');
+          if (await this.friends.isBlockedEitherWay(user.id, friend.id, manager))
+            throw new AppError(ErrorCode.RELATIONSHIP_RESTRICTED, 'friend_id: relationship restricted (a block)');
+          const now = this.clock.now();
+          const accepted = await this.friends.acceptPendingBetween(manager, user.id, friend.id, now);
+          const reply = await this.makeFriends(
+            manager,
+            user,
+            friend,
+            accepted.map((r) => r.id),
+            now,
+          );
+          await alongside(manager, reply);
+          return reply;
+        }),
+      lostRace,
+    );
   }
 
   reject(auth: AuthUser, dto: FriendRequestRefDto): Promise<RejectFriendRequestReply> {
@@ -240,6 +275,24 @@ export class FriendRequestsService {
   ): Promise<{ friend: FriendReply; eventId: string }> {
     const accepted = await this.friends.acceptPendingBetween(manager, me.id, peer.id, now);
     if (!accepted.some((request) => request.id === requestId)) throw new StaleRead();
+    const { friend, event_id } = await this.makeFriends(
+      manager,
+      me,
+      peer,
+      [...accepted.map((r) => r.id), ...alsoAccepted],
+      now,
+    );
+    return { friend, eventId: event_id };
+  }
+
+  /** Friendship rows both ways, the direct conversation and `friend.added` (`me`'s view in the reply). */
+  private async makeFriends(
+    manager: EntityManager,
+    me: User,
+    peer: User,
+    requestIds: string[],
+    now: number,
+  ): Promise<AcceptFriendRequestReply> {
     await this.friends.insertFriendshipPair(manager, me.id, peer.id, now);
     await this.conversations.ensureDirect(manager, me.id, peer.id, now);
     const mine = toFriendReply(toUserReply(peer, this.config.defaultAvatarUrl), now);
@@ -250,7 +303,7 @@ export class FriendRequestsService {
         type: 'friend.added',
         payload: {
           user_ids: [me.externalId, peer.externalId],
-          request_ids: [...accepted.map((r) => r.id), ...alsoAccepted],
+          request_ids: requestIds,
           since: now,
         },
         // The conversation ID names the peer, so each side gets its own view of the friend.
@@ -261,7 +314,7 @@ export class FriendRequestsService {
       },
       now,
     );
-    return { friend: mine, eventId };
+    return { friend: mine, event_id: eventId };
   }
 
   /** The request, if it exists and is addressed to the caller; 1205 otherwise (existence does not leak). */

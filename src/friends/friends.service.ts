@@ -6,6 +6,7 @@ import { CursorCodec } from '../common/pagination/cursor';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { directConversationId } from '../conversations/conversation-id';
+import type { Alongside } from '../database/alongside';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RelationshipChanges } from '../relationship-changes/relationship-changes';
 import { AuthUser } from '../common/auth-user';
@@ -47,8 +48,9 @@ export class FriendsService {
   /**
    * Ends the friendship for both users (both rows). The direct conversation and its history
    * stay; whether messages may still be sent is the messaging rule's business. Not friends: 1204.
+   * `alongside` runs in the same transaction (the server API's record and audit).
    */
-  async remove(auth: AuthUser, dto: FriendUserDto): Promise<EventReply> {
+  async remove(auth: AuthUser, dto: FriendUserDto, alongside?: Alongside<EventReply>): Promise<EventReply> {
     if (dto.user_id === auth.externalId) throw AppError.invalid('user_id', 'you cannot unfriend yourself');
     const peer = await this.users.findByExternalId(dto.user_id);
     const notFriends = new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: not one of your friends');
@@ -74,6 +76,7 @@ export class FriendsService {
         },
         now,
       );
+      await alongside?.(manager, { event_id });
       return { event_id };
     });
     await this.callChanges.pairChanged(auth.internalId, peer.id);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
 import { ConversationStore } from '../conversations/conversation-store.service';
+import type { Alongside } from '../database/alongside';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RelationshipChanges } from '../relationship-changes/relationship-changes';
 import { AuthUser } from '../common/auth-user';
@@ -67,7 +68,11 @@ export class GroupMembersService {
    * Owner or admin. Current members are skipped, so a retry is harmless; former members rejoin
    * as plain members and see only messages sent from now on. Nothing added answers event_id null.
    */
-  async add(user: AuthUser, dto: GroupMembersChangeDto): Promise<MembersAddedReply> {
+  async add(
+    user: AuthUser,
+    dto: GroupMembersChangeDto,
+    alongside?: Alongside<MembersAddedReply>,
+  ): Promise<MembersAddedReply> {
     const targets = await this.access.resolveUsers(dto.user_ids, 'user_ids', true);
     const groupId = await this.access.resolveGroupId(dto.group_id);
     return convergeOnMembershipRace(() =>
@@ -90,7 +95,11 @@ export class GroupMembersService {
             .map((m) => m.userId),
         );
         const added = targets.filter((u) => !active.has(String(u.id)));
-        if (added.length === 0) return { added: [], event_id: null };
+        if (added.length === 0) {
+          const none = { added: [], event_id: null };
+          await alongside?.(manager, none);
+          return none;
+        }
         const now = this.clock.now();
         const addedIds = added.map((u) => String(u.id));
         await this.groups.activateMembers(manager, group.id, addedIds, 'member', now);
@@ -105,7 +114,9 @@ export class GroupMembersService {
           { operator_user_id: user.externalId, user_ids: addedExternal },
           now,
         );
-        return { added: addedExternal, event_id: eventId };
+        const reply = { added: addedExternal, event_id: eventId };
+        await alongside?.(manager, reply);
+        return reply;
       }),
     );
   }
@@ -115,7 +126,11 @@ export class GroupMembersService {
    * or themselves here (1209, and nothing is removed). Users who are not current members are
    * skipped; nothing removed answers event_id null.
    */
-  async remove(user: AuthUser, dto: GroupMembersChangeDto): Promise<MembersRemovedReply> {
+  async remove(
+    user: AuthUser,
+    dto: GroupMembersChangeDto,
+    alongside?: Alongside<MembersRemovedReply>,
+  ): Promise<MembersRemovedReply> {
     const targets = await this.access.resolveUsers(dto.user_ids, 'user_ids');
     const groupId = await this.access.resolveGroupId(dto.group_id);
     const reply = await this.tx.run(async (manager) => {
@@ -146,7 +161,11 @@ export class GroupMembersService {
           throw forbidden(`user_ids: only the owner can remove an admin ("${target.externalId}")`);
         removed.push(target);
       }
-      if (removed.length === 0) return { removed: [], event_id: null };
+      if (removed.length === 0) {
+        const none = { removed: [], event_id: null };
+        await alongside?.(manager, none);
+        return none;
+      }
       const now = this.clock.now();
       const conversationId = await this.access.conversationId(group.id, manager);
       for (const target of removed) await this.groups.markLeft(manager, group.id, String(target.id), 'removed', now);
@@ -166,7 +185,9 @@ export class GroupMembersService {
         now,
         removed.map((u) => String(u.id)),
       );
-      return { removed: removedExternal, event_id: eventId };
+      const changed = { removed: removedExternal, event_id: eventId };
+      await alongside?.(manager, changed);
+      return changed;
     });
     await this.callChanges.groupChanged(groupId);
     return reply;
@@ -199,7 +220,11 @@ export class GroupMembersService {
   }
 
   /** Owner only; the target must be a current member other than the owner. Same role again answers event_id null. */
-  async setAdmin(user: AuthUser, dto: SetGroupAdminDto): Promise<MemberRoleReply> {
+  async setAdmin(
+    user: AuthUser,
+    dto: SetGroupAdminDto,
+    alongside?: Alongside<MemberRoleReply>,
+  ): Promise<MemberRoleReply> {
     const target = await this.access.resolveUser(dto.user_id, 'user_id');
     const targetId = String(target.id);
     const groupId = await this.access.resolveGroupId(dto.group_id);
@@ -215,7 +240,11 @@ export class GroupMembersService {
       const membership = await this.groups.findActiveMembership(group.id, targetId, manager);
       if (!membership) throw forbidden('user_id: is not a current member of the group');
       const role: GroupRole = dto.admin ? 'admin' : 'member';
-      if (membership.role === role) return { user_id: target.externalId, role, event_id: null };
+      if (membership.role === role) {
+        const same = { user_id: target.externalId, role, event_id: null };
+        await alongside?.(manager, same);
+        return same;
+      }
       const now = this.clock.now();
       await this.groups.setRole(manager, group.id, targetId, role);
       const conversationId = await this.access.conversationId(group.id, manager);
@@ -227,7 +256,9 @@ export class GroupMembersService {
         { operator_user_id: user.externalId, user_id: target.externalId, role },
         now,
       );
-      return { user_id: target.externalId, role, event_id: eventId };
+      const reply = { user_id: target.externalId, role, event_id: eventId };
+      await alongside?.(manager, reply);
+      return reply;
     });
   }
 

@@ -5,6 +5,7 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
 import { ConversationStore } from '../conversations/conversation-store.service';
+import type { Alongside } from '../database/alongside';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RelationshipChanges } from '../relationship-changes/relationship-changes';
@@ -47,9 +48,14 @@ export class GroupsService {
 
   /**
    * One transaction: the group, its owner and members, its conversation with everyone as a
-   * member, and `group.created`. The public ID is decided by its unique key.
+   * member, and `group.created`. The public ID is decided by its unique key. `alongside` runs
+   * in the same transaction (the server API's record and audit).
    */
-  async create(user: AuthUser, dto: CreateGroupDto): Promise<GroupChangeReply> {
+  async create(
+    user: AuthUser,
+    dto: CreateGroupDto,
+    alongside?: Alongside<GroupChangeReply>,
+  ): Promise<GroupChangeReply> {
     const memberExternalIds = dto.member_ids ?? [];
     if (memberExternalIds.includes(user.externalId))
       throw AppError.invalid('member_ids', 'must not include yourself (the creator becomes the owner)');
@@ -80,7 +86,9 @@ export class GroupsService {
             { operator_user_id: user.externalId, member_user_ids: [user.externalId, ...memberExternalIds] },
             now,
           );
-          return { group: await this.access.reply(group.id, 'owner', manager), event_id: eventId };
+          const reply = { group: await this.access.reply(group.id, 'owner', manager), event_id: eventId };
+          await alongside?.(manager, reply);
+          return reply;
         });
       } catch (error) {
         if (!isUniqueViolation(error, 'public_id')) throw error;
@@ -121,13 +129,17 @@ export class GroupsService {
   }
 
   /** Owner or admin. Nothing changed (every sent field equals the stored one) answers event_id null. */
-  async update(user: AuthUser, dto: UpdateGroupDto): Promise<GroupChangeReply> {
+  async update(
+    user: AuthUser,
+    dto: UpdateGroupDto,
+    alongside?: Alongside<GroupChangeReply>,
+  ): Promise<GroupChangeReply> {
     const sent = (['name', 'avatar', 'introduction'] as const).filter(
       (field) => dto[field] !== undefined && dto[field] !== null,
     );
     if (sent.length === 0) throw AppError.invalid('name', 'send at least one of name, avatar, introduction');
     const groupId = await this.access.resolveGroupId(dto.group_id);
-    return this.tx.run(async (manager) => {
+    const reply = await this.tx.run(async (manager) => {
       const { group, me } = await this.access.lockForMember(
         manager,
         groupId,
@@ -137,7 +149,11 @@ export class GroupsService {
       const changes: GroupChanges = {};
       for (const field of sent) if (dto[field] !== group[field]) changes[field] = dto[field] as string;
       const changed = Object.keys(changes);
-      if (changed.length === 0) return { group: await this.access.reply(group.id, me.role, manager), event_id: null };
+      if (changed.length === 0) {
+        const unchanged = { group: await this.access.reply(group.id, me.role, manager), event_id: null };
+        await alongside?.(manager, unchanged);
+        return unchanged;
+      }
       const now = this.clock.now();
       await this.groups.updateGroup(manager, group.id, changes, now);
       const conversationId = await this.access.conversationId(group.id, manager);
@@ -149,8 +165,11 @@ export class GroupsService {
         { operator_user_id: user.externalId, changed_fields: changed },
         now,
       );
-      return { group: await this.access.reply(group.id, me.role, manager), event_id: eventId };
+      const updated = { group: await this.access.reply(group.id, me.role, manager), event_id: eventId };
+      await alongside?.(manager, updated);
+      return updated;
     });
+    return reply;
   }
 
   /** Owner only; the target must be a current member. The old owner becomes an admin. */
@@ -192,7 +211,11 @@ export class GroupsService {
   }
 
   /** Owner only: every membership is closed (status removed) and everyone receives `group.dismissed`. */
-  async dismiss(user: AuthUser, dto: GroupRefDto): Promise<GroupDismissReply> {
+  async dismiss(
+    user: AuthUser,
+    dto: GroupRefDto,
+    alongside?: Alongside<GroupDismissReply>,
+  ): Promise<GroupDismissReply> {
     const groupId = await this.access.resolveGroupId(dto.group_id);
     const reply = await this.tx.run(async (manager) => {
       const { group } = await this.access.lockForMember(
@@ -201,7 +224,9 @@ export class GroupsService {
         user.internalId,
         OWNER_ONLY('dismiss the group'),
       );
-      return this.dismissLocked(manager, group, user.externalId);
+      const dismissed = await this.dismissLocked(manager, group, user.externalId);
+      await alongside?.(manager, dismissed);
+      return dismissed;
     });
     await this.callChanges.groupChanged(groupId);
     return reply;

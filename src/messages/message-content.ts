@@ -101,3 +101,28 @@ export function findBlockedKeyword(text: string, keywords: readonly string[]): s
   const lower = text.toLowerCase();
   return keywords.find((keyword) => lower.includes(keyword)) ?? null;
 }
+
+/**
+ * A system notice's body (server API only: clients can never send type `notice`, the send DTO
+ * refuses it): {text (1–5000 characters, not blank), data? (object, ≤ 8192 characters as JSON)}.
+ * Errors name the field under `content.`.
+ */
+export function parseNoticeContent(content: unknown): ParsedContent {
+  if (!isObject(content)) throw AppError.invalid('content', 'must be a JSON object');
+  const text = content.text;
+  if (typeof text !== 'string' || text.trim() === '' || charLength(text) > MAX_TEXT_LENGTH) {
+    throw AppError.invalid('content.text', `must be a non-blank string of at most ${MAX_TEXT_LENGTH} characters`);
+  }
+  const data = content.data;
+  if (data !== undefined && data !== null) {
+    if (!isObject(data)) throw AppError.invalid('content.data', 'must be a JSON object');
+    if (JSON.stringify(data).length > MAX_CUSTOM_DATA_LENGTH)
+      throw AppError.invalid('content.data', `must serialise to at most ${MAX_CUSTOM_DATA_LENGTH} characters`);
+  }
+  return {
+    content: data === undefined || data === null ? { text } : { text, data },
+    searchText: text.toLowerCase(),
+    moderatedText: text,
+    mediaId: null,
+  };
+}

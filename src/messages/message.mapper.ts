@@ -3,7 +3,7 @@ import { MESSAGE_TYPES } from './message-content';
 import type { MessageStatus } from '../contract/messages';
 
 /** What clients send, and `call`: the summary the service writes when a call ends. */
-const REPLY_TYPES = [...MESSAGE_TYPES, 'call'];
+const REPLY_TYPES = [...MESSAGE_TYPES, 'call', 'notice'];
 
 export class MessageReply {
   @ApiProperty({ description: 'Message ID (decimal string).' }) mid: string;
@@ -12,7 +12,11 @@ export class MessageReply {
   conversation_seq: string;
   @ApiProperty({ description: 'External user ID of the sender.' }) sender_id: string;
   @ApiProperty() client_message_id: string;
-  @ApiProperty({ enum: REPLY_TYPES, description: '`call`: a call summary written by the service.' }) type: string;
+  @ApiProperty({
+    enum: REPLY_TYPES,
+    description: '`call`: a call summary written by the service; `notice`: a system notice (server API, sender_id "").',
+  })
+  type: string;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,

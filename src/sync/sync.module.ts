@@ -11,5 +11,7 @@ import { SyncService } from './sync.service';
   imports: [ImTokenModule, ConversationsModule, ConversationViewsModule, UsersModule],
   controllers: [SyncController],
   providers: [SyncService],
+  // The server API lists a user's conversations as the user's own sync does.
+  exports: [SyncService],
 })
 export class SyncModule {}

@@ -79,7 +79,7 @@ export async function startTestApp(
     PUBLIC_BASE_URL: 'http://im.test',
     // Generous limits so functional tests never meet 1005; rate-limit tests pass their own.
     RATE_LIMITS:
-      'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s,media_upload=100000/1s',
+      'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s,media_upload=100000/1s,server_api=100000/1s',
     REALTIME_CONNECTS_PER_MINUTE: '100000',
     REALTIME_MAX_SOCKETS_PER_USER: '10000',
     MEDIA_DIR: mediaDir,
