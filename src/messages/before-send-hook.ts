@@ -1,9 +1,11 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import http from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
+import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
+import { ROOT_LOGGER } from '../common/logging/root-logger.token';
 import { WebhookSignatureHeaders, signWebhook } from '../common/security/standard-webhook';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { BeforeSendConfig } from '../config/before-send-config';
@@ -24,7 +26,8 @@ class HookFailure extends Error {}
  */
 @Injectable()
 export class BeforeSendHook implements OnModuleDestroy {
-  private readonly logger = new Logger('BeforeSendHook');
+  // The application's own logger, not Nest's process-wide one: each instance logs its outages.
+  private readonly log: PinoLogger;
   private readonly config: BeforeSendConfig;
   private readonly agent: http.Agent | null = null;
   private outage: { since: number; failures: number } | null = null;
@@ -32,8 +35,10 @@ export class BeforeSendHook implements OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: MetricsService,
+    @Inject(ROOT_LOGGER) root: PinoLogger,
   ) {
     this.config = config.beforeSend;
+    this.log = root.child({ context: 'BeforeSendHook' });
     if (this.config.url) {
       const Agent = this.config.url.startsWith('https:') ? https.Agent : http.Agent;
       this.agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
@@ -84,7 +89,7 @@ export class BeforeSendHook implements OnModuleDestroy {
     this.metrics.beforeSendOutcomes.inc({ outcome });
     if (!this.outage) return;
     const seconds = Math.round((Date.now() - this.outage.since) / 1000);
-    this.logger.log(`before-send hook answers again, after ${this.outage.failures} failed calls over ${seconds}s`);
+    this.log.info(`before-send hook answers again, after ${this.outage.failures} failed calls over ${seconds}s`);
     this.outage = null;
   }
 
@@ -95,7 +100,7 @@ export class BeforeSendHook implements OnModuleDestroy {
       this.outage.failures += 1;
     } else {
       this.outage = { since: Date.now(), failures: 1 };
-      this.logger.warn(
+      this.log.warn(
         `before-send hook at ${new URL(this.config.url ?? '').origin} failed (${describeFailure(error)}); ` +
           `messages are ${allow ? 'stored unchecked' : 'refused with 1203'} until it answers again ` +
           `(WEBHOOK_BEFORE_SEND_ON_FAILURE=${this.config.onFailure})`,
