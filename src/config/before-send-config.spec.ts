@@ -51,12 +51,17 @@ describe('loadBeforeSendConfig', () => {
     expect(problems[0]).toContain(message);
   });
 
-  it('refuses plain http in production only', () => {
+  it('refuses plain http in production, except on loopback', () => {
     const env = { WEBHOOK_BEFORE_SEND_URL: 'http://h.example/x', WEBHOOK_BEFORE_SEND_SECRET: SECRET };
     expect(load(env, 'development').problems).toEqual([]);
     expect(load(env, 'production').problems).toEqual([
-      'WEBHOOK_BEFORE_SEND_URL must be an https URL when NODE_ENV=production',
+      'WEBHOOK_BEFORE_SEND_URL must be an https URL when NODE_ENV=production (http only on loopback)',
     ]);
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://[::1]:8080/hook', 'http://localhost/hook'])
+      expect(load({ ...env, WEBHOOK_BEFORE_SEND_URL: url }, 'production').problems).toEqual([]);
+    expect(load({ ...env, WEBHOOK_BEFORE_SEND_URL: 'http://127.0.0.2.example/x' }, 'production').problems).toHaveLength(
+      1,
+    );
   });
 
   it('never shows the secret in a problem', () => {

@@ -4,6 +4,8 @@ import { readChoice, readInteger } from './env-values';
 export const BEFORE_SEND_FAILURE_MODES = ['allow', 'reject'] as const;
 export type BeforeSendFailureMode = (typeof BEFORE_SEND_FAILURE_MODES)[number];
 
+const LOOPBACK_HOSTS = ['127.0.0.1', '[::1]', 'localhost'];
+
 export const BEFORE_SEND_TIMEOUT_MIN_MS = 50;
 export const BEFORE_SEND_TIMEOUT_MAX_MS = 10_000;
 
@@ -50,10 +52,11 @@ export function loadBeforeSendConfig(env: NodeJS.ProcessEnv, nodeEnv: string, pr
   } else if (url.username || url.password) {
     // Credentials in the URL would travel in logs and crash reports; the signature authenticates.
     problems.push('WEBHOOK_BEFORE_SEND_URL must not contain a user name or password (requests are signed)');
-  } else if (nodeEnv === 'production' && url.protocol !== 'https:') {
+  } else if (nodeEnv === 'production' && url.protocol !== 'https:' && !LOOPBACK_HOSTS.includes(url.hostname)) {
     // Messages travel to the hook in full, and its answer can rewrite them: in clear text,
-    // anyone on the path could read or forge either.
-    problems.push('WEBHOOK_BEFORE_SEND_URL must be an https URL when NODE_ENV=production');
+    // anyone on the path could read or forge either. A hook on the same machine (a sidecar)
+    // has no such path, and TLS would only add a handshake to every cold connection.
+    problems.push('WEBHOOK_BEFORE_SEND_URL must be an https URL when NODE_ENV=production (http only on loopback)');
   }
   if (secret === '') problems.push('WEBHOOK_BEFORE_SEND_URL needs WEBHOOK_BEFORE_SEND_SECRET (a whsec_ secret)');
   return { url: rawUrl, secret, timeoutMs, onFailure };
