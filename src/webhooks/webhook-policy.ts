@@ -1,0 +1,34 @@
+import type { WebhookBreakerState } from '../contract/webhooks';
+
+/**
+ * The wait before attempt `attempt + 1` after `attempt` failures: exponential from `baseMs`,
+ * capped at `maxMs`, then "equal jitter" (half fixed, half random) so that endpoints failing
+ * together do not retry in step, and a wait never shrinks below half its step.
+ */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+  const step = Math.min(maxMs, baseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+  return Math.round(step / 2 + (step / 2) * random());
+}
+
+/** closed: delivering; open: waiting out the cool-down; half_open: the next attempt is a probe. */
+export function breakerState(
+  failures: number,
+  openUntil: number | null,
+  threshold: number,
+  now: number,
+): WebhookBreakerState {
+  if (failures < threshold || openUntil === null) return 'closed';
+  return now < openUntil ? 'open' : 'half_open';
+}
+
+/** After a failure: the failures counted, and until when the breaker is open (null: closed). */
+export function afterFailure(
+  failures: number,
+  threshold: number,
+  cooldownMs: number,
+  now: number,
+): { failures: number; openUntil: number | null } {
+  const counted = failures + 1;
+  // At the threshold the breaker opens; a failed half-open probe opens it again for one more cool-down.
+  return { failures: counted, openUntil: counted >= threshold ? now + cooldownMs : null };
+}
