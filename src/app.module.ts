@@ -34,6 +34,7 @@ import { RetentionModule } from './retention/retention.module';
 import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
 import { SyncModule } from './sync/sync.module';
 import { ServerApiModule } from './server-api/server-api.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -72,6 +73,7 @@ export class AppModule {
         DemoModule,
         HostAppModule,
         ServerApiModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -121,6 +121,41 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: 'im_webhook_deliveries_total',
+    help: 'Webhook events finished per endpoint (ID) by outcome: delivered, dead (dead-lettered), replayed, replay_failed',
+    labelNames: ['endpoint', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttempts = new Counter({
+    name: 'im_webhook_attempts_total',
+    help: 'Webhook HTTP attempts per endpoint (ID) by result: success, http_error, timeout, network',
+    labelNames: ['endpoint', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookLagEvents = new Gauge({
+    name: 'im_webhook_lag_events',
+    help: 'Events sequenced after the endpoint cursor, set by the instance delivering to it',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookLagSeconds = new Gauge({
+    name: 'im_webhook_lag_seconds',
+    help: 'Age of the oldest event after the endpoint cursor (0 when caught up), set by the instance delivering to it',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookBreaker = new Gauge({
+    name: 'im_webhook_breaker_state',
+    help: 'Endpoint circuit breaker: 0 closed, 1 half-open, 2 open, set by the instance delivering to it',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+
   private poolUse: (() => PoolUse | null) | null = null;
 
   constructor() {

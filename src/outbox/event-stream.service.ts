@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { DeliverableEvent, SequencedBatch, SequencedEvent } from './deliverable-event';
+export type { SharedStoredEvent } from './outbox-sequence.repository';
 import { EventStreamRepository } from './event-stream.repository';
-import { OutboxSequenceRepository } from './outbox-sequence.repository';
+import { OutboxSequenceRepository, SharedStoredEvent } from './outbox-sequence.repository';
 import { OutboxSequencer } from './outbox-sequencer';
 
 /**
@@ -35,6 +36,16 @@ export class EventStream {
   /** Sequenced events in (after, upTo], in position order, with their recipients. */
   sequencedBetween(after: string, upTo: string, limit: number): Promise<SequencedEvent[]> {
     return this.sequence.sequencedBetween(after, upTo, limit);
+  }
+
+  /** Up to `limit` sequenced events after `after`, shared parts only (webhooks; see OutboxSequenceRepository.sharedAfter). */
+  sharedAfter(after: string, limit: number): Promise<SharedStoredEvent[]> {
+    return this.sequence.sharedAfter(after, limit);
+  }
+
+  /** Creation time of the first sequenced event after `after` (null: none), for a reader's lag. */
+  firstCreatedAfter(after: string): Promise<number | null> {
+    return this.sequence.firstCreatedAfter(after);
   }
 
   /** The user's events after `afterPosition`, oldest first, each with the user's private part. */

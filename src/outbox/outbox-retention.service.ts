@@ -8,9 +8,10 @@ export class OutboxRetention {
 
   /**
    * Deletes up to `limit` sequenced events created before `cutoff`, and their recipient rows;
-   * answers how many events went. Unsequenced events are never pruned (they are not delivered yet).
+   * answers how many events went. Unsequenced events are never pruned (they are not delivered yet),
+   * nor those after `upToPosition` when given (webhook endpoints still to handle them).
    */
-  prune(cutoff: number, limit: number): Promise<number> {
-    return this.sequence.prune(cutoff, limit);
+  prune(cutoff: number, limit: number, upToPosition: string | null = null): Promise<number> {
+    return this.sequence.prune(cutoff, limit, upToPosition);
   }
 }

@@ -22,6 +22,18 @@ interface EventRow extends StoredEventRow {
 
 const EVENT_COLUMNS = 'id, position, event_id, type, payload, conversation_id, seq, private_payloads, created_at';
 
+/** A stored event as its text, for readers that forward the shared part as it is (webhooks). */
+export interface SharedStoredEvent {
+  position: string;
+  eventId: string;
+  type: string;
+  /** The shared part's JSON, as stored. */
+  payload: string;
+  createdAt: number;
+  /** One-to-one message events: both members' internal IDs; null otherwise. */
+  memberIds: string[] | null;
+}
+
 function placeholders(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
 }
@@ -100,6 +112,35 @@ export class OutboxSequenceRepository {
     return last;
   }
 
+  /**
+   * Up to `limit` sequenced events after `after`, in position order, without their recipients:
+   * the shared part, and for one-to-one message events the two members' internal IDs (the keys
+   * of the private parts), which webhooks name since the shared part does not.
+   */
+  async sharedAfter(after: string, limit: number): Promise<SharedStoredEvent[]> {
+    const rows = (await this.events.query(
+      `SELECT ${EVENT_COLUMNS} FROM outbox_events WHERE position > ? ORDER BY position LIMIT ?`,
+      [after, limit],
+    )) as EventRow[];
+    return rows.map((row) => ({
+      position: String(row.position),
+      eventId: row.event_id,
+      type: row.type,
+      payload: row.payload,
+      createdAt: Number(row.created_at),
+      memberIds: row.conversation_id !== null && row.private_payloads ? Object.keys(privatePartsOf(row.private_payloads) ?? {}) : null,
+    }));
+  }
+
+  /** Creation time of the first sequenced event after `after`, or null when there is none. */
+  async firstCreatedAfter(after: string): Promise<number | null> {
+    const rows = (await this.events.query(
+      'SELECT created_at FROM outbox_events WHERE position > ? ORDER BY position LIMIT 1',
+      [after],
+    )) as Array<{ created_at: string | number }>;
+    return rows.length ? Number(rows[0].created_at) : null;
+  }
+
   /** Sequenced events in (after, upTo], in position order, with their recipients. */
   async sequencedBetween(after: string, upTo: string, limit: number): Promise<SequencedEvent[]> {
     const rows = (await this.events.query(
@@ -157,12 +198,14 @@ export class OutboxSequenceRepository {
 
   /**
    * Deletes up to `limit` sequenced events created before `cutoff`, and their recipient rows;
-   * answers how many events went. Unsequenced events are never pruned (they are not delivered yet).
+   * answers how many events went. Unsequenced events are never pruned (they are not delivered yet),
+   * nor events after `upToPosition` when given (webhook endpoints have not handled them yet).
    */
-  async prune(cutoff: number, limit: number): Promise<number> {
+  async prune(cutoff: number, limit: number, upToPosition: string | null = null): Promise<number> {
+    const held = upToPosition === null ? '' : ' AND position <= ?';
     const rows = (await this.events.query(
-      'SELECT id FROM outbox_events WHERE created_at < ? AND position IS NOT NULL ORDER BY created_at LIMIT ?',
-      [cutoff, limit],
+      `SELECT id FROM outbox_events WHERE created_at < ? AND position IS NOT NULL${held} ORDER BY created_at LIMIT ?`,
+      upToPosition === null ? [cutoff, limit] : [cutoff, upToPosition, limit],
     )) as Array<{
       id: string | number;
     }>;
