@@ -59,6 +59,7 @@ import { AdminGuard } from './admin.guard';
     AdminTotpService,
     AdminGuard,
   ],
-  exports: [AdminAccountsService],
+  // The guard (with what it needs) serves the admin routes of other modules too (webhooks).
+  exports: [AdminAccountsService, AdminAuditService, AdminAuthService, AdminGuard],
 })
 export class AdminModule {}

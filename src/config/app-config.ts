@@ -9,6 +9,7 @@ import { OperationsConfig, loadOperationsConfig } from './operations-config';
 import { PushRule, parsePushRules } from './push-rules';
 import { RealtimeConfig, loadRealtimeConfig } from './realtime-config';
 import { RetentionConfig, loadRetentionConfig } from './retention-config';
+import { WebhookDeliveryConfig, loadWebhookDeliveryConfig } from './webhook-delivery-config';
 
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string }
@@ -47,6 +48,8 @@ export interface AppConfig {
   hostApp: HostAppConfig;
   /** The host's before-send hook (off when its URL is unset). */
   beforeSend: BeforeSendConfig;
+  /** Webhook deliveries to host endpoints (src/webhooks). */
+  webhookDelivery: WebhookDeliveryConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -181,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const calls = loadCallsConfig(env, problems);
   const admin = loadAdminConfig(env, problems);
   const hostApp = loadHostAppConfig(env, nodeEnv, problems);
+  const webhookDelivery = loadWebhookDeliveryConfig(env, nodeEnv === 'production', problems);
   const beforeSend = loadBeforeSendConfig(env, nodeEnv, problems);
 
   if (problems.length) throw new ConfigError(problems);
@@ -211,5 +215,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     admin,
     hostApp,
     beforeSend,
+    webhookDelivery,
   };
 }

@@ -17,4 +17,5 @@ export type * from './reports.js';
 export type * from './requests.js';
 export type * from './sync.js';
 export type * from './users.js';
+export type * from './webhooks.js';
 export type * from './events.js';

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { ClientErrorsModule } from '../client-errors/client-errors.module';
 import { HostAppModule } from '../host-app/host-app.module';
 import { RtcCallbackModule } from '../rtc-callback/rtc-callback.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { RetentionService } from './retention.service';
 
 /** Prunes old client errors, room events and idempotency records; each module deletes its own rows. */
 @Module({
-  imports: [ClientErrorsModule, RtcCallbackModule, HostAppModule],
+  imports: [ClientErrorsModule, RtcCallbackModule, HostAppModule, WebhooksModule],
   providers: [RetentionService],
   exports: [RetentionService],
 })

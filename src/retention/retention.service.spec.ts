@@ -6,6 +6,7 @@ import type { RetentionConfig } from '../config/retention-config';
 import type { OutboxRetention } from '../outbox/outbox-retention.service';
 import type { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 import { MAX_BATCHES_PER_RUN, RetentionService, jitteredDelayMs } from './retention.service';
+import type { WebhookRetentionService } from '../webhooks/webhook-retention.service';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = 1_800_000_000_000;
@@ -71,6 +72,11 @@ function service(
       roomEvents,
       outbox,
       hostApp as unknown as HostAppRetentionService,
+      {
+        deliveriesKeepMs: 0,
+        pruneDeliveriesBefore: jest.fn(async () => 0),
+        outboxFloor: jest.fn(async () => null),
+      } as unknown as WebhookRetentionService,
     ),
   };
 }

@@ -6,6 +6,7 @@ import { RetentionConfig } from '../config/retention-config';
 import { HostAppRetentionService } from '../host-app/host-app-retention.service';
 import { OutboxRetention } from '../outbox/outbox-retention.service';
 import { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
+import { WebhookRetentionService } from '../webhooks/webhook-retention.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Batches per table and run: a large backlog is worked off over several runs, never in one long burst. */
@@ -51,6 +52,7 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     roomEvents: RtcCallbackService,
     outbox: OutboxRetention,
     hostApp: HostAppRetentionService,
+    webhooks: WebhookRetentionService,
   ) {
     this.settings = config.retention;
     this.tables = [
@@ -69,11 +71,17 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
         keepMs: this.settings.roomEventsDays * DAY_MS,
         prune: (cutoff, size) => roomEvents.pruneEventsBefore(cutoff, size),
       },
-      // Events older than the resume backlog can never be replayed (resume refuses such points).
+      // Events older than the resume backlog can never be replayed (resume refuses such points);
+      // those a webhook endpoint has not handled yet stay until it has (WEBHOOK_RETRY_HOURS at most).
       {
         table: 'outbox_events',
         keepMs: config.realtime.backlogSeconds * 1000,
-        prune: (cutoff, size) => outbox.prune(cutoff, size),
+        prune: async (cutoff, size) => outbox.prune(cutoff, size, await webhooks.outboxFloor()),
+      },
+      {
+        table: 'webhook_deliveries',
+        keepMs: webhooks.deliveriesKeepMs,
+        prune: (cutoff, size) => webhooks.pruneDeliveriesBefore(cutoff, size),
       },
       // Host application sessions past their idle limit (cutoff) or their absolute one.
       {

@@ -8,6 +8,7 @@
 // least one validated successful reply.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
 import { JsonSchema, OpenApiDocument, Operation, ReplyValidator } from '../helpers/openapi-validator';
 import { isolateCallTimers } from '../calls/call-helpers';
 import { clientErrorReport } from '../helpers/client-error';
@@ -570,6 +571,145 @@ describe('replies match the served OpenAPI document', () => {
       await own.close();
       await database.drop();
     }
+  });
+
+  it('admin console: webhooks (on a database of their own: every instance delivers its endpoints)', async () => {
+    const database = await isolatedDatabase();
+    const own = await startTestApp(database.env);
+    try {
+      const owner = await createAdmin(own, 'owner');
+      const csrf = { 'X-Admin-CSRF': '1' };
+      const response = await call('POST /app/admin/auth/login', {
+        via: own,
+        headers: csrf,
+        body: { username: owner, password: ADMIN_PASSWORD },
+      });
+      const as = { ...csrf, Cookie: sessionCookie(response) };
+      const created = await ok<{ endpoint: { id: string } }>('POST /app/admin/webhooks/create', {
+        via: own,
+        headers: as,
+        body: { url: 'http://127.0.0.1:9/hook', event_types: ['message.new'] },
+      });
+      const id = created.endpoint.id;
+      await refused('POST /app/admin/webhooks/create', 1004, { via: own, headers: as, body: { url: 'ftp://x' } });
+      await ok('GET /app/admin/webhooks', { via: own, headers: as });
+      await ok('POST /app/admin/webhooks/update', {
+        via: own,
+        headers: as,
+        body: { id, description: 'contract', event_types: null },
+      });
+      await ok('POST /app/admin/webhooks/pause', { via: own, headers: as, body: { id } });
+      await ok('POST /app/admin/webhooks/resume', { via: own, headers: as, body: { id } });
+      await ok('POST /app/admin/webhooks/rotate-secret', { via: own, headers: as, body: { id } });
+      // A dead letter to replay, written as the delivery loop would.
+      await own.app
+        .get(DataSource)
+        .query(
+          'INSERT INTO webhook_deliveries (endpoint_id, event_id, type, position, status, attempts, first_attempt_at, last_attempt_at, body) ' +
+            "VALUES (?, ?, 'message.new', 1, 'dead', 3, 1, 2, '{}')",
+          [id, randomUUID()],
+        );
+      const page = await ok<{ items: Array<{ id: string }> }>('GET /app/admin/webhooks/deliveries', {
+        via: own,
+        headers: as,
+        query: { endpoint_id: id, status: 'dead' },
+      });
+      await ok('POST /app/admin/webhooks/replay', {
+        via: own,
+        headers: as,
+        body: { endpoint_id: id, delivery_ids: [page.items[0].id] },
+      });
+      await ok('POST /app/admin/webhooks/delete', { via: own, headers: as, body: { id } });
+    } finally {
+      await own.close();
+      await database.drop();
+    }
+  });
+
+  it('server API: messages, notices, groups, friends, listings', async () => {
+    const [owner, member, extra] = [await issue(), await issue(), await issue()];
+    const host = { host: true };
+    const key = (): string => `oc-${randomBytes(8).toString('hex')}`;
+    const created = await ok<{ group: { group_id: string } }>('POST /app/server/groups/create', {
+      ...host,
+      body: { request_id: key(), owner_id: owner.userId, name: 'Server', member_ids: [member.userId] },
+    });
+    const group = created.group.group_id;
+    await ok('POST /app/server/groups/update', {
+      ...host,
+      body: { request_id: key(), group_id: group, name: 'Server 2' },
+    });
+    await ok('POST /app/server/groups/members/add', {
+      ...host,
+      body: { request_id: key(), group_id: group, user_ids: [extra.userId] },
+    });
+    await ok('POST /app/server/groups/members/role', {
+      ...host,
+      body: { request_id: key(), group_id: group, user_id: extra.userId, role: 'admin' },
+    });
+    await ok('POST /app/server/messages/send', {
+      ...host,
+      body: { request_id: key(), sender_id: owner.userId, group_id: group, type: 'text', content: { text: 'hi' } },
+    });
+    await ok('POST /app/server/messages/send', {
+      ...host,
+      body: {
+        request_id: key(),
+        sender_id: owner.userId,
+        to_user_id: member.userId,
+        type: 'text',
+        content: { text: 'hi' },
+      },
+    });
+    await ok('POST /app/server/messages/notice', {
+      ...host,
+      body: { request_id: key(), group_id: group, content: { text: 'notice' } },
+    });
+    await ok('POST /app/server/messages/list', { ...host, body: { group_id: group, count: 10 } });
+    await ok('POST /app/server/conversations/list', { ...host, body: { user_id: owner.userId } });
+    await ok('POST /app/server/groups/members/remove', {
+      ...host,
+      body: { request_id: key(), group_id: group, user_ids: [extra.userId] },
+    });
+    await ok('POST /app/server/groups/dismiss', { ...host, body: { request_id: key(), group_id: group } });
+    await ok('POST /app/server/friends/add', {
+      ...host,
+      body: { request_id: key(), user_id: owner.userId, friend_id: extra.userId },
+    });
+    await ok('POST /app/server/friends/delete', {
+      ...host,
+      body: { request_id: key(), user_id: owner.userId, friend_id: extra.userId },
+    });
+    await refused('POST /app/server/messages/send', 1004, { ...host, body: { request_id: key() } });
+    await refused('POST /app/server/groups/dismiss', 1001, { body: { request_id: key(), group_id: group } });
+  });
+
+  it('server API: user export and erasure', async () => {
+    const subject = await issue();
+    const friend = await issue();
+    const asked = await ok<{ request: { id: string } }>('POST /app/sdk/friends/requests', {
+      token: subject.token,
+      body: { user_id: friend.userId, request_id: `fr-${subject.userId}` },
+    });
+    await ok('POST /app/sdk/friends/requests/accept', { token: friend.token, body: { id: asked.request.id } });
+    await ok('POST /app/sdk/messages/send', {
+      token: subject.token,
+      body: {
+        conversation_id: friendConversationId(friend),
+        client_message_id: 'oc-1',
+        type: 'text',
+        content: { text: 'hi' },
+      },
+    });
+    await ok('POST /app/server/users/export', { host: true, body: { user_id: subject.userId } });
+    await refused('POST /app/server/users/export', 1204, { host: true, body: { user_id: randomUserId('oc') } });
+    await ok('POST /app/server/users/erase', {
+      host: true,
+      body: { user_id: subject.userId, request_id: `er-${subject.userId}` },
+    });
+    await ok('POST /app/server/users/erase', { host: true, body: { user_id: subject.userId } });
+    await refused('POST /app/server/users/erase', 1004, { host: true, body: {} });
+    await refused('POST /app/server/users/erase', 1001, { body: { user_id: subject.userId } });
   });
 
   it('bundled host application', async () => {

@@ -232,4 +232,12 @@ export const ENDPOINT_ERRORS = {
     promoteCallbackKey: ADMIN,
     cancelCallbackKey: ADMIN,
   },
+  adminWebhooks: {
+    list: ADMIN,
+    create: ADMIN,
+    update: ADMIN,
+    change: ADMIN,
+    deliveries: ADMIN,
+    replay: ADMIN,
+  },
 } as const satisfies Record<string, Record<string, Codes>>;

@@ -14,6 +14,7 @@ import { RuntimeSettings1733500000000 } from './1733500000000-runtime-settings';
 import { AdminTotp1733600000000 } from './1733600000000-admin-totp';
 import { SmsPhoneSends1733750000000 } from './1733750000000-sms-phone-sends';
 import { RoomEventsApplied1733800000000 } from './1733800000000-room-events-applied';
+import { Webhooks1733900000000 } from './1733900000000-webhooks';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   AdminTotp1733600000000,
   SmsPhoneSends1733750000000,
   RoomEventsApplied1733800000000,
+  Webhooks1733900000000,
 ];
