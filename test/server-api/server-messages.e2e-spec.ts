@@ -25,7 +25,12 @@ describe('server API: messages', () => {
     return (await request.send(body)).body as Envelope;
   };
   const ok = async <T>(path: string, body: object): Promise<T> =>
-    okData<T>(await t.http.post(`/app/server${path}`).set(...hostAuth()).send(body));
+    okData<T>(
+      await t.http
+        .post(`/app/server${path}`)
+        .set(...hostAuth())
+        .send(body),
+    );
   const socketOf = async (user: { token: string }): Promise<RtClient> => {
     const client = await connect(url, { auth: { token: user.token } });
     sockets.push(client);
@@ -57,7 +62,13 @@ describe('server API: messages', () => {
     const [alice, bob] = await api.users(2);
     const groupId = await api.createGroup(alice, [bob]);
     const bobSocket = await socketOf(bob);
-    const body = { request_id: rid(), sender_id: alice.userId, group_id: groupId, type: 'text', content: { text: 'hi' } };
+    const body = {
+      request_id: rid(),
+      sender_id: alice.userId,
+      group_id: groupId,
+      type: 'text',
+      content: { text: 'hi' },
+    };
     const reply = await ok<SendReply>('/messages/send', body);
     expect(reply.message).toMatchObject({
       conversation_id: groupCid(groupId),
@@ -98,7 +109,13 @@ describe('server API: messages', () => {
   it('two identical sends at once have one effect and the same reply', async () => {
     const [alice, bob] = await api.users(2);
     const groupId = await api.createGroup(alice, [bob]);
-    const body = { request_id: rid(), sender_id: bob.userId, group_id: groupId, type: 'text', content: { text: 'once' } };
+    const body = {
+      request_id: rid(),
+      sender_id: bob.userId,
+      group_id: groupId,
+      type: 'text',
+      content: { text: 'once' },
+    };
     const replies = await Promise.all(Array.from({ length: 5 }, () => post('/messages/send', body)));
     for (const r of replies) expect(r).toEqual(replies[0]);
     expect(replies[0].code).toBe(0);
@@ -226,7 +243,12 @@ describe('server API: messages', () => {
     const first = await ok<ServerMessagePageReply>('/messages/list', { group_id: groupId, count: 3 });
     expect(first.messages.map((m) => m.conversation_seq)).toEqual(['1', '2', '3']);
     expect(first.messages[1].status).toBe('recalled');
-    expect(first).toMatchObject({ conversation_id: groupCid(groupId), last_seq: '5', has_more: true, next_after_seq: '3' });
+    expect(first).toMatchObject({
+      conversation_id: groupCid(groupId),
+      last_seq: '5',
+      has_more: true,
+      next_after_seq: '3',
+    });
     const second = await ok<ServerMessagePageReply>('/messages/list', { group_id: groupId, after_seq: '3' });
     expect(second.messages.map((m) => m.conversation_seq)).toEqual(['4', '5']);
     expect(second).toMatchObject({ has_more: false, next_after_seq: null });
@@ -259,5 +281,28 @@ describe('server API: messages', () => {
     expect(unknown.code).toBe(1004);
     expect(unknown.msg).toContain('user_id');
     await issueUser(t); // the list names nobody else
+  });
+});
+
+describe('server API: rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMITS: 'server_api=2/60s' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 1005 past the per-host server_api limit, and not before the secret is checked', async () => {
+    const list = () =>
+      t.http
+        .post('/app/server/messages/list')
+        .set(...hostAuth())
+        .send({ group_id: 'none' });
+    expect((await list()).body.code).toBe(1201);
+    expect((await list()).body.code).toBe(1201);
+    const third = await list();
+    expect(third.body.code).toBe(1005);
+    expect(third.body.msg).toContain('server API');
+    // An unauthenticated caller meets 1001 first, and spends nothing of the host's budget.
+    expect((await t.http.post('/app/server/messages/list').send({ group_id: 'none' })).body.code).toBe(1001);
   });
 });

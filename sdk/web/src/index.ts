@@ -65,4 +65,6 @@ export type { CalibrationTrio, WindowCache, WindowSnapshot } from './conversatio
 /** Every reply body and real-time event payload of the service, as the server declares them (src/contract). */
 export type * as Contract from '../../../src/contract/index.js';
 export { createHostAppAuth } from './host-app.js';
+export { isNotice } from './notice.js';
+export type { NoticeMessage } from './notice.js';
 export type { HostAppAuth, HostAppAuthOptions } from './host-app.js';

@@ -1,4 +1,4 @@
-// One message of the chat as a list item: text, image, file or call record, tombstones, the
+// One message of the chat as a list item: text, image, file, call record or system notice, tombstones, the
 // local echo of a send (sending, not sent with a retry), the time and the peer's read mark.
 import { callSummary } from './call-record.js';
 import { avatar, h, timeEl } from './dom.js';
@@ -14,6 +14,8 @@ export function summarize(message) {
       return String(content.text ?? '');
     case 'call':
       return callSummary(content);
+    case 'notice':
+      return String(content.text ?? '');
     case 'image':
       return '[Image]';
     case 'file':
@@ -34,6 +36,13 @@ export function storedMessage(message, view) {
   const normal = message.status === 'normal';
   // The service's call record is not the sender's own writing: no read mark, no recall.
   const record = normal && message.type === 'call';
+  // A system notice from the host backend: a centred line, with no sender, read mark or recall.
+  if (normal && message.type === 'notice')
+    return h(
+      'li',
+      { class: 'message notice', 'data-seq': message.conversation_seq, 'data-mid': message.mid },
+      h('span', { class: 'notice-text' }, summarize(message)),
+    );
   const body =
     normal && message.type === 'image' && message.content?.media_id
       ? view.image(message.content.media_id)
