@@ -89,12 +89,12 @@ export class AdminRefDto {
 }
 
 export class AuditQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ description: 'Username of the acting administrator.' })
+  @ApiPropertyOptional({ description: 'Username of the acting administrator; "(host)" for the host backend.' })
   @Optional()
   @IsText(USERNAME)
   admin?: string;
   @ApiPropertyOptional({ example: 'user.disabled' }) @Optional() @IsText(SHORT) action?: string;
-  @ApiPropertyOptional({ enum: ['admin', 'report', 'user', 'group', 'settings'] })
+  @ApiPropertyOptional({ enum: ['admin', 'report', 'user', 'group', 'settings', 'conversation'] })
   @Optional()
   @IsText(SHORT)
   target_type?: string;

@@ -17,7 +17,8 @@ export async function renderAudit(main) {
       'Audit log, newest first',
       [
         ['When', (a) => time(a.created_at)],
-        ['Administrator', (a) => a.admin],
+        // The host backend's writes (server API) have no account: actor_kind says so.
+        ['Administrator', (a) => (a.actor_kind === 'host' ? 'host backend' : a.admin)],
         ['Action', (a) => a.action],
         ['Target', (a) => `${a.target_type} ${a.target_id}`],
         ['Before', (a) => summary(a.before)],
@@ -42,6 +43,7 @@ export async function renderAudit(main) {
             ['user', 'user'],
             ['group', 'group'],
             ['settings', 'settings'],
+            ['conversation', 'conversation'],
           ]),
         ),
         field('Target ID', input('target_id', { size: 14 })),

@@ -2,7 +2,7 @@ import { api } from '../api.js';
 import { announce, field, h, input, table, time } from '../dom.js';
 
 const CAPABILITIES = ['friends', 'groups', 'calls', 'search', 'media'];
-const LIMITS = ['send', 'friend_request', 'report', 'client_error', 'media_upload'];
+const LIMITS = ['send', 'friend_request', 'report', 'client_error', 'media_upload', 'server_api'];
 
 export async function renderSettings(main, { can }) {
   const owner = can('owner');
