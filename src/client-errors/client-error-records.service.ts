@@ -52,6 +52,11 @@ export class ClientErrorRecordsService {
     );
   }
 
+  /** Erasure (server API): every stored error of the user (internal ID); answers how many records went. */
+  deleteOfUser(userId: string): Promise<number> {
+    return this.repository.deleteOfUser(userId);
+  }
+
   /** Retention: one batch of records whose last occurrence is before `cutoff`; answers how many went. */
   pruneRecordsBefore(cutoff: number, batchSize: number): Promise<number> {
     return this.repository.deleteRecordsOlderThan(cutoff, batchSize);

@@ -232,6 +232,13 @@ export class ClientErrorsRepository {
     return new Map(rows.map((row) => [Number(row.hour), Number(row.count)]));
   }
 
+  /** Erasure: every stored error of the user and their submission keys; answers how many records went. */
+  async deleteOfUser(userId: string): Promise<number> {
+    const records = await this.records.delete({ userId });
+    await this.submissions.delete({ userId });
+    return records.affected ?? 0;
+  }
+
   /** Retention: one batch of records whose last occurrence is before `cutoff`. */
   deleteRecordsOlderThan(cutoff: number, batchSize: number): Promise<number> {
     return pruneBatch(this.records, 'client_errors', 'last_seen_at', cutoff, batchSize);

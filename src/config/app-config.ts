@@ -9,6 +9,7 @@ import { OperationsConfig, loadOperationsConfig } from './operations-config';
 import { PushRule, parsePushRules } from './push-rules';
 import { RealtimeConfig, loadRealtimeConfig } from './realtime-config';
 import { RetentionConfig, loadRetentionConfig } from './retention-config';
+import { UserErasureConfig, loadUserErasureConfig } from './user-erasure-config';
 import { WebhookDeliveryConfig, loadWebhookDeliveryConfig } from './webhook-delivery-config';
 
 export type DatabaseConfig =
@@ -46,6 +47,8 @@ export interface AppConfig {
   calls: CallsConfig;
   admin: AdminConfig;
   hostApp: HostAppConfig;
+  /** The server API's user erasure (ERASE_KEEPS_MESSAGES). */
+  erasure: UserErasureConfig;
   /** The host's before-send hook (off when its URL is unset). */
   beforeSend: BeforeSendConfig;
   /** Webhook deliveries to host endpoints (src/webhooks). */
@@ -184,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const calls = loadCallsConfig(env, problems);
   const admin = loadAdminConfig(env, problems);
   const hostApp = loadHostAppConfig(env, nodeEnv, problems);
+  const erasure = loadUserErasureConfig(env, problems);
   const webhookDelivery = loadWebhookDeliveryConfig(env, nodeEnv === 'production', problems);
   const beforeSend = loadBeforeSendConfig(env, nodeEnv, problems);
 
@@ -214,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     calls,
     admin,
     hostApp,
+    erasure,
     beforeSend,
     webhookDelivery,
   };

@@ -44,6 +44,15 @@ export class ConversationMembersRepository {
     return rows[0] ? toMemberWithProgress(rows[0]) : null;
   }
 
+  /** The other members of the user's one-to-one conversations (erasure tells them of the anonymised profile). */
+  async directPeerIds(userId: string): Promise<string[]> {
+    const rows = (await this.members.manager.query(
+      'SELECT peer_id FROM conversation_members WHERE user_id = ? AND peer_id IS NOT NULL',
+      [userId],
+    )) as Array<{ peer_id: string | number }>;
+    return rows.map((row) => String(row.peer_id));
+  }
+
   /** Members who currently receive the conversation's messages. */
   async findCurrentMembers(conversationId: string, manager?: EntityManager): Promise<ConversationMemberEntity[]> {
     const rows = (await (manager ?? this.members.manager).query(

@@ -22,6 +22,11 @@ export class MessageHistory {
     return this.messages.findInConversation(conversationId, ids);
   }
 
+  /** A page of the sender's own messages by ID after `afterId` (erasure: `notDeleted`; export: all). */
+  listBySender(senderId: string, afterId: string | null, limit: number, notDeleted = false): Promise<Message[]> {
+    return this.messages.listBySender(senderId, afterId, limit, notDeleted);
+  }
+
   /** The sender's message with this idempotency key, if any. */
   findBySenderClientId(senderId: string, clientMessageId: string): Promise<Message | null> {
     return this.messages.findBySenderClientId(senderId, clientMessageId);

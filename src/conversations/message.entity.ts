@@ -9,6 +9,7 @@ export type { MessageStatus };
 @Entity('messages')
 @Index('UQ_messages_conv_seq', ['conversationId', 'seq'], { unique: true })
 @Index('UQ_messages_sender_client_id', ['senderId', 'clientMessageId'], { unique: true })
+@Index('IDX_messages_sender_id', ['senderId', 'id'])
 export class MessageEntity implements Message {
   /** The message's `mid`. */
   @IdColumn()

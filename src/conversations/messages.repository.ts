@@ -50,6 +50,22 @@ function likePattern(keyword: string): string {
 export class MessagesRepository {
   constructor(@InjectRepository(MessageEntity) private readonly messages: Repository<MessageEntity>) {}
 
+  /**
+   * A page of the sender's messages in ID order after `afterId` (index (sender_id, id)), of any
+   * status or only those not yet deleted: erasure tombstones them and the export lists them
+   * without loading them all.
+   */
+  listBySender(senderId: string, afterId: string | null, limit: number, notDeleted: boolean): Promise<MessageEntity[]> {
+    const query = this.messages
+      .createQueryBuilder('m')
+      .where('m.sender_id = :senderId', { senderId })
+      .orderBy('m.id', 'ASC')
+      .limit(limit);
+    if (afterId !== null) query.andWhere('m.id > :afterId', { afterId });
+    if (notDeleted) query.andWhere('m.status <> :deleted', { deleted: 'deleted' });
+    return query.getMany();
+  }
+
   findInConversation(conversationId: string, ids: readonly string[]): Promise<MessageEntity[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.messages.find({

@@ -237,4 +237,39 @@ export class FriendsRepository {
     if (beforeId) where.id = LessThan(beforeId);
     return this.blocks.find({ where, order: { id: 'DESC' }, take });
   }
+
+  // --- erasure and export (server API) ---
+
+  /** Pending requests sent by or to the user, oldest first. */
+  pendingRequestsOf(userId: string, manager?: EntityManager): Promise<FriendRequestEntity[]> {
+    return (manager ? manager.getRepository(FriendRequestEntity) : this.requests).find({
+      where: [
+        { fromUserId: userId, status: 'pending' },
+        { toUserId: userId, status: 'pending' },
+      ],
+      order: { id: 'ASC' },
+    });
+  }
+
+  /** Every request sent by or to the user, whatever its status (their message text is the sender's data). */
+  async deleteRequestsOf(manager: EntityManager, userId: string): Promise<number> {
+    const result = await manager.delete(FriendRequestEntity, [{ fromUserId: userId }, { toUserId: userId }]);
+    return result.affected ?? 0;
+  }
+
+  /** The blocks the user made (blocks of the user by others are those users' own data). */
+  async deleteBlocksBy(manager: EntityManager, userId: string): Promise<number> {
+    const result = await manager.delete(BlockEntity, { userId });
+    return result.affected ?? 0;
+  }
+
+  /** All the user's friendships, oldest first (export). */
+  friendshipsOf(userId: string): Promise<FriendshipEntity[]> {
+    return this.friendships.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  /** All the blocks the user made, oldest first (export). */
+  blocksBy(userId: string): Promise<BlockEntity[]> {
+    return this.blocks.find({ where: { userId }, order: { id: 'ASC' } });
+  }
 }

@@ -155,6 +155,11 @@ export class GroupsRepository {
     });
   }
 
+  /** Every current membership of the user, disabled groups included (erasure and export). */
+  findActiveMembershipsOfUser(userId: string): Promise<GroupMemberEntity[]> {
+    return this.members.find({ where: { userId, status: 'active' }, order: { id: 'ASC' } });
+  }
+
   async insertGroup(manager: EntityManager, group: NewGroup): Promise<GroupEntity> {
     const entity = manager.create(GroupEntity, {
       publicId: group.publicId,

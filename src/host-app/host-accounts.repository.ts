@@ -17,6 +17,15 @@ export class HostAccountsRepository {
     return this.accounts.findOneBy({ phone });
   }
 
+  /** The account linked to the IM user with this external ID (erasure), if any. */
+  findByImUserId(imUserId: string): Promise<HostAccountEntity | null> {
+    return this.accounts.findOneBy({ imUserId });
+  }
+
+  async deleteById(id: string): Promise<void> {
+    await this.accounts.delete({ id });
+  }
+
   /** A unique violation on the phone propagates: the number is registered (or a concurrent sign-up won). */
   async insert(account: {
     phone: string;

@@ -4,6 +4,7 @@ import { AuthService } from '../auth/auth.service';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ImTokenModule } from '../im-token/im-token.module';
+import { HostAccountErasure } from './host-account-erasure.service';
 import { HostAccountsRepository } from './host-accounts.repository';
 import { HostAppController } from './host-app.controller';
 import { HostAppRetentionService } from './host-app-retention.service';
@@ -37,6 +38,7 @@ import { SmsService } from './sms.service';
     SmsService,
     HostAuthService,
     HostAppRetentionService,
+    HostAccountErasure,
     HostSessionGuard,
     {
       provide: HostSessionStore,
@@ -60,7 +62,8 @@ import { SmsService } from './sms.service';
           : new LogSmsSender(() => clock.now()),
     },
   ],
-  exports: [HostAppRetentionService],
+  // HostAccountErasure: the server API's user erasure.
+  exports: [HostAppRetentionService, HostAccountErasure],
 })
 export class HostAppModule implements OnApplicationShutdown {
   constructor(@Inject(HostSessionStore) private readonly sessions: HostSessionStore) {}

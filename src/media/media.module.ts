@@ -9,6 +9,7 @@ import { MediaController } from './media.controller';
 import { MediaEntity } from './media.entity';
 import { MediaRepository } from './media.repository';
 import { MediaAttachments } from './media-attachments.service';
+import { MediaErasure } from './media-erasure.service';
 import { ConversationViewsModule } from '../conversation-views/conversation-views.module';
 import { MediaService } from './media.service';
 import { LocalDiskStorage } from './storage/local-disk-storage';
@@ -52,9 +53,11 @@ async function mediaStorage(config: AppConfig): Promise<MediaStorage> {
     MediaRepository,
     MediaService,
     MediaAttachments,
+    MediaErasure,
     UploadErrorsInterceptor,
     { provide: MediaStorage, inject: [APP_CONFIG], useFactory: (config: AppConfig) => mediaStorage(config) },
   ],
-  exports: [MediaAttachments, MediaStorage],
+  // MediaErasure: the server API's user erasure.
+  exports: [MediaAttachments, MediaStorage, MediaErasure],
 })
 export class MediaModule {}

@@ -59,6 +59,29 @@ export class MediaRepository {
     await manager.delete(MediaLinkEntity, { conversationId, seq });
   }
 
+  /**
+   * A page of the owner's uploads in ID order after `afterId` (erasure), with whether a message
+   * still carries each.
+   */
+  async listOwnedBy(
+    ownerId: string,
+    afterId: string | null,
+    limit: number,
+  ): Promise<Array<{ id: string; storageKey: string; linked: boolean }>> {
+    const rows = (await this.media.query(
+      `SELECT m.id, m.storage_key, EXISTS (SELECT 1 FROM media_links l WHERE l.media_id = m.id) AS linked
+       FROM media m WHERE m.owner_id = ?${afterId === null ? '' : ' AND m.id > ?'} ORDER BY m.id LIMIT ${Number(limit)}`,
+      afterId === null ? [ownerId] : [ownerId, afterId],
+    )) as Array<{ id: string | number; storage_key: string; linked: number | string }>;
+    return rows.map((row) => ({ id: String(row.id), storageKey: row.storage_key, linked: Number(row.linked) > 0 }));
+  }
+
+  /** The media row and its links (the message is a tombstone or the owner erased). */
+  async deleteWithLinks(id: string): Promise<void> {
+    await this.links.delete({ mediaId: id });
+    await this.media.delete({ id });
+  }
+
   /** The messages that carry the media, oldest link first. */
   async findLinks(mediaId: string): Promise<Array<{ conversationId: string; seq: string }>> {
     const links = await this.links.find({

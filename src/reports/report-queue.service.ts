@@ -17,6 +17,11 @@ export class ReportQueue {
     return this.reports.list(filters, beforeId, limit);
   }
 
+  /** The reports the user (internal ID) filed, oldest first: the server API's export. */
+  filedBy(reporterId: string): Promise<Report[]> {
+    return this.reports.findByReporter(reporterId);
+  }
+
   countByStatus(status: ReportStatus): Promise<number> {
     return this.reports.countByStatus(status);
   }

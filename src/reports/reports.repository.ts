@@ -39,6 +39,11 @@ export class ReportsRepository {
     });
   }
 
+  /** Every report the user filed, oldest first (export: a user files few, REPORT rate-limited). */
+  findByReporter(reporterId: string): Promise<ReportEntity[]> {
+    return this.reports.find({ where: { reporterId }, order: { id: 'ASC' } });
+  }
+
   findById(id: string): Promise<ReportEntity | null> {
     return this.reports.findOneBy({ id });
   }

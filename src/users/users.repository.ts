@@ -192,6 +192,48 @@ export class UsersRepository {
     this.authCache.delete(String(id));
   }
 
+  /**
+   * Erasure's first step: every token stops working (1102) and no new one is issued (the user is
+   * disabled for good), in one statement so a concurrent forced logout still counts.
+   */
+  async lockOutForErasure(manager: EntityManager, id: string, now: number): Promise<void> {
+    await manager.query('UPDATE users SET token_version = token_version + 1, disabled = 1, updated_at = ? WHERE id = ?', [
+      now,
+      id,
+    ]);
+    this.authCache.delete(String(id));
+  }
+
+  /**
+   * Erasure's last step: the profile is emptied and the host's external ID replaced by a
+   * tombstone, only if it still carries `externalId` (a concurrent erasure that got there first
+   * makes this one a no-op: false).
+   */
+  async anonymise(
+    manager: EntityManager,
+    id: string,
+    externalId: string,
+    changes: { externalId: string; nickname: string },
+    now: number,
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({
+        externalId: changes.externalId,
+        nickname: changes.nickname,
+        username: null,
+        avatar: '',
+        signature: '',
+        profileUpdatedAt: now,
+        updatedAt: now,
+      })
+      .where('id = :id AND external_id = :externalId', { id, externalId })
+      .execute();
+    this.authCache.delete(String(id));
+    return (result.affected ?? 0) > 0;
+  }
+
   /** After a transaction that changed the user's access committed: no cached state may outlive it. */
   forgetAuthState(id: string): void {
     this.authCache.delete(String(id));

@@ -220,6 +220,47 @@ export class UsersService {
     return { before, after: Object.assign(user, { tokenVersion: user.tokenVersion + 1, updatedAt: now }) };
   }
 
+  /**
+   * Erasure (server API): revokes every token and disables the user, with the caller's
+   * transaction. Call accessChanged(id, 'revoked') after the commit to close live sessions.
+   */
+  lockOutForErasure(manager: EntityManager, id: string): Promise<void> {
+    return this.users.lockOutForErasure(manager, id, this.clock.now());
+  }
+
+  /**
+   * Erasure (server API): the profile emptied (nickname `nickname`, no username, avatar or
+   * signature) and the external ID replaced by `tombstoneId`, so the host's ID is free for a new
+   * user. Null when the user no longer carries `user.externalId` (already anonymised).
+   */
+  async anonymiseForErasure(
+    manager: EntityManager,
+    user: User,
+    tombstoneId: string,
+    nickname: string,
+  ): Promise<User | null> {
+    const now = Math.max(this.clock.now(), user.profileUpdatedAt + 1);
+    const changed = await this.users.anonymise(
+      manager,
+      user.id,
+      user.externalId,
+      { externalId: tombstoneId, nickname },
+      now,
+    );
+    if (!changed) return null;
+    return {
+      ...user,
+      externalId: tombstoneId,
+      nickname,
+      username: null,
+      avatar: '',
+      signature: '',
+      disabled: true,
+      profileUpdatedAt: now,
+      updatedAt: now,
+    };
+  }
+
   /** After commit: caches forget the user's old state and live sessions close (as setDisabled and revokeTokens do). */
   accessChanged(userId: string, change: AccessChange | null): void {
     this.users.forgetAuthState(userId);
