@@ -54,6 +54,9 @@ function readHours(
   return Math.round(Number(raw) * HOUR_MS);
 }
 
+/** A receiver on the same machine (a sidecar) has no network path to protect, as for the before-send hook. */
+const LOOPBACK_HOSTS = ['127.0.0.1', '[::1]', 'localhost'];
+
 /**
  * Why a URL cannot be an endpoint, or null. Production wants https: a delivery carries user
  * content, and a plain-http hop exposes it and lets anyone replay it inside the timestamp window.
@@ -67,7 +70,8 @@ export function webhookUrlProblem(url: string, production: boolean): string | nu
     return 'must be an absolute http(s) URL';
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must be an http(s) URL';
-  if (production && parsed.protocol !== 'https:') return 'must be https when NODE_ENV=production';
+  if (production && parsed.protocol !== 'https:' && !LOOPBACK_HOSTS.includes(parsed.hostname))
+    return 'must be https when NODE_ENV=production (http only on loopback)';
   if (parsed.username || parsed.password) return 'must not contain credentials (the signature authenticates)';
   if (parsed.hash) return 'must not contain a fragment';
   if (/\s/.test(url)) return 'must not contain whitespace';

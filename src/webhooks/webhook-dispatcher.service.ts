@@ -93,6 +93,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       if (endpoint.paused || this.loops.has(endpoint.id)) continue;
       if (endpoint.leaseOwner !== null && endpoint.leaseOwner !== this.owner && endpoint.leaseUntil >= now) continue;
       if (!(await this.endpoints.claim(endpoint.id, this.owner, now, this.config.leaseMs))) continue;
+      // Once per claim (a start, a takeover after another instance died, a resume): where an endpoint is served.
+      this.logger.log(`webhook endpoint ${endpoint.id}: delivering from this instance`);
       const loop = new EndpointLoop(endpoint.id, this.context());
       this.loops.set(endpoint.id, loop);
       void loop.done.finally(() => {
