@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { REPORT_REASON_NAMES } from '../admin/report-reasons';
+import { WEBHOOK_EVENT_TYPES } from '../contract/webhooks';
 
 export interface ConsoleAsset {
   body: Buffer;
@@ -19,7 +20,8 @@ const TYPES: Record<string, string> = {
  * The console's files, read once at start: a request can only name a file in this map, so no
  * path it sends ever reaches the file system. Chart.js comes from its npm package (a maintained
  * chart library, served as its own UMD build). js/report-reasons.js is written from the server's
- * list of reason names, so the page and the API share one definition.
+ * list of reason names, so the page and the API share one definition; js/webhook-event-types.js
+ * likewise from the contract's list of the event types an endpoint can ask for.
  */
 @Injectable()
 export class ConsoleAssets {
@@ -38,6 +40,12 @@ export class ConsoleAssets {
     this.files.set('js/report-reasons.js', {
       body: Buffer.from(
         `// Generated from src/admin/report-reasons.ts.\nexport const REPORT_REASONS = ${JSON.stringify(reasons)};\n`,
+      ),
+      contentType: TYPES['.js'],
+    });
+    this.files.set('js/webhook-event-types.js', {
+      body: Buffer.from(
+        `// Generated from src/contract/webhooks.ts.\nexport const WEBHOOK_EVENT_TYPES = ${JSON.stringify(WEBHOOK_EVENT_TYPES)};\n`,
       ),
       contentType: TYPES['.js'],
     });

@@ -26,7 +26,18 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
   }
 }
 
-const PAGES = ['dashboard', 'reports', 'client-errors', 'users', 'groups', 'settings', 'audit', 'admins', 'account'];
+const PAGES = [
+  'dashboard',
+  'reports',
+  'client-errors',
+  'users',
+  'groups',
+  'settings',
+  'webhooks',
+  'audit',
+  'admins',
+  'account',
+];
 
 (existsSync(CHROMIUM) ? describe : describe.skip)('admin console in Chromium', () => {
   let database: IsolatedDatabase;

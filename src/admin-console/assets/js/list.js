@@ -21,7 +21,8 @@ export async function pagedTable(container, caption, columns, load) {
       const page = await load(cursor);
       rows.push(...page.items);
       cursor = page.next_cursor ?? undefined;
-      hasMore = page.has_more;
+      // Some lists say has_more; the others have more exactly when they give a cursor.
+      hasMore = page.has_more ?? page.next_cursor != null;
       render();
     } catch (error) {
       announce(error.message, true);
@@ -29,6 +30,8 @@ export async function pagedTable(container, caption, columns, load) {
   };
   await more();
   return {
+    /** The rows shown so far (every page loaded). */
+    rows: () => [...rows],
     update(match, change) {
       let changed = false;
       rows.forEach((row, i) => {

@@ -9,6 +9,7 @@ import { renderUsers } from './pages/users.js';
 import { renderGroups } from './pages/groups.js';
 import { renderSettings } from './pages/settings.js';
 import { renderAudit } from './pages/audit.js';
+import { renderWebhooks } from './pages/webhooks.js';
 import { renderAdmins } from './pages/admins.js';
 import { renderAccount } from './pages/account.js';
 
@@ -20,6 +21,7 @@ const PAGES = [
   { path: 'users', title: 'Users', least: 'viewer', render: renderUsers },
   { path: 'groups', title: 'Groups', least: 'viewer', render: renderGroups },
   { path: 'settings', title: 'Settings', least: 'viewer', render: renderSettings },
+  { path: 'webhooks', title: 'Webhooks', least: 'viewer', render: renderWebhooks },
   { path: 'audit', title: 'Audit log', least: 'viewer', render: renderAudit },
   { path: 'admins', title: 'Administrators', least: 'owner', render: renderAdmins },
   { path: 'account', title: 'My account', least: 'viewer', render: renderAccount },

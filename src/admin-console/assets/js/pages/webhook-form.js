@@ -1,0 +1,95 @@
+// The form that adds or edits a webhook endpoint: its URL, a description, and the event types
+// it receives (all of them, including types added later, or a chosen few).
+import { announce, field, h, input } from '../dom.js';
+import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types.js';
+
+const FAMILIES = {
+  message: 'Messages',
+  conversation: 'Conversations',
+  friend: 'Friends',
+  user: 'Users',
+  group: 'Groups',
+  call: 'Calls',
+};
+
+/** The event types by family ("message.new" is in "message"), in the service's order. */
+function families() {
+  const byFamily = new Map();
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const family = type.split('.')[0];
+    if (!byFamily.has(family)) byFamily.set(family, []);
+    byFamily.get(family).push(type);
+  }
+  return [...byFamily];
+}
+
+/**
+ * `initial` is an endpoint to edit (or undefined for a new one); `submit(values)` gets
+ * {url, description, event_types} with event_types null for "all", and returns a promise.
+ */
+export function endpointForm(label, submitText, initial, submit) {
+  const chosen = new Set(initial?.event_types ?? []);
+  const all = h('input', { type: 'checkbox', name: 'all_types', checked: !initial || initial.event_types === null });
+  const boxes = [];
+  const groups = families().map(([family, types]) =>
+    h(
+      'fieldset',
+      { class: 'types' },
+      h('legend', {}, FAMILIES[family] ?? family),
+      types.map((type) => {
+        const box = h('input', { type: 'checkbox', name: 'event_type', value: type, checked: chosen.has(type) });
+        boxes.push(box);
+        return h('label', { class: 'check' }, box, type);
+      }),
+    ),
+  );
+  // With "all" on, the single types are shown but not editable: the endpoint gets every type.
+  const sync = () => {
+    for (const box of boxes) box.disabled = all.checked;
+  };
+  all.addEventListener('change', sync);
+  sync();
+  const form = h(
+    'form',
+    { 'aria-label': label, class: 'endpoint-form' },
+    h(
+      'div',
+      { class: 'inline' },
+      field(
+        'Endpoint URL',
+        input('url', {
+          type: 'url',
+          required: true,
+          autocomplete: 'off',
+          maxlength: 2048,
+          placeholder: 'https://host.example/webhooks/im',
+          value: initial?.url,
+        }),
+      ),
+      field('Description (optional)', input('description', { maxlength: 200, value: initial?.description ?? '' })),
+    ),
+    h(
+      'fieldset',
+      { class: 'event-types' },
+      h('legend', {}, 'Event types'),
+      h('label', { class: 'check' }, all, 'All event types, including ones added later'),
+      h('div', { class: 'type-groups' }, groups),
+    ),
+    h('button', { type: 'submit' }, submitText),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const types = boxes.filter((b) => b.checked).map((b) => b.value);
+    if (!all.checked && types.length === 0) {
+      announce('Event types: choose at least one, or "All event types".', true);
+      return;
+    }
+    const data = new FormData(form);
+    void submit({
+      url: String(data.get('url')).trim(),
+      description: String(data.get('description') ?? '').trim(),
+      event_types: all.checked ? null : types,
+    });
+  });
+  return form;
+}
