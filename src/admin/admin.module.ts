@@ -59,6 +59,7 @@ import { AdminGuard } from './admin.guard';
     AdminTotpService,
     AdminGuard,
   ],
+  // The server API audits the host's writes in the same log.
   // The guard (with what it needs) serves the admin routes of other modules too (webhooks).
   exports: [AdminAccountsService, AdminAuditService, AdminAuthService, AdminGuard],
 })

@@ -68,6 +68,11 @@ export class ConversationStore {
 
   // Conversations
 
+  /** Internal IDs of the other members of the user's one-to-one conversations. */
+  directPeerIds(userId: string): Promise<string[]> {
+    return this.members.directPeerIds(userId);
+  }
+
   findById(id: string, manager?: EntityManager): Promise<Conversation | null> {
     return this.conversations.findById(id, manager);
   }

@@ -27,6 +27,7 @@ import { UsersModule } from '../users/users.module';
   ],
   controllers: [FriendRequestsController, FriendsController, BlocksController],
   providers: [FriendsRepository, FriendRequestsService, FriendsService, BlocksService, Relationships],
-  exports: [Relationships],
+  // FriendsService, FriendRequestsService: the server API makes and ends friendships as the users would.
+  exports: [Relationships, FriendsService, FriendRequestsService],
 })
 export class FriendsModule {}

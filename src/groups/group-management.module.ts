@@ -28,6 +28,7 @@ import { GroupsService } from './groups.service';
   controllers: [GroupsController],
   providers: [GroupsRepository, GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService],
   // The admin console dismisses groups as the owner would.
-  exports: [GroupsService],
+  // The server API acts on groups as their owner through GroupsService and GroupMembersService.
+  exports: [GroupsService, GroupMembersService],
 })
 export class GroupManagementModule {}

@@ -6,6 +6,7 @@ import type { RetentionConfig } from '../config/retention-config';
 import type { OutboxRetention } from '../outbox/outbox-retention.service';
 import type { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 import { MAX_BATCHES_PER_RUN, RetentionService, jitteredDelayMs } from './retention.service';
+import type { ServerRequestsService } from '../server-api/server-requests.service';
 import type { WebhookRetentionService } from '../webhooks/webhook-retention.service';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -72,6 +73,7 @@ function service(
       roomEvents,
       outbox,
       hostApp as unknown as HostAppRetentionService,
+      { pruneBefore: jest.fn(async () => 0) } as unknown as ServerRequestsService,
       {
         deliveriesKeepMs: 0,
         pruneDeliveriesBefore: jest.fn(async () => 0),
@@ -98,6 +100,7 @@ describe('RetentionService', () => {
         host_sessions: 0,
         host_sms_codes: 0,
         host_sms_phone_sends: 0,
+        server_requests: 0,
       },
       failed: [],
     });
@@ -122,6 +125,7 @@ describe('RetentionService', () => {
       host_sessions: 0,
       host_sms_codes: 0,
       host_sms_phone_sends: 0,
+      server_requests: 0,
     });
   });
 

@@ -7,6 +7,7 @@ import { HostAppRetentionService } from '../host-app/host-app-retention.service'
 import { OutboxRetention } from '../outbox/outbox-retention.service';
 import { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 import { WebhookRetentionService } from '../webhooks/webhook-retention.service';
+import { ServerRequestsService } from '../server-api/server-requests.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Batches per table and run: a large backlog is worked off over several runs, never in one long burst. */
@@ -52,6 +53,7 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     roomEvents: RtcCallbackService,
     outbox: OutboxRetention,
     hostApp: HostAppRetentionService,
+    serverRequests: ServerRequestsService,
     webhooks: WebhookRetentionService,
   ) {
     this.settings = config.retention;
@@ -101,6 +103,12 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
         table: 'host_sms_phone_sends',
         keepMs: Math.max(1, config.hostApp.sms.phoneIntervalSeconds * 1000),
         prune: (cutoff, size) => hostApp.pruneSmsSendsBefore(cutoff, size),
+      },
+      // The server API's request_id records, like the other idempotency keys.
+      {
+        table: 'server_requests',
+        keepMs: this.settings.idempotencyDays * DAY_MS,
+        prune: (cutoff, size) => serverRequests.pruneBefore(cutoff, size),
       },
     ];
   }

@@ -8,6 +8,7 @@ import { compileProblems } from '../helpers/type-check';
 import type * as contract from '../../src/contract';
 import type { ClientErrorReply } from '../../src/client-errors/client-errors.reply';
 import type { TokenReply, UserStatusReply } from '../../src/auth/auth.reply';
+import type { ServerMessagePageReply } from '../../src/server-api/server-api.reply';
 import type {
   CallActionReply,
   CallListReply,
@@ -82,6 +83,7 @@ export type ServerReplies = [
   Expect<Same<ProfileUpdateReply, contract.ProfileUpdateReply>>,
   Expect<Same<TokenReply, contract.TokenReply>>,
   Expect<Same<UserStatusReply, contract.UserStatusReply>>,
+  Expect<Same<ServerMessagePageReply, contract.ServerMessagePageReply>>,
   Expect<Same<MessageReply, contract.MessageReply>>,
   Expect<Same<SendReply, contract.SendReply>>,
   Expect<Same<MessageChangeReply, contract.MessageChangeReply>>,

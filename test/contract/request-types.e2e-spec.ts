@@ -28,6 +28,21 @@ import type { UserProfileQueryDto, UsernameLookupQueryDto } from '../../src/prof
 import type { UpdateProfileDto } from '../../src/profile/dto/update-profile.dto';
 import type { PresenceQueryDto } from '../../src/realtime/dto/presence-query.dto';
 import type { GroupReportDto, ReportFieldsDto, UserReportDto } from '../../src/reports/dto/create-report.dto';
+import type {
+  ServerCreateGroupDto,
+  ServerFriendPairDto,
+  ServerGroupMembersDto,
+  ServerGroupRefDto,
+  ServerSetRoleDto,
+  ServerUpdateGroupDto,
+} from '../../src/server-api/dto/server-groups.dto';
+import type {
+  ServerListConversationsDto,
+  ServerListMessagesDto,
+  ServerNoticeDto,
+  ServerSendMessageDto,
+  ServerWriteDto,
+} from '../../src/server-api/dto/server-messages.dto';
 
 /** true when A and B are the same type, optional fields and all (see contract.e2e-spec.ts). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -63,6 +78,17 @@ export type RequestShapes = [
   Expect<Same<ReportFieldsDto, contract.ReportFieldsRequest>>,
   Expect<Same<GroupReportDto, contract.GroupReportRequest>>,
   Expect<Same<UserReportDto, contract.UserReportRequest>>,
+  Expect<Same<ServerWriteDto, contract.ServerWriteRequest>>,
+  Expect<Same<ServerSendMessageDto, contract.ServerSendMessageRequest>>,
+  Expect<Same<ServerNoticeDto, contract.ServerNoticeRequest>>,
+  Expect<Same<ServerListMessagesDto, contract.ServerListMessagesRequest>>,
+  Expect<Same<ServerListConversationsDto, contract.ServerListConversationsRequest>>,
+  Expect<Same<ServerCreateGroupDto, contract.ServerCreateGroupRequest>>,
+  Expect<Same<ServerUpdateGroupDto, contract.ServerUpdateGroupRequest>>,
+  Expect<Same<ServerGroupMembersDto, contract.ServerGroupMembersRequest>>,
+  Expect<Same<ServerSetRoleDto, contract.ServerSetRoleRequest>>,
+  Expect<Same<ServerGroupRefDto, contract.ServerGroupRefRequest>>,
+  Expect<Same<ServerFriendPairDto, contract.ServerFriendPairRequest>>,
 ];
 
 describe('request contract (src/contract/requests.ts)', () => {

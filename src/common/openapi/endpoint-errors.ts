@@ -88,6 +88,11 @@ export const ENDPOINT_ERRORS = {
   presence: {
     query: FRIENDS,
   },
+  /** Server API: user erasure and export (SecretGuard, then the server_api limit). */
+  serverUsers: {
+    erase: [...HOST, ...LIMITED],
+    export: [...HOST, ...LIMITED, PROFILE_INACCESSIBLE],
+  },
   profile: {
     me: SDK,
     update: SDK,
