@@ -21,8 +21,11 @@
  * one-to-one start + accept (+ hangup) cycle by a closed loop, and room callbacks that change
  * the participants of live group calls. Their fixtures are made only when a calls case is selected.
  *
+ * The before-send section (bench/lib/before-send.js, each driver): one-to-one sends with a
+ * before-send hook that answers at once, as a ratio to sends without one, in alternated runs.
+ *
  * Environment:
- *   BENCH_SECTIONS     comma list of http,realtime,scrub (default all three)
+ *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send (default all four)
  *   BENCH_DURATION     measured seconds per case (default 8)
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
@@ -37,6 +40,7 @@
  *   BENCH_RT_GROUP_SENDERS / BENCH_RT_DIRECT_SENDERS  concurrent senders into the group / the pairs (default 4 / 16)
  *   BENCH_RT_MEMORY_SOCKETS  idle sockets of the memory case (default 5000)
  *   BENCH_RT_RESUME_EVENTS / BENCH_RT_RESUME_ATTEMPTS  missed events and reconnections of the resume case (default 1000 / 5)
+ *   BENCH_HOOK_ROUNDS  alternated measured runs per side of the before-send section (default 3)
  *
  * The server gets a clean environment (only PATH, HOME, LANG, TZ, TMPDIR from the caller) and
  * every per-user rate limit (RATE_LIMITS) raised out of reach, see unlimitedRateLimits().
@@ -56,6 +60,7 @@ const { prepareCalls, callCases, CALL_CASE_KEYS } = require('./lib/calls');
 const { runRealtime, ensureFileLimit } = require('./lib/realtime');
 const { printRealtime, realtimeVerdict } = require('./lib/realtime-report');
 const { runScrub, printScrub } = require('./lib/scrub');
+const { runBeforeSend, printBeforeSend, beforeSendInvalid } = require('./lib/before-send');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -75,7 +80,7 @@ const settings = {
   duration: positiveNumberEnv('BENCH_DURATION', 8),
   warmup: positiveNumberEnv('BENCH_WARMUP', 2, { allowZero: true }),
   connections: Math.round(positiveNumberEnv('BENCH_CONNECTIONS', 20)),
-  sections: (process.env.BENCH_SECTIONS || 'http,realtime,scrub')
+  sections: (process.env.BENCH_SECTIONS || 'http,realtime,scrub,before-send')
     .split(',')
     .map((d) => d.trim())
     .filter(Boolean),
@@ -93,8 +98,8 @@ const settings = {
   keepDb: process.env.BENCH_KEEP_DB === '1',
 };
 for (const section of settings.sections) {
-  if (!['http', 'realtime', 'scrub'].includes(section)) {
-    console.error(`BENCH_SECTIONS: unknown section "${section}" (use http, realtime and/or scrub)`);
+  if (!['http', 'realtime', 'scrub', 'before-send'].includes(section)) {
+    console.error(`BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub and/or before-send)`);
     process.exit(2);
   }
 }
@@ -837,6 +842,12 @@ async function main() {
     output.realtime = realtime;
   }
 
+  const beforeSend = [];
+  for (const driver of settings.sections.includes('before-send') ? settings.drivers : []) {
+    beforeSend.push(await runBeforeSend({ driver, settings, prepareMysql, serverEnv, liveServers }));
+  }
+  if (beforeSend.length) output.beforeSend = beforeSend;
+
   let scrub = null;
   if (settings.sections.includes('scrub')) {
     scrub = runScrub(ROOT);
@@ -846,6 +857,7 @@ async function main() {
   console.log('\n================ results ================');
   for (const report of reports) printReport(report);
   if (realtime) printRealtime(realtime, table);
+  if (beforeSend.length) printBeforeSend(beforeSend);
   if (scrub) printScrub(scrub);
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -892,6 +904,11 @@ async function main() {
         verdict.missed.length ? `realtime targets missed: ${verdict.missed.join(', ')}` : 'realtime targets: all met',
       );
     if (verdict.missed.length && settings.enforce) exitCode = 1;
+  }
+  for (const report of beforeSend) {
+    if (!beforeSendInvalid(report)) continue;
+    console.log(`before-send (${report.driver}): run failed or requests failed; the numbers are not valid.`);
+    exitCode = 1;
   }
   if (scrub && !scrub.met && settings.enforce) exitCode = 1;
   process.exitCode = exitCode;
