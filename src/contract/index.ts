@@ -15,6 +15,7 @@ export type * from './media.js';
 export type * from './messages.js';
 export type * from './reports.js';
 export type * from './requests.js';
+export type * from './server-api.js';
 export type * from './server-users.js';
 export type * from './sync.js';
 export type * from './users.js';

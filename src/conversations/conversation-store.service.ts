@@ -179,7 +179,10 @@ export class ConversationStore {
     // the sequence allocation below locks the conversation row until commit and every send of
     // the conversation queues on it, so the less that follows it the more sends per second one
     // conversation takes.
-    if (!(await this.counters.recordSend(manager, conversation, sender.internalId, now))) return null;
+    // A system notice (sender 0, no member row) counts as unread for every group member: there
+    // is no sender's row to keep it out of.
+    const notice = sender.internalId === '0' && conversation.type === 'group';
+    if (!notice && !(await this.counters.recordSend(manager, conversation, sender.internalId, now))) return null;
     const eventId = input.eventId ?? randomUUID();
     const seq = await this.conversations.allocateNextSeq(manager, conversation.id, now);
     const message = await this.messages.insertInTransaction(

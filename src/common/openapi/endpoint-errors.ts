@@ -73,8 +73,29 @@ const ADMIN: Codes = [...ANY, TOKEN_MISSING, TOKEN_INVALID];
  */
 const HOST_SESSION: Codes = [...ANY, TOKEN_MISSING, TOKEN_INVALID];
 
+/** The server API (/app/server): SecretGuard and the per-host `server_api` limit. */
+const SERVER: Codes = [...HOST, TOO_FAST];
+/** A server API write that names a group: absent, dismissed or a rule of the owner's (1209); disabled (1218). */
+const SERVER_GROUP: Codes = [...SERVER, GROUP_OPERATION_FORBIDDEN, GROUP_DISABLED];
+/** A server API message: no such conversation or not a member (1201), may not post (1203), group disabled (1218). */
+const SERVER_MESSAGE: Codes = [...SERVER, CONVERSATION_INACCESSIBLE, SEND_FORBIDDEN, GROUP_DISABLED];
+
 /** By controller, then handler name. */
 export const ENDPOINT_ERRORS = {
+  serverApi: {
+    send: SERVER_MESSAGE,
+    notice: SERVER_MESSAGE,
+    listMessages: [...SERVER, CONVERSATION_INACCESSIBLE],
+    listConversations: SERVER,
+    createGroup: SERVER,
+    updateGroup: SERVER_GROUP,
+    addMembers: SERVER_GROUP,
+    removeMembers: SERVER_GROUP,
+    setRole: SERVER_GROUP,
+    dismissGroup: SERVER_GROUP,
+    addFriend: [...SERVER, ALREADY_FRIENDS, RELATIONSHIP_RESTRICTED],
+    deleteFriend: [...SERVER, PROFILE_INACCESSIBLE],
+  },
   health: {
     live: ANY,
     ready: ANY,

@@ -15,6 +15,7 @@ import { AdminTotp1733600000000 } from './1733600000000-admin-totp';
 import { SmsPhoneSends1733750000000 } from './1733750000000-sms-phone-sends';
 import { RoomEventsApplied1733800000000 } from './1733800000000-room-events-applied';
 import { Webhooks1733900000000 } from './1733900000000-webhooks';
+import { ServerRequests1733910000000 } from './1733910000000-server-requests';
 import { UserErasures1734150000000 } from './1734150000000-user-erasures';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   SmsPhoneSends1733750000000,
   RoomEventsApplied1733800000000,
   Webhooks1733900000000,
+  ServerRequests1733910000000,
   UserErasures1734150000000,
 ];
