@@ -9,6 +9,7 @@ import { BlocksService } from './blocks.service';
 import { FriendRequestEntity } from './friend-request.entity';
 import { FriendRequestsController } from './friend-requests.controller';
 import { FriendRequestsService } from './friend-requests.service';
+import { FriendsErasure } from './friends-erasure.service';
 import { FriendshipEntity } from './friendship.entity';
 import { FriendsController } from './friends.controller';
 import { FriendsRepository } from './friends.repository';
@@ -26,8 +27,9 @@ import { UsersModule } from '../users/users.module';
     RelationshipChangesModule,
   ],
   controllers: [FriendRequestsController, FriendsController, BlocksController],
-  providers: [FriendsRepository, FriendRequestsService, FriendsService, BlocksService, Relationships],
+  providers: [FriendsRepository, FriendRequestsService, FriendsService, BlocksService, Relationships, FriendsErasure],
+  // FriendsErasure: the server API's user erasure and export.
   // FriendsService, FriendRequestsService: the server API makes and ends friendships as the users would.
-  exports: [Relationships, FriendsService, FriendRequestsService],
+  exports: [Relationships, FriendsErasure, FriendsService, FriendRequestsService],
 })
 export class FriendsModule {}

@@ -4,6 +4,7 @@ import { ConversationsModule } from '../conversations/conversations.module';
 import { RelationshipChangesModule } from '../relationship-changes/relationship-changes.module';
 import { ImTokenModule } from '../im-token/im-token.module';
 import { GroupAccess } from './group-access.service';
+import { GroupErasure } from './group-erasure.service';
 import { GroupInvitationEntity } from './group-invitation.entity';
 import { GroupInvitationsService } from './group-invitations.service';
 import { GroupMemberEntity } from './group-member.entity';
@@ -26,9 +27,10 @@ import { GroupsService } from './groups.service';
     RelationshipChangesModule,
   ],
   controllers: [GroupsController],
-  providers: [GroupsRepository, GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService],
+  providers: [GroupsRepository, GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService, GroupErasure],
   // The admin console dismisses groups as the owner would.
+  // The server API erases users (and exports their memberships) through GroupErasure.
   // The server API acts on groups as their owner through GroupsService and GroupMembersService.
-  exports: [GroupsService, GroupMembersService],
+  exports: [GroupsService, GroupErasure, GroupMembersService],
 })
 export class GroupManagementModule {}

@@ -114,9 +114,11 @@ export class UserErasureService {
     // Live sockets end with session.revoked (1102) on every instance, as a forced logout does.
     this.users.accessChanged(user.id, 'revoked');
 
-    const friends = await this.friends.endAll(user);
-    const exits = await this.groups.leaveAll(user);
     const renew = (): Promise<void> => this.erasures.renew(user.id, this.clock.now(), LEASE_MS);
+    const friends = await this.friends.endAll(user);
+    await renew();
+    const exits = await this.groups.leaveAll(user);
+    await renew();
     const tombstoned = keepsMessages ? 0 : await this.messages.tombstoneAll(user, renew);
     const counts: UserErasureCounts = {
       friendships_ended: friends.friendships,

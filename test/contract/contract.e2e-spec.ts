@@ -8,6 +8,8 @@ import { compileProblems } from '../helpers/type-check';
 import type * as contract from '../../src/contract';
 import type { ClientErrorReply } from '../../src/client-errors/client-errors.reply';
 import type { TokenReply, UserStatusReply } from '../../src/auth/auth.reply';
+import type { UserErasureCountsReply, UserErasureReply } from '../../src/server-api/user-erasure.reply';
+import type { UserExportReply } from '../../src/server-api/user-export.reply';
 import type { ServerMessagePageReply } from '../../src/server-api/server-api.reply';
 import type {
   CallActionReply,
@@ -83,6 +85,9 @@ export type ServerReplies = [
   Expect<Same<ProfileUpdateReply, contract.ProfileUpdateReply>>,
   Expect<Same<TokenReply, contract.TokenReply>>,
   Expect<Same<UserStatusReply, contract.UserStatusReply>>,
+  Expect<Same<UserErasureReply, contract.UserErasureReply>>,
+  Expect<Same<UserErasureCountsReply, contract.UserErasureCounts>>,
+  Expect<Same<UserExportReply, contract.UserExportReply>>,
   Expect<Same<ServerMessagePageReply, contract.ServerMessagePageReply>>,
   Expect<Same<MessageReply, contract.MessageReply>>,
   Expect<Same<SendReply, contract.SendReply>>,

@@ -43,6 +43,8 @@ import type {
   ServerSendMessageDto,
   ServerWriteDto,
 } from '../../src/server-api/dto/server-messages.dto';
+import type { EraseUserDto } from '../../src/server-api/user-erasure.dto';
+import type { ExportUserDto } from '../../src/server-api/user-export.dto';
 
 /** true when A and B are the same type, optional fields and all (see contract.e2e-spec.ts). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -78,6 +80,8 @@ export type RequestShapes = [
   Expect<Same<ReportFieldsDto, contract.ReportFieldsRequest>>,
   Expect<Same<GroupReportDto, contract.GroupReportRequest>>,
   Expect<Same<UserReportDto, contract.UserReportRequest>>,
+  Expect<Same<EraseUserDto, contract.EraseUserRequest>>,
+  Expect<Same<ExportUserDto, contract.ExportUserRequest>>,
   Expect<Same<ServerWriteDto, contract.ServerWriteRequest>>,
   Expect<Same<ServerSendMessageDto, contract.ServerSendMessageRequest>>,
   Expect<Same<ServerNoticeDto, contract.ServerNoticeRequest>>,

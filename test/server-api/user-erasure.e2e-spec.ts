@@ -2,6 +2,7 @@
 // ERASE_KEEPS_MESSAGES settings. What peers see (events, tombstones, groups), what the erased
 // user's old token and sockets meet, that the host's user_id is free for a new user, and that a
 // repeat, a concurrent repeat and bad input change nothing.
+import { DataSource } from 'typeorm';
 import type { UserErasureReply } from '../../src/contract';
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
 import { passwordLogin, signUp } from '../helpers/host-app-client';
@@ -229,6 +230,24 @@ describe('POST /app/server/users/erase: the bundled host app, refusals', () => {
     // henry is untouched: his token works.
     expect((await t.http.get('/app/sdk/users/me').set(...bearer(henry.token))).body.code).toBe(0);
     expect(await erase(t, { user_id: randomUserId('nobody') })).toMatchObject({ status: 'not_found' });
+  });
+
+  it('a live claim of another erasure answers in_progress and changes nothing; an expired one is resumed', async () => {
+    const [kate] = await api.users(1);
+    const db = t.app.get(DataSource);
+    // As an erasure on another instance leaves its row while it runs (or after it died).
+    await db.query(
+      'INSERT INTO user_erasures (user_id, status, lease_until, created_at, completed_at) VALUES (?, ?, ?, ?, NULL)',
+      [kate.id, 'running', t.clock.now() + 3_600_000, t.clock.now()],
+    );
+    expect(await erase(t, { user_id: kate.userId })).toMatchObject({ status: 'in_progress', erased_at: null });
+    expect((await t.http.get('/app/sdk/users/me').set(...bearer(kate.token))).body.code).toBe(0);
+    await db.query('UPDATE user_erasures SET lease_until = ? WHERE user_id = ?', [t.clock.now() - 1, kate.id]);
+    expect(await erase(t, { user_id: kate.userId })).toMatchObject({ status: 'erased' });
+    expect((await t.http.get('/app/sdk/users/me').set(...bearer(kate.token))).body.code).toBe(1102);
+    expect(await db.query('SELECT status FROM user_erasures WHERE user_id = ?', [kate.id])).toEqual([
+      { status: 'done' },
+    ]);
   });
 
   it('a request_id reused for another user is 1004 naming request_id', async () => {
