@@ -111,3 +111,14 @@ export async function eventually(
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** Short waits for tests (validated like any setting): a failing endpoint is retried within tenths of a second. */
+export const FAST_WEBHOOKS = {
+  WEBHOOK_POLL_MS: '100',
+  WEBHOOK_BACKOFF_BASE_MS: '50',
+  WEBHOOK_BACKOFF_MAX_MS: '200',
+  WEBHOOK_TIMEOUT_MS: '500',
+  WEBHOOK_LEASE_MS: '3000',
+  WEBHOOK_BREAKER_THRESHOLD: '3',
+  WEBHOOK_BREAKER_COOLDOWN_MS: '300',
+};

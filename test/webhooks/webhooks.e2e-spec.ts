@@ -5,19 +5,9 @@ import { AdminSession, adminSession } from '../helpers/admin-client';
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, startTestApp } from '../helpers/test-app';
-import { Receiver, eventually } from './receiver';
+import { FAST_WEBHOOKS, Receiver, eventually } from './receiver';
 
 jest.setTimeout(120_000);
-
-export const FAST_WEBHOOKS = {
-  WEBHOOK_POLL_MS: '100',
-  WEBHOOK_BACKOFF_BASE_MS: '50',
-  WEBHOOK_BACKOFF_MAX_MS: '200',
-  WEBHOOK_TIMEOUT_MS: '500',
-  WEBHOOK_LEASE_MS: '3000',
-  WEBHOOK_BREAKER_THRESHOLD: '3',
-  WEBHOOK_BREAKER_COOLDOWN_MS: '300',
-};
 
 interface EndpointReply {
   id: string;
