@@ -122,6 +122,28 @@ describe('server API: messages', () => {
     expect(await lastSeq(alice, groupCid(groupId))).toBe('1');
   });
 
+  it('takes a request_id of the full 64 characters for sends and notices', async () => {
+    const [alice, bob] = await api.users(2);
+    const groupId = await api.createGroup(alice, [bob]);
+    const long = (c: string): string => `${c}${randomUserId('x')}`.padEnd(64, c);
+    const send = {
+      request_id: long('s'),
+      sender_id: alice.userId,
+      group_id: groupId,
+      type: 'text',
+      content: { text: 'x' },
+    };
+    const sent = await ok<SendReply>('/messages/send', send);
+    expect(await ok<SendReply>('/messages/send', send)).toEqual(sent);
+    const notice = { request_id: long('n'), group_id: groupId, content: { text: 'y' } };
+    const noticed = await ok<SendReply>('/messages/notice', notice);
+    expect(await ok<SendReply>('/messages/notice', notice)).toEqual(noticed);
+    expect(await lastSeq(bob, groupCid(groupId))).toBe('2');
+    const tooLong = await post('/messages/notice', { ...notice, request_id: `${notice.request_id}n` });
+    expect(tooLong.code).toBe(1004);
+    expect(tooLong.msg).toContain('request_id');
+  });
+
   it('one-to-one: friendship not required, a block refuses (1203); a group needs membership (1201)', async () => {
     const [alice, bob, carol] = await api.users(3);
     const bobSocket = await socketOf(bob);
