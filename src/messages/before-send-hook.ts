@@ -162,7 +162,12 @@ export class BeforeSendHook implements OnModuleDestroy {
         () => req.destroy(new HookFailure(`timed out after ${this.config.timeoutMs} ms`)),
         Math.max(0, deadline - Date.now()),
       );
-      req.on('close', () => clearTimeout(timer));
+      req.on('close', () => {
+        clearTimeout(timer);
+        // Settles a connection lost mid-answer that raised no error; after a complete answer
+        // (its end comes first) this is a no-op.
+        setImmediate(() => reject(new HookFailure('connection closed before the answer was complete')));
+      });
       req.on('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive socket the host closed while idle fails at once, before any answer.
         const stale = req.reusedSocket && !answered && ['ECONNRESET', 'EPIPE'].includes(error.code ?? '');

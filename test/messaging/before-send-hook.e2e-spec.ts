@@ -20,10 +20,12 @@ const PNG = Buffer.from(
   'base64',
 );
 
-type Answer = { status: number; body: unknown } | 'hang';
+type Answer = { status: number; body: unknown } | 'hang' | 'cut';
 
 interface Received {
   path: string;
+  /** The client's port: equal ports mean one kept-alive connection. */
+  remotePort: number | undefined;
   headers: http.IncomingHttpHeaders;
   body: BeforeSendRequest;
 }
@@ -51,10 +53,16 @@ class HookReceiver {
         return;
       }
       const body = JSON.parse(raw) as BeforeSendRequest;
-      this.received.push({ path: req.url ?? '', headers: req.headers, body });
+      this.received.push({ path: req.url ?? '', remotePort: req.socket.remotePort, headers: req.headers, body });
       const answer = this.answer(body);
       if (answer === 'hang') {
         this.hanging.push(res);
+        return;
+      }
+      if (answer === 'cut') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"action":');
+        setTimeout(() => res.destroy(), 20);
         return;
       }
       const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
@@ -159,6 +167,7 @@ describe('Before-send hook', () => {
     const second = cmid();
     expectOk(await sendText(api, a, friendCid(b), 'again', second));
     expect(receiver.calls(second)[0].headers['webhook-id']).not.toBe(call.headers['webhook-id']);
+    expect(receiver.calls(second)[0].remotePort).toBe(call.remotePort);
     expect((await stored(api, b, friendCid(a))).map((m) => m.client_message_id)).toEqual([key, second]);
   });
 
@@ -286,6 +295,7 @@ describe('Before-send hook', () => {
     const cases: Array<[string, Answer]> = [
       ['hangs past the timeout', 'hang'],
       ['answers HTTP 500', { status: 500, body: { action: 'allow' } }],
+      ['closes the connection halfway through its answer', 'cut'],
       ['answers a redirect', { status: 302, body: '' }],
       ['answers 200 with HTML', { status: 200, body: '<html>ok</html>' }],
       ['answers an unknown action', { status: 200, body: { action: 'maybe' } }],
