@@ -165,6 +165,25 @@ describe('webhooks', () => {
     );
   });
 
+  it('a hanging endpoint delays neither another endpoint nor the sends', async () => {
+    const stuck = await receiver();
+    const healthy = await receiver();
+    const s = await createEndpoint(owner, stuck.url, { event_types: ['message.new'] });
+    const h = await createEndpoint(owner, healthy.url, { event_types: ['message.new'] });
+    stuck.secrets = [s.secret];
+    healthy.secrets = [h.secret];
+    stuck.answer = () => 'hang';
+    const [x, y] = await api.users(2);
+    await api.befriend(x, y);
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push(await api.send(x, friendCid(y), `isolated ${i}`));
+    await eventually(() => healthy.delivered().length === 3, 'the healthy endpoint’s deliveries');
+    expect(healthy.delivered().map((d) => d.id)).toEqual(sent.map((m) => m.event_id));
+    expect(stuck.delivered()).toEqual([]);
+    await eventually(() => stuck.attempts.length > 0, 'the stuck endpoint’s attempt');
+    expect((await owner.post('/app/admin/webhooks/pause', { id: s.endpoint.id })).body.code).toBe(0);
+  });
+
   it('refuses bad input naming the field, changes nothing, and audits every change', async () => {
     const before = (await owner.get('/app/admin/webhooks')).body.data.endpoints.length;
     const bad: Array<[string, object, RegExp]> = [
