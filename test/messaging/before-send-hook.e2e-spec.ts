@@ -372,6 +372,17 @@ describe('Before-send hook', () => {
     expect(receiver.calls(key)).toHaveLength(1);
   });
 
+  it('two identical sends at once store one message, replaced, and both answer it', async () => {
+    const { a, b } = await pair(api);
+    receiver.answer = () => ({ status: 200, body: { action: 'replace', content: { text: 'replaced' } } });
+    const key = cmid();
+    const replies = await Promise.all([1, 2].map(() => sendText(api, a, friendCid(b), 'twice at once', key)));
+    const [first, second] = replies.map((r) => expectOk<SendReply>(r));
+    expect(second).toEqual(first);
+    expect(first.message.content).toEqual({ text: 'replaced' });
+    expect((await stored(api, a, friendCid(b))).map((m) => m.client_message_id)).toEqual([key]);
+  });
+
   it("media: the host sees the upload's details, and may replace the image's metadata but not with another user's upload", async () => {
     const { a, b } = await pair(api);
     const image = await api.upload(a, PNG, { kind: 'image', filename: 'dot.png' });
