@@ -202,6 +202,10 @@ async function runBeforeSend({ driver, settings, prepareMysql, serverEnv, liveSe
       samples,
     });
     report.ratio = Math.round((report.hook.rps / report.plain.rps) * 100) / 100;
+    // Each round's two runs are neighbours in time: the median of their ratios shrugs off a
+    // round disturbed by other jobs, which moves the means.
+    report.medianRoundRatio =
+      Math.round(median(measured.hook.map((h, i) => h.rps / measured.plain[i].rps)) * 100) / 100;
     // Every send of the hook side asked the host once (failed ones included), and nothing else did.
     report.callsMatch = counts.requests >= hookRequests && counts.badSignatures === 0;
     return report;
@@ -230,7 +234,8 @@ function printBeforeSend(reports) {
     }
     console.log(
       `${r.driver}: without ${r.plain.rps.toFixed(0)} req/s (p50 ${r.plain.p50} ms, p99 ${r.plain.p99} ms); ` +
-        `with hook ${r.hook.rps.toFixed(0)} req/s (p50 ${r.hook.p50} ms, p99 ${r.hook.p99} ms); ratio ${r.ratio.toFixed(2)} ` +
+        `with hook ${r.hook.rps.toFixed(0)} req/s (p50 ${r.hook.p50} ms, p99 ${r.hook.p99} ms); ratio ${r.ratio.toFixed(2)}, ` +
+        `median of the rounds' ratios ${r.medianRoundRatio.toFixed(2)} ` +
         `(${r.rounds} alternated rounds of ${r.durationS}s, ${r.connections} connections); hook calls ${r.receiver.requests}, ` +
         `bad signatures ${r.receiver.badSignatures}${r.errors ? `; ERRORS ${r.errors}` : ''}${r.callsMatch ? '' : '; CALL COUNT MISMATCH'}`,
     );
