@@ -37,6 +37,10 @@ export class UserEntity implements User {
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
 
+  /** Set when the user was erased (server API): the row stays, anonymised, and can never be enabled again. */
+  @Column({ name: 'erased_at', type: 'bigint', nullable: true, transformer: msTime })
+  erasedAt: number | null;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;
 

@@ -14,6 +14,8 @@ export interface User {
   profileUpdatedAt: number;
   tokenVersion: number;
   disabled: boolean;
+  /** When the user was erased (server API); such a row is anonymised and disabled for good. */
+  erasedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -27,7 +29,7 @@ export type UserAuthState = Pick<User, 'id' | 'externalId' | 'tokenVersion' | 'd
  * module's.
  */
 export const USER_COLUMNS =
-  'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, created_at, updated_at';
+  'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, erased_at, created_at, updated_at';
 
 export interface UserRow {
   id: string | number;
@@ -39,6 +41,7 @@ export interface UserRow {
   profile_updated_at: string | number;
   token_version: string | number;
   disabled: number | boolean;
+  erased_at: string | number | null;
   created_at: string | number;
   updated_at: string | number;
 }
@@ -56,6 +59,7 @@ export function userFromRow(source: UserRow | Record<string, unknown>, p = ''): 
     profileUpdatedAt: Number(row[`${p}profile_updated_at`]),
     tokenVersion: Number(row[`${p}token_version`]),
     disabled: Boolean(Number(row[`${p}disabled`])),
+    erasedAt: row[`${p}erased_at`] === null || row[`${p}erased_at`] === undefined ? null : Number(row[`${p}erased_at`]),
     createdAt: Number(row[`${p}created_at`]),
     updatedAt: Number(row[`${p}updated_at`]),
   };

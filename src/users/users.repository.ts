@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, Repository, IsNull } from 'typeorm';
 import { hasEdgeWhitespace } from '../common/text';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { insertRow } from '../database/insert-row';
@@ -165,6 +165,7 @@ export class UsersRepository {
       profileUpdatedAt: user.now,
       tokenVersion: 0,
       disabled: false,
+      erasedAt: null,
       createdAt: user.now,
       updatedAt: user.now,
     });
@@ -176,8 +177,9 @@ export class UsersRepository {
     await this.repo(manager).update({ id }, { ...changes, profileUpdatedAt: now, updatedAt: now });
   }
 
+  /** An erased user is never enabled again, whatever raced with the erasure's last step. */
   async setDisabled(id: string, disabled: boolean, now: number, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).update({ id }, { disabled, updatedAt: now });
+    await this.repo(manager).update(disabled ? { id } : { id, erasedAt: IsNull() }, { disabled, updatedAt: now });
     this.authCache.delete(String(id));
   }
 
@@ -197,10 +199,10 @@ export class UsersRepository {
    * disabled for good), in one statement so a concurrent forced logout still counts.
    */
   async lockOutForErasure(manager: EntityManager, id: string, now: number): Promise<void> {
-    await manager.query('UPDATE users SET token_version = token_version + 1, disabled = 1, updated_at = ? WHERE id = ?', [
-      now,
-      id,
-    ]);
+    await manager.query(
+      'UPDATE users SET token_version = token_version + 1, disabled = 1, updated_at = ? WHERE id = ?',
+      [now, id],
+    );
     this.authCache.delete(String(id));
   }
 
@@ -226,6 +228,7 @@ export class UsersRepository {
         avatar: '',
         signature: '',
         profileUpdatedAt: now,
+        erasedAt: now,
         updatedAt: now,
       })
       .where('id = :id AND external_id = :externalId', { id, externalId })

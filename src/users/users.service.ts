@@ -51,6 +51,7 @@ export class UsersService {
     const input = profile.avatar === this.config.defaultAvatarUrl ? { ...profile, avatar: '' } : profile;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const existing = await this.users.findByExternalId(input.externalId);
+      if (existing?.erasedAt != null) throw erasedUser();
       if (existing && options.refuseDisabled && existing.disabled)
         throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
       try {
@@ -175,6 +176,7 @@ export class UsersService {
 
   async setDisabled(externalId: string, disabled: boolean): Promise<User> {
     const user = await this.requireByExternalId(externalId);
+    if (!disabled && user.erasedAt !== null) throw erasedUser();
     if (user.disabled !== disabled) {
       const now = this.clock.now();
       await this.users.setDisabled(user.id, disabled, now);
@@ -202,6 +204,7 @@ export class UsersService {
     disabled: boolean,
   ): Promise<{ before: User; after: User }> {
     const user = await this.requireByExternalId(externalId, manager);
+    if (!disabled && user.erasedAt !== null) throw erasedUser();
     const before = { ...user };
     if (user.disabled !== disabled) {
       const now = this.clock.now();
@@ -256,6 +259,7 @@ export class UsersService {
       avatar: '',
       signature: '',
       disabled: true,
+      erasedAt: now,
       profileUpdatedAt: now,
       updatedAt: now,
     };
@@ -272,4 +276,12 @@ export class UsersService {
     if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
     return user;
   }
+}
+
+/**
+ * An erased user's row keeps its tombstone ID (peers' conversations still name it), but it is
+ * nobody's account any more: no token, no profile, never enabled again.
+ */
+function erasedUser(): AppError {
+  return new AppError(ErrorCode.USER_DISABLED, 'user_id names an erased user');
 }
