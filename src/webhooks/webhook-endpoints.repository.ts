@@ -138,18 +138,31 @@ export class WebhookEndpointsRepository {
     return changed === 1;
   }
 
-  /** Seeding (WEBHOOK_ENDPOINTS): the configured secret, types and description for an existing URL. */
+  /**
+   * Seeding (WEBHOOK_ENDPOINTS): the configured secret, types and description for an existing
+   * URL. A changed secret starts a rotation: the one it replaces keeps signing until
+   * `rotationEndsAt`, so receivers being redeployed with the new one lose nothing. (The
+   * previous-secret columns are assigned before `secret`: MySQL evaluates a SET list left to
+   * right with the new values, SQLite with the old ones; in this order both read the old secret.)
+   */
   async updateSeeded(
     manager: EntityManager,
     id: string,
     values: { description: string; eventTypes: string | null; secret: string },
     now: number,
+    rotationEndsAt: number,
   ): Promise<number> {
     return executeCounted(
       manager,
-      'UPDATE webhook_endpoints SET description = ?, event_types = ?, secret = ?, updated_at = ? ' +
+      'UPDATE webhook_endpoints SET ' +
+        'previous_secret_until = CASE WHEN secret <> ? THEN ? ELSE previous_secret_until END, ' +
+        'previous_secret = CASE WHEN secret <> ? THEN secret ELSE previous_secret END, ' +
+        'description = ?, event_types = ?, secret = ?, updated_at = ? ' +
         'WHERE id = ? AND (description <> ? OR secret <> ? OR COALESCE(event_types, ?) <> COALESCE(?, ?))',
       [
+        values.secret,
+        rotationEndsAt,
+        values.secret,
         values.description,
         values.eventTypes,
         values.secret,

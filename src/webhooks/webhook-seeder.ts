@@ -22,8 +22,8 @@ export function seededTypes(endpoint: SeededWebhookEndpoint, index: number): str
 
 /**
  * Endpoints given by WEBHOOK_ENDPOINTS, written at boot, idempotent by URL: a new URL is
- * created (delivering from the newest event on), a known one takes the configured secret,
- * types and description. Endpoints added in the console are left alone, and a URL removed from
+ * created (delivering from the newest event on), a known one takes the configured secret (the
+ * one it replaces signs beside it for WEBHOOK_SECRET_ROTATION_HOURS), types and description. Endpoints added in the console are left alone, and a URL removed from
  * the setting is not deleted (the console deletes it, audited).
  */
 @Injectable()
@@ -50,7 +50,13 @@ export class WebhookSeeder {
         const created = await this.tx.run(async (manager) => {
           const existing = await this.endpoints.findByUrl(endpoint.url, manager);
           if (existing) {
-            await this.endpoints.updateSeeded(manager, existing.id, values, now);
+            await this.endpoints.updateSeeded(
+              manager,
+              existing.id,
+              values,
+              now,
+              now + this.config.webhookDelivery.rotationMs,
+            );
             return false;
           }
           await this.endpoints.insert(manager, { url: endpoint.url, ...values, cursorPosition: head, now });

@@ -43,5 +43,7 @@ describe('seeded webhook endpoints', () => {
     expect(twice).toHaveLength(1);
     expect(twice[0]).toMatchObject({ id: once[0].id, description: 'second' });
     expect(twice[0].secret_fingerprint).not.toBe(once[0].secret_fingerprint);
+    // The replaced secret keeps signing for the rotation window.
+    expect(twice[0].previous_secret_fingerprint).toBe(once[0].secret_fingerprint);
   });
 });
