@@ -37,6 +37,8 @@ describe('readBeforeSendAnswer', () => {
     ['{"action":"replace"}', 'replace without a content object'],
     ['{"action":"replace","content":"x"}', 'replace without a content object'],
     ['{"action":"replace","content":[]}', 'replace without a content object'],
+    ['{"action":"replace","content":{"text":"a\\ud800b"}}', "the replacement's content.text: contains invalid Unicode"],
+    [`{"action":"replace","content":{"data":${'{"a":'.repeat(40)}1${'}'.repeat(40)}}}`, 'nested deeper than'],
   ])('calls %j malformed (%s)', (body, problem) => {
     const decision = readBeforeSendAnswer(body);
     expect(decision.action).toBe('malformed');

@@ -1,5 +1,6 @@
 import { AppError } from '../common/app-error';
 import { ErrorCode } from '../common/error-code';
+import { findJsonProblem } from '../common/text';
 import type { ViewerConversation } from '../conversation-views/conversation-access.service';
 import { memberConversationIds } from '../conversation-views/conversation-access.service';
 import type { AuthUser } from '../common/auth-user';
@@ -85,9 +86,14 @@ export function readBeforeSendAnswer(body: string): BeforeSendDecision {
         return { action: 'malformed', problem: 'reason is not a string' };
       return { action: 'reject', reason: cleanRejectReason(reason) };
     }
-    case 'replace':
+    case 'replace': {
       if (!isObject(answer.content)) return { action: 'malformed', problem: 'replace without a content object' };
+      // What the request pipeline refuses in any client body (lone surrogates, too deep), checked
+      // from the same root so the depth limit is the client's.
+      const problem = findJsonProblem({ content: answer.content });
+      if (problem) return { action: 'malformed', problem: `the replacement's ${problem}` };
       return { action: 'replace', content: answer.content };
+    }
     default:
       return { action: 'malformed', problem: 'action is not allow, reject or replace' };
   }

@@ -256,10 +256,8 @@ describe('host integration review: before-send hook', () => {
     expect(client.body.msg).toContain('content.text');
   });
 
-  // DEFECT: the docs say the replacement is validated exactly like a client's content, and a
-  // replacement failing validation is a malformed answer (ON_FAILURE decides). A client's text
-  // with a lone surrogate is 1004, but the same text as a replacement is stored (code 0).
-  it.failing('a replacement text with a lone surrogate is a malformed answer (ON_FAILURE=reject: 1203)', async () => {
+  // The replacement meets the checks every client body meets (fixed: was stored with code 0).
+  it('a replacement text with a lone surrogate is a malformed answer (ON_FAILURE=reject: 1203)', async () => {
     const [a, b] = await pair(rapi);
     handler = (_c, res) => json(res, '{"action":"replace","content":{"text":"a\\ud800b"}}');
     const res = await send(rapi, a, b, { text: 'x' });

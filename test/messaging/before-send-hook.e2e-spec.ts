@@ -272,6 +272,7 @@ describe('Before-send hook', () => {
       ['another type', { data: { x: 1 } }],
       ['a blank text', { text: '   ' }],
       ['a too long text', { text: 'x'.repeat(5001) }],
+      ['a text with a lone surrogate', { text: 'a\ud800b' }],
     ])('a replacement with %s is a malformed answer: the failure setting decides', async (_what, content) => {
       receiver.answer = () => ({ status: 200, body: { action: 'replace', content } });
       const allowed = await pair(api);
