@@ -2,6 +2,7 @@
 import { ApiClient, friendCid } from '../helpers/api-client';
 import { adminSession } from '../helpers/admin-client';
 import { connect, listen, refusal, RtClient, sleep, waitForDisconnect } from '../helpers/realtime';
+import { isolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, hostAuth, randomUserId, startTestApp } from '../helpers/test-app';
 
 jest.setTimeout(180_000);
@@ -49,8 +50,10 @@ describe('host integration review: erasure and export', () => {
     expect(res.body.data.counts.friendships_ended).toBe(1);
     expect(res.body.data.counts.messages_tombstoned).toBe(1);
     await closed;
-    expect(ca.events.some((e) => e.name === 'session.revoked' && (e.data as { code?: number }).code === 1102) ||
-      ca.events.some((e) => e.name === 'session.revoked')).toBe(true);
+    expect(
+      ca.events.some((e) => e.name === 'session.revoked' && (e.data as { code?: number }).code === 1102) ||
+        ca.events.some((e) => e.name === 'session.revoked'),
+    ).toBe(true);
 
     const me = await api.raw.me(alice);
     expect(me.body.code).toBe(1102);
@@ -116,7 +119,9 @@ describe('host integration review: erasure and export', () => {
     const [alice, bob] = await api.users(2);
     await api.befriend(alice, bob);
     const cb = await rt(bob.token);
-    const replies = await Promise.all(Array.from({ length: 5 }, () => server('users/erase', { user_id: alice.userId })));
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () => server('users/erase', { user_id: alice.userId })),
+    );
     for (const r of replies) expect(r.body.code).toBe(0);
     const statuses = replies.map((r) => r.body.data.status as string);
     expect(statuses.filter((s) => s === 'erased')).toHaveLength(1);
@@ -150,7 +155,12 @@ describe('host integration review: erasure and export', () => {
     // The whole conversation, as the host sees it
     const conv = home.items.find((i) => (i as { conversation_id: string }).conversation_id.startsWith('friend_'));
     if (conv) {
-      const w = await api.raw.messages(bob, { conversation_id: (conv as { conversation_id: string }).conversation_id, known_last_seq: '0', known_updated_at: '0', known_deletion_revision: '0' });
+      const w = await api.raw.messages(bob, {
+        conversation_id: (conv as { conversation_id: string }).conversation_id,
+        known_last_seq: '0',
+        known_updated_at: '0',
+        known_deletion_revision: '0',
+      });
       expect(JSON.stringify(w.body)).not.toMatch(/race \d+/);
     }
   });
@@ -190,7 +200,11 @@ describe('host integration review: erasure and export', () => {
       ['users/export', { user_id: real.userId, cursor: 'garbage' }, 'cursor'],
     ] as Array<[string, object, string]>) {
       const r = await server(path, body);
-      expect({ path, body: JSON.stringify(body).slice(0, 60), code: r.body.code }).toEqual({ path, body: JSON.stringify(body).slice(0, 60), code: 1004 });
+      expect({ path, body: JSON.stringify(body).slice(0, 60), code: r.body.code }).toEqual({
+        path,
+        body: JSON.stringify(body).slice(0, 60),
+        code: 1004,
+      });
       expect(r.body.msg).toContain(field);
     }
   });
@@ -200,14 +214,17 @@ describe('host integration review: erasure and export', () => {
     await api.befriend(alice, bob);
     // 501 messages to get a second page
     for (let i = 0; i < 501; i += 25)
-      await Promise.all(Array.from({ length: Math.min(25, 501 - i) }, (_, j) => api.raw.sendText(alice, friendCid(bob), `m${i + j}`)));
+      await Promise.all(
+        Array.from({ length: Math.min(25, 501 - i) }, (_, j) => api.raw.sendText(alice, friendCid(bob), `m${i + j}`)),
+      );
     const first = await server('users/export', { user_id: alice.userId });
     expect(first.body.data.messages).toHaveLength(500);
     expect(first.body.data.has_more).toBe(true);
     const stolen = await server('users/export', { user_id: bob.userId, cursor: first.body.data.next_cursor });
     expect(stolen.body.code).toBe(1004);
     expect(stolen.body.msg).toContain('cursor');
-    const tampered = first.body.data.next_cursor.slice(0, -2) + (first.body.data.next_cursor.endsWith('A') ? 'BB' : 'AA');
+    const tampered =
+      first.body.data.next_cursor.slice(0, -2) + (first.body.data.next_cursor.endsWith('A') ? 'BB' : 'AA');
     expect((await server('users/export', { user_id: alice.userId, cursor: tampered })).body.code).toBe(1004);
     const second = await server('users/export', { user_id: alice.userId, cursor: first.body.data.next_cursor });
     expect(second.body.data.messages).toHaveLength(1);
@@ -235,7 +252,12 @@ describe('host integration review: erasure and export', () => {
 
   it('reports filed by the user stay, attributed to the anonymised reporter', async () => {
     const [alice, bob] = await api.users(2);
-    const rep = await api.raw.reportUser(alice, { user_id: bob.userId, request_id: `rep-${rid()}`, reason_code: 1, description: 'spam from bob' });
+    const rep = await api.raw.reportUser(alice, {
+      user_id: bob.userId,
+      request_id: `rep-${rid()}`,
+      reason_code: 1,
+      description: 'spam from bob',
+    });
     expect(rep.body.code).toBe(0);
     expect((await server('users/erase', { user_id: alice.userId })).body.data.status).toBe('erased');
     const viewer = await adminSession(t, 'viewer');
@@ -246,7 +268,7 @@ describe('host integration review: erasure and export', () => {
     expect(text).not.toContain(alice.userId);
   });
 
-  it('export: only the user\'s own messages and data, conversation_id as the user sees it', async () => {
+  it("export: only the user's own messages and data, conversation_id as the user sees it", async () => {
     const [alice, bob] = await api.users(2);
     await api.befriend(alice, bob);
     await api.send(alice, friendCid(bob), 'from alice');
@@ -263,7 +285,7 @@ describe('host integration review: erasure and export', () => {
     expect(ex.body.data.next_cursor).toBeNull();
   });
 
-  it('a stream of sends racing the erasure: none of the user\'s text remains readable', async () => {
+  it("a stream of sends racing the erasure: none of the user's text remains readable", async () => {
     const [alice, bob] = await api.users(2);
     await api.befriend(alice, bob);
     let stop = false;
@@ -286,15 +308,17 @@ describe('host integration review: erasure and export', () => {
       await sleep(500);
     }
     const home = await api.syncAll(bob);
-    const conv = home.items.find((it) => String((it as { conversation_id: string }).conversation_id).startsWith('friend_')) as
-      | { conversation_id: string }
-      | undefined;
+    const conv = home.items.find((it) =>
+      String((it as { conversation_id: string }).conversation_id).startsWith('friend_'),
+    ) as { conversation_id: string } | undefined;
     expect(conv).toBeDefined();
     const peer = Buffer.from(conv!.conversation_id.slice('friend_'.length), 'base64url').toString();
     expect(peer).toMatch(/^erased_[0-9a-f]{32}$/);
     const all = await server('messages/list', { user_ids: [bob.userId, peer], count: 200 });
     expect(all.body.code).toBe(0);
-    const readable = (all.body.data.messages as Array<{ content: unknown; status: string }>).filter((m) => m.content !== null);
+    const readable = (all.body.data.messages as Array<{ content: unknown; status: string }>).filter(
+      (m) => m.content !== null,
+    );
     expect(readable).toEqual([]);
     expect(codes.filter((c) => c === 0).length).toBeGreaterThan(0);
   });
@@ -306,7 +330,9 @@ describe('host integration review: erasure and export', () => {
     await api.send(bob, friendCid(alice), 'to alice, private');
     expect((await server('users/erase', { user_id: alice.userId })).body.data.status).toBe('erased');
     const home = await api.syncAll(bob);
-    const conv = home.items.find((it) => String((it as { conversation_id: string }).conversation_id).startsWith('friend_')) as {
+    const conv = home.items.find((it) =>
+      String((it as { conversation_id: string }).conversation_id).startsWith('friend_'),
+    ) as {
       conversation_id: string;
     };
     const tomb = Buffer.from(conv.conversation_id.slice('friend_'.length), 'base64url').toString();
@@ -319,11 +345,10 @@ describe('host integration review: erasure and export', () => {
     expect((await server('users/erase', { user_id: tomb })).body.data.status).toBe('not_found');
   });
 
-  // DEFECT: docs say "The erased user stays as an anonymous, disabled row". The host endpoints
-  // take the tombstone ID (visible in the peers' conversation IDs and in conversations/list):
-  // users/status re-enables the row and /app/sdk/token then issues a working token for the
-  // erased account, which reads the old one-to-one history (the peer's messages to the erased user).
-  it.failing('the erased row cannot be re-enabled or given a token through its tombstone ID', async () => {
+  // Was a defect (fixed in 7768a5a): docs say "The erased user stays as an anonymous, disabled row",
+  // but users/status with the tombstone ID re-enabled the row and /app/sdk/token then issued a
+  // working token for the erased account, which read the peer's old one-to-one history.
+  it('the erased row cannot be re-enabled or given a token through its tombstone ID', async () => {
     const { bob, tomb } = await erasedWithPeer();
     await api.raw.userStatus(tomb, false);
     const token = await api.raw.token({ user_id: tomb, nickname: 'Someone new' });
@@ -337,13 +362,98 @@ describe('host integration review: erasure and export', () => {
     expect(token.body.code).not.toBe(0);
   });
 
-  // DEFECT: same guarantee: users/upsert with the tombstone ID replaces the anonymised profile,
-  // so the peers see a new name on the erased user's conversation and kept messages.
-  it.failing('the anonymised profile cannot be overwritten through the tombstone ID', async () => {
+  // Was a defect (fixed in 7768a5a): users/upsert with the tombstone ID replaced the anonymised profile.
+  it('the anonymised profile cannot be overwritten through the tombstone ID', async () => {
     const { bob, tomb } = await erasedWithPeer();
-    await api.raw.upsertUser({ user_id: tomb, nickname: 'Alice again' });
-    const profile = await api.raw.profile(bob, tomb);
-    expect(profile.body.code).toBe(0);
-    expect(profile.body.data.user.nickname).toBe('Deleted user');
+    const up = await api.raw.upsertUser({ user_id: tomb, nickname: 'Alice again' });
+    expect(up.body.code).not.toBe(0);
+    const home = await api.syncAll(bob);
+    const item = home.items.find((it) => (it as { peer_user_id?: string }).peer_user_id === tomb) as { title: string };
+    expect(item.title).toBe('Deleted user');
+    expect(JSON.stringify(home)).not.toContain('Alice again');
+  });
+
+  it("erasure on one instance closes the user's socket held by another instance", async () => {
+    const db = await isolatedDatabase();
+    const t1 = await startTestApp(db.env);
+    const t2 = await startTestApp(db.env);
+    try {
+      const api1 = new ApiClient(t1);
+      const alice = await api1.user();
+      const url2 = await listen(t2);
+      const socket = await connect(url2, { auth: { token: alice.token } });
+      try {
+        const closed = waitForDisconnect(socket, 30_000);
+        const res = await t1.http
+          .post('/app/server/users/erase')
+          .set(...hostAuth())
+          .send({ user_id: alice.userId });
+        expect(res.body.data.status).toBe('erased');
+        await closed;
+        // AUTH_CACHE_MS (1 s by default) may serve the other instance's cached token version a moment
+        let code = 0;
+        for (let i = 0; i < 50 && code !== 1102; i += 1) {
+          code = (await new ApiClient(t2).raw.me(alice)).body.code;
+          if (code !== 1102) await sleep(200);
+        }
+        expect(code).toBe(1102);
+      } finally {
+        socket.close();
+      }
+    } finally {
+      await t1.close();
+      await t2.close();
+      await db.drop();
+    }
+  });
+
+  it('sends through another instance around the erasure leave nothing readable (AUTH_CACHE_MS window)', async () => {
+    const db = await isolatedDatabase();
+    const t1 = await startTestApp(db.env);
+    const t2 = await startTestApp(db.env);
+    try {
+      const api1 = new ApiClient(t1);
+      const api2 = new ApiClient(t2);
+      const [alice, bob] = await api1.users(2);
+      await api1.befriend(alice, bob);
+      await api2.send(alice, friendCid(bob), 'warm the cache');
+      let stop = false;
+      const codes: number[] = [];
+      const sender = (async () => {
+        for (let i = 0; !stop && i < 300; i += 1) {
+          const r = await api2.raw.sendText(alice, friendCid(bob), `late ${i}`);
+          codes.push(r.body.code);
+          if (r.body.code !== 0 && codes.filter((c) => c !== 0).length > 3) break;
+        }
+      })();
+      await sleep(100);
+      const er = await t1.http
+        .post('/app/server/users/erase')
+        .set(...hostAuth())
+        .send({ user_id: alice.userId });
+      expect(er.body.data.status).toBe('erased');
+      await sleep(2500);
+      stop = true;
+      await sender;
+      const home = await api1.syncAll(bob);
+      const conv = home.items.find((it) =>
+        String((it as { conversation_id: string }).conversation_id).startsWith('friend_'),
+      ) as {
+        conversation_id: string;
+      };
+      const peer = Buffer.from(conv.conversation_id.slice('friend_'.length), 'base64url').toString();
+      const all = await t1.http
+        .post('/app/server/messages/list')
+        .set(...hostAuth())
+        .send({ user_ids: [bob.userId, peer], count: 200 });
+      const readable = (all.body.data.messages as Array<{ content: unknown; conversation_seq: string }>).filter(
+        (m) => m.content !== null,
+      );
+      expect({ accepted: codes.filter((c) => c === 0).length > 0, readable }).toEqual({ accepted: true, readable: [] });
+    } finally {
+      await t1.close();
+      await t2.close();
+      await db.drop();
+    }
   });
 });

@@ -1,7 +1,18 @@
 // Black-box review of the server API (docs/host-integration.md, "Server API").
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
+import { adminSession } from '../helpers/admin-client';
 import { connect, listen, RtClient, sleep } from '../helpers/realtime';
-import { TestApp, bearer, hostAuth, randomGroupId, randomUserId, startTestApp } from '../helpers/test-app';
+import {
+  TEST_SECRETS,
+  TestApp,
+  bearer,
+  hostAuth,
+  randomGroupId,
+  randomUserId,
+  startTestApp,
+} from '../helpers/test-app';
+
+const TEST_SDK_SECRET = TEST_SECRETS.SDK_SECRET;
 
 jest.setTimeout(120_000);
 
@@ -43,7 +54,13 @@ describe('host integration review: server API', () => {
   describe('auth', () => {
     it('refuses no secret, a wrong secret and an IM token with 1001', async () => {
       const u = await api.user();
-      const body = { request_id: rid(), sender_id: u.userId, to_user_id: u.userId, type: 'text', content: { text: 'x' } };
+      const body = {
+        request_id: rid(),
+        sender_id: u.userId,
+        to_user_id: u.userId,
+        type: 'text',
+        content: { text: 'x' },
+      };
       const none = await t.http.post('/app/server/messages/send').send(body);
       const wrong = await t.http
         .post('/app/server/messages/send')
@@ -97,9 +114,20 @@ describe('host integration review: server API', () => {
     });
 
     it.each([
-      ['messages/send text', (a: string, b: string) => `{"request_id":"${rid()}","sender_id":"${a}","to_user_id":"${b}","type":"text","content":{"text":"a\\ud800b"}}`],
-      ['messages/send custom description', (a: string, b: string) => `{"request_id":"${rid()}","sender_id":"${a}","to_user_id":"${b}","type":"custom","content":{"data":{},"description":"a\\udc00"}}`],
-      ['messages/notice text', (a: string, b: string) => `{"request_id":"${rid()}","user_ids":["${a}","${b}"],"content":{"text":"a\\ud800b"}}`],
+      [
+        'messages/send text',
+        (a: string, b: string) =>
+          `{"request_id":"${rid()}","sender_id":"${a}","to_user_id":"${b}","type":"text","content":{"text":"a\\ud800b"}}`,
+      ],
+      [
+        'messages/send custom description',
+        (a: string, b: string) =>
+          `{"request_id":"${rid()}","sender_id":"${a}","to_user_id":"${b}","type":"custom","content":{"data":{},"description":"a\\udc00"}}`,
+      ],
+      [
+        'messages/notice text',
+        (a: string, b: string) => `{"request_id":"${rid()}","user_ids":["${a}","${b}"],"content":{"text":"a\\ud800b"}}`,
+      ],
     ])('%s with a lone surrogate is 1004 like an SDK send', async (what, make) => {
       const [a, b] = await api.users(2);
       const path = what.startsWith('messages/send') ? 'messages/send' : 'messages/notice';
@@ -182,7 +210,12 @@ describe('host integration review: server API', () => {
         { request_id: rid(), owner_id: a.userId, name: null },
         { request_id: rid(), owner_id: a.userId, name: 'x'.repeat(10_000) },
         { request_id: rid(), owner_id: a.userId, name: 'G', member_ids: 'b' },
-        { request_id: rid(), owner_id: a.userId, name: 'G', member_ids: Array.from({ length: 201 }, () => randomUserId()) },
+        {
+          request_id: rid(),
+          owner_id: a.userId,
+          name: 'G',
+          member_ids: Array.from({ length: 201 }, () => randomUserId()),
+        },
         { request_id: rid(), owner_id: a.userId, name: 'G', member_ids: [null] },
         { request_id: rid(), owner_id: a.userId, name: 'G', group_id: 'bad id with spaces' },
       ]) {
@@ -205,7 +238,9 @@ describe('host integration review: server API', () => {
     it('messages/list refuses bad seqs and counts', async () => {
       const [a] = await api.users(1);
       const gid = randomGroupId();
-      expect((await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'G' })).body.code).toBe(0);
+      expect(
+        (await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'G' })).body.code,
+      ).toBe(0);
       for (const body of [
         { group_id: gid, count: 0 },
         { group_id: gid, count: 201 },
@@ -228,7 +263,13 @@ describe('host integration review: server API', () => {
   describe('idempotency', () => {
     it('5 identical sends at once: one message, same reply', async () => {
       const [a, b] = await api.users(2);
-      const body = { request_id: rid(), sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'once' } };
+      const body = {
+        request_id: rid(),
+        sender_id: a.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'once' },
+      };
       const replies = await Promise.all(Array.from({ length: 5 }, () => server('messages/send', body)));
       for (const r of replies) expect(r.body.code).toBe(0);
       const mids = new Set(replies.map((r) => r.body.data.message.mid));
@@ -242,7 +283,9 @@ describe('host integration review: server API', () => {
     it('5 identical notices at once: one notice', async () => {
       const [a] = await api.users(1);
       const gid = randomGroupId();
-      expect((await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'G' })).body.code).toBe(0);
+      expect(
+        (await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'G' })).body.code,
+      ).toBe(0);
       const body = { request_id: rid(), group_id: gid, content: { text: 'notice' } };
       const replies = await Promise.all(Array.from({ length: 5 }, () => server('messages/notice', body)));
       for (const r of replies) expect(r.body.code).toBe(0);
@@ -262,7 +305,9 @@ describe('host integration review: server API', () => {
     it('5 identical member adds / friend adds at once: one event each', async () => {
       const [a, b, c] = await api.users(3);
       const gid = randomGroupId();
-      expect((await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'G' })).body.code).toBe(0);
+      expect(
+        (await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'G' })).body.code,
+      ).toBe(0);
       const add = { request_id: rid(), group_id: gid, user_ids: [b.userId, c.userId] };
       const adds = await Promise.all(Array.from({ length: 5 }, () => server('groups/members/add', add)));
       for (const r of adds) expect(r.body.code).toBe(0);
@@ -279,7 +324,13 @@ describe('host integration review: server API', () => {
     it('same request_id with a different body, or on another endpoint, is 1004 naming request_id', async () => {
       const [a, b] = await api.users(2);
       const id = rid();
-      const body = { request_id: id, sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'one' } };
+      const body = {
+        request_id: id,
+        sender_id: a.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'one' },
+      };
       expect((await server('messages/send', body)).body.code).toBe(0);
       const again = await server('messages/send', { ...body, content: { text: 'two' } });
       expect(again.body.code).toBe(1004);
@@ -304,9 +355,21 @@ describe('host integration review: server API', () => {
       const [a, b] = await api.users(2);
       const gid = randomGroupId();
       const id = rid();
-      const refused = await server('groups/create', { request_id: id, owner_id: a.userId, group_id: gid, name: 'G', member_ids: ['nobody-' + b.userId] });
+      const refused = await server('groups/create', {
+        request_id: id,
+        owner_id: a.userId,
+        group_id: gid,
+        name: 'G',
+        member_ids: ['nobody-' + b.userId],
+      });
       expect(refused.body.code).toBe(1004);
-      const ok = await server('groups/create', { request_id: id, owner_id: a.userId, group_id: gid, name: 'G', member_ids: [b.userId] });
+      const ok = await server('groups/create', {
+        request_id: id,
+        owner_id: a.userId,
+        group_id: gid,
+        name: 'G',
+        member_ids: [b.userId],
+      });
       expect(ok.body.code).toBe(0);
     });
   });
@@ -329,10 +392,20 @@ describe('host integration review: server API', () => {
       expect(got.type).toBe('message.new');
 
       const gid = randomGroupId();
-      const created = await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'G', member_ids: [b.userId] });
+      const created = await server('groups/create', {
+        request_id: rid(),
+        owner_id: a.userId,
+        group_id: gid,
+        name: 'G',
+        member_ids: [b.userId],
+      });
       expect(created.body.code).toBe(0);
       await cb.waitForEvent(created.body.data.event_id, 10_000);
-      const notice = await server('messages/notice', { request_id: rid(), group_id: gid, content: { text: 'welcome', data: { k: 1 } } });
+      const notice = await server('messages/notice', {
+        request_id: rid(),
+        group_id: gid,
+        content: { text: 'welcome', data: { k: 1 } },
+      });
       expect(notice.body.code).toBe(0);
       expect(notice.body.data.message.sender_id).toBe('');
       expect(notice.body.data.message.type).toBe('notice');
@@ -362,12 +435,23 @@ describe('host integration review: server API', () => {
 
     it('a notice to a pair: user_ids must be exactly two distinct existing users', async () => {
       const [a, b] = await api.users(2);
-      for (const ids of [[a.userId], [a.userId, a.userId], [a.userId, b.userId, b.userId], [a.userId, 'nobody-x-' + b.userId], null, 'x']) {
+      for (const ids of [
+        [a.userId],
+        [a.userId, a.userId],
+        [a.userId, b.userId, b.userId],
+        [a.userId, 'nobody-x-' + b.userId],
+        null,
+        'x',
+      ]) {
         const res = await server('messages/notice', { request_id: rid(), user_ids: ids, content: { text: 'n' } });
         expect(res.status).toBeLessThan(500);
         expect(res.body.code).toBe(1004);
       }
-      const ok = await server('messages/notice', { request_id: rid(), user_ids: [a.userId, b.userId], content: { text: 'n' } });
+      const ok = await server('messages/notice', {
+        request_id: rid(),
+        user_ids: [a.userId, b.userId],
+        content: { text: 'n' },
+      });
       expect(ok.body.code).toBe(0);
       expect(ok.body.data.message.conversation_id).toBe(friendCid(b));
     });
@@ -375,15 +459,33 @@ describe('host integration review: server API', () => {
     it('a block either way is never bypassed by a host send (1203)', async () => {
       const [a, b] = await api.users(2);
       await api.block(b, a);
-      const res = await server('messages/send', { request_id: rid(), sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'x' } });
+      const res = await server('messages/send', {
+        request_id: rid(),
+        sender_id: a.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'x' },
+      });
       expect(res.body.code).toBe(1203);
-      const rev = await server('messages/send', { request_id: rid(), sender_id: b.userId, to_user_id: a.userId, type: 'text', content: { text: 'x' } });
+      const rev = await server('messages/send', {
+        request_id: rid(),
+        sender_id: b.userId,
+        to_user_id: a.userId,
+        type: 'text',
+        content: { text: 'x' },
+      });
       expect(rev.body.code).toBe(1203);
     });
 
     it('sending to oneself is refused rather than opening a self-conversation', async () => {
       const [a] = await api.users(1);
-      const res = await server('messages/send', { request_id: rid(), sender_id: a.userId, to_user_id: a.userId, type: 'text', content: { text: 'x' } });
+      const res = await server('messages/send', {
+        request_id: rid(),
+        sender_id: a.userId,
+        to_user_id: a.userId,
+        type: 'text',
+        content: { text: 'x' },
+      });
       expect(res.status).toBeLessThan(500);
       expect(res.body.code).not.toBe(0);
     });
@@ -392,7 +494,13 @@ describe('host integration review: server API', () => {
   describe('groups, friends and reads: documented codes', () => {
     async function group(owner: string, members: string[] = []): Promise<string> {
       const gid = randomGroupId();
-      const r = await server('groups/create', { request_id: rid(), owner_id: owner, group_id: gid, name: 'G', member_ids: members });
+      const r = await server('groups/create', {
+        request_id: rid(),
+        owner_id: owner,
+        group_id: gid,
+        name: 'G',
+        member_ids: members,
+      });
       expect(r.body.code).toBe(0);
       return gid;
     }
@@ -400,33 +508,59 @@ describe('host integration review: server API', () => {
     it('group rules: owner cannot be removed or re-roled (1209), unknown group 1209, update needs a field', async () => {
       const [a, b, c] = await api.users(3);
       const gid = await group(a.userId, [b.userId]);
-      expect((await server('groups/members/remove', { request_id: rid(), group_id: gid, user_ids: [a.userId] })).body.code).toBe(1209);
-      expect((await server('groups/members/role', { request_id: rid(), group_id: gid, user_id: a.userId, role: 'admin' })).body.code).toBe(1209);
-      expect((await server('groups/members/role', { request_id: rid(), group_id: gid, user_id: c.userId, role: 'admin' })).body.code).toBe(1209);
-      const badRole = await server('groups/members/role', { request_id: rid(), group_id: gid, user_id: b.userId, role: 'owner' });
+      expect(
+        (await server('groups/members/remove', { request_id: rid(), group_id: gid, user_ids: [a.userId] })).body.code,
+      ).toBe(1209);
+      expect(
+        (await server('groups/members/role', { request_id: rid(), group_id: gid, user_id: a.userId, role: 'admin' }))
+          .body.code,
+      ).toBe(1209);
+      expect(
+        (await server('groups/members/role', { request_id: rid(), group_id: gid, user_id: c.userId, role: 'admin' }))
+          .body.code,
+      ).toBe(1209);
+      const badRole = await server('groups/members/role', {
+        request_id: rid(),
+        group_id: gid,
+        user_id: b.userId,
+        role: 'owner',
+      });
       expect(badRole.body.code).toBe(1004);
       expect(badRole.body.msg).toContain('role');
-      expect((await server('groups/update', { request_id: rid(), group_id: 'g-nope-' + a.userId, name: 'x' })).body.code).toBe(1209);
+      expect(
+        (await server('groups/update', { request_id: rid(), group_id: 'g-nope-' + a.userId, name: 'x' })).body.code,
+      ).toBe(1209);
       const none = await server('groups/update', { request_id: rid(), group_id: gid });
       expect(none.body.code).toBe(1004);
       const same = await server('groups/update', { request_id: rid(), group_id: gid, name: 'G' });
       expect(same.body.code).toBe(0);
       expect(same.body.data.event_id).toBeNull();
-      const taken = await server('groups/create', { request_id: rid(), owner_id: b.userId, group_id: gid, name: 'dup' });
+      const taken = await server('groups/create', {
+        request_id: rid(),
+        owner_id: b.userId,
+        group_id: gid,
+        name: 'dup',
+      });
       expect(taken.body.code).toBe(1004);
       expect(taken.body.msg).toContain('group_id');
       const d = await server('groups/dismiss', { request_id: rid(), group_id: gid });
       expect(d.body.code).toBe(0);
       expect((await server('groups/dismiss', { request_id: rid(), group_id: gid })).body.code).toBe(1209);
-      expect((await server('messages/notice', { request_id: rid(), group_id: gid, content: { text: 'n' } })).body.code).toBe(1203);
-      expect((await server('groups/members/add', { request_id: rid(), group_id: gid, user_ids: [c.userId] })).body.code).toBe(1209);
+      expect(
+        (await server('messages/notice', { request_id: rid(), group_id: gid, content: { text: 'n' } })).body.code,
+      ).toBe(1203);
+      expect(
+        (await server('groups/members/add', { request_id: rid(), group_id: gid, user_ids: [c.userId] })).body.code,
+      ).toBe(1209);
     });
 
     it('two creates of one group_id at once with different request_ids: one group, the other 1004', async () => {
       const [a, b] = await api.users(2);
       const gid = randomGroupId();
       const replies = await Promise.all(
-        [a, b, a, b].map((u) => server('groups/create', { request_id: rid(), owner_id: u.userId, group_id: gid, name: 'race' })),
+        [a, b, a, b].map((u) =>
+          server('groups/create', { request_id: rid(), owner_id: u.userId, group_id: gid, name: 'race' }),
+        ),
       );
       const codes = replies.map((r) => r.body.code).sort();
       expect(codes).toEqual([0, 1004, 1004, 1004]);
@@ -441,10 +575,16 @@ describe('host integration review: server API', () => {
       ]);
       expect(replies.map((r) => r.body.code).sort()).toEqual([0, 1206, 1206]);
       expect((await api.friends(a)).items).toHaveLength(1);
-      expect((await server('friends/add', { request_id: rid(), user_id: a.userId, friend_id: a.userId })).body.code).toBe(1004);
+      expect(
+        (await server('friends/add', { request_id: rid(), user_id: a.userId, friend_id: a.userId })).body.code,
+      ).toBe(1004);
       await api.block(c, a);
-      expect((await server('friends/add', { request_id: rid(), user_id: a.userId, friend_id: c.userId })).body.code).toBe(1211);
-      expect((await server('friends/delete', { request_id: rid(), user_id: a.userId, friend_id: c.userId })).body.code).toBe(1204);
+      expect(
+        (await server('friends/add', { request_id: rid(), user_id: a.userId, friend_id: c.userId })).body.code,
+      ).toBe(1211);
+      expect(
+        (await server('friends/delete', { request_id: rid(), user_id: a.userId, friend_id: c.userId })).body.code,
+      ).toBe(1204);
       const del = await server('friends/delete', { request_id: rid(), user_id: b.userId, friend_id: a.userId });
       expect(del.body.code).toBe(0);
       expect((await api.friends(a)).items).toHaveLength(0);
@@ -453,7 +593,9 @@ describe('host integration review: server API', () => {
     it('a pending request is accepted by friends/add', async () => {
       const [a, b] = await api.users(2);
       await api.friendRequest(a, b);
-      expect((await server('friends/add', { request_id: rid(), user_id: b.userId, friend_id: a.userId })).body.code).toBe(0);
+      expect(
+        (await server('friends/add', { request_id: rid(), user_id: b.userId, friend_id: a.userId })).body.code,
+      ).toBe(0);
       const pending = await api.friendRequests(b, 'incoming', 'pending');
       expect(pending).toHaveLength(0);
     });
@@ -461,13 +603,17 @@ describe('host integration review: server API', () => {
     it('notice data over 8192 characters is 1004 naming data; data must be an object', async () => {
       const [a, b] = await api.users(2);
       for (const data of [{ big: 'x'.repeat(8200) }, 'str', [1, 2], 5]) {
-        const r = await server('messages/notice', { request_id: rid(), user_ids: [a.userId, b.userId], content: { text: 'n', data } });
+        const r = await server('messages/notice', {
+          request_id: rid(),
+          user_ids: [a.userId, b.userId],
+          content: { text: 'n', data },
+        });
         expect(r.body.code).toBe(1004);
         expect(r.body.msg).toMatch(/data/);
       }
     });
 
-    it('messages/list pages the whole conversation; conversations/list is the user\'s sync', async () => {
+    it("messages/list pages the whole conversation; conversations/list is the user's sync", async () => {
       const [a, b] = await api.users(2);
       await api.befriend(a, b);
       const sent = await api.sendMany(a, friendCid(b), 5);
@@ -477,7 +623,11 @@ describe('host integration review: server API', () => {
       expect(p1.body.data.messages.map((m: { mid: string }) => m.mid)).toEqual([sent[0].mid, sent[1].mid]);
       expect(p1.body.data.messages[1].content).toBeNull();
       expect(p1.body.data.has_more).toBe(true);
-      const p2 = await server('messages/list', { user_ids: [a.userId, b.userId], count: 200, after_seq: p1.body.data.next_after_seq });
+      const p2 = await server('messages/list', {
+        user_ids: [a.userId, b.userId],
+        count: 200,
+        after_seq: p1.body.data.next_after_seq,
+      });
       expect(p2.body.data.messages).toHaveLength(3);
       expect(p2.body.data.has_more).toBe(false);
       const convs = await server('conversations/list', { user_id: b.userId });
@@ -514,7 +664,9 @@ describe('host integration review: server API', () => {
           .send(`request_id=${rid()}&sender_id=${a.userId}&to_user_id=${b.userId}&type=text&content[text]=hi`),
         await post()
           .set('Content-Type', 'application/json')
-          .send(`{"request_id":"${rid()}","sender_id":"${a.userId}","to_user_id":"${b.userId}","type":"text","content":{"text":"hi","__proto__":{"admin":true}},"__proto__":{"x":1}}`),
+          .send(
+            `{"request_id":"${rid()}","sender_id":"${a.userId}","to_user_id":"${b.userId}","type":"text","content":{"text":"hi","__proto__":{"admin":true}},"__proto__":{"x":1}}`,
+          ),
       ];
       for (const r of replies) expect(r.status).toBeLessThan(500);
       for (const r of replies.slice(0, 4)) expect(r.body.code).not.toBe(0);
@@ -525,12 +677,30 @@ describe('host integration review: server API', () => {
     it('two 64-character request_ids that differ only at the end are two requests', async () => {
       const [a, b] = await api.users(2);
       const stem = `L${Date.now()}`.padEnd(63, 'x');
-      const one = await server('messages/send', { request_id: `${stem}1`, sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'same' } });
-      const two = await server('messages/send', { request_id: `${stem}2`, sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'same' } });
+      const one = await server('messages/send', {
+        request_id: `${stem}1`,
+        sender_id: a.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'same' },
+      });
+      const two = await server('messages/send', {
+        request_id: `${stem}2`,
+        sender_id: a.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'same' },
+      });
       expect(one.body.code).toBe(0);
       expect(two.body.code).toBe(0);
       expect(two.body.data.message.mid).not.toBe(one.body.data.message.mid);
-      const again = await server('messages/send', { request_id: `${stem}1`, sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'same' } });
+      const again = await server('messages/send', {
+        request_id: `${stem}1`,
+        sender_id: a.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'same' },
+      });
       expect(again.body.data.message.mid).toBe(one.body.data.message.mid);
       expect((await server('messages/list', { user_ids: [a.userId, b.userId] })).body.data.messages).toHaveLength(2);
     });
@@ -539,10 +709,21 @@ describe('host integration review: server API', () => {
       const [a, b] = await api.users(2);
       await api.befriend(a, b);
       const id = rid();
-      const claimed = await api.raw.send(a, { conversation_id: friendCid(b), client_message_id: `#host:${id}`, type: 'text', content: { text: 'client' } });
+      const claimed = await api.raw.send(a, {
+        conversation_id: friendCid(b),
+        client_message_id: `#host:${id}`,
+        type: 'text',
+        content: { text: 'client' },
+      });
       expect(claimed.body.code).toBe(1004);
       expect(claimed.body.msg).toContain('client_message_id');
-      const host = await server('messages/send', { request_id: id, sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'host' } });
+      const host = await server('messages/send', {
+        request_id: id,
+        sender_id: a.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'host' },
+      });
       expect(host.body.code).toBe(0);
       expect(host.body.data.message.content).toEqual({ text: 'host' });
     });
@@ -550,21 +731,93 @@ describe('host integration review: server API', () => {
     it('the same request_id for two different senders (a different body) is refused', async () => {
       const [a, b, c] = await api.users(3);
       const id = rid();
-      expect((await server('messages/send', { request_id: id, sender_id: a.userId, to_user_id: b.userId, type: 'text', content: { text: 'x' } })).body.code).toBe(0);
-      const other = await server('messages/send', { request_id: id, sender_id: c.userId, to_user_id: b.userId, type: 'text', content: { text: 'x' } });
+      expect(
+        (
+          await server('messages/send', {
+            request_id: id,
+            sender_id: a.userId,
+            to_user_id: b.userId,
+            type: 'text',
+            content: { text: 'x' },
+          })
+        ).body.code,
+      ).toBe(0);
+      const other = await server('messages/send', {
+        request_id: id,
+        sender_id: c.userId,
+        to_user_id: b.userId,
+        type: 'text',
+        content: { text: 'x' },
+      });
       expect(other.body.code).toBe(1004);
       expect(other.body.msg).toContain('request_id');
+    });
+  });
+
+  describe('group events and audit', () => {
+    it("group writes reach the members' sockets naming the owner as operator; the audit names the host", async () => {
+      const [a, b, c] = await api.users(3);
+      const [cb, cc] = [await rt(b.token), await rt(c.token)];
+      const gid = randomGroupId();
+      const createId = rid();
+      const created = await server('groups/create', {
+        request_id: createId,
+        owner_id: a.userId,
+        group_id: gid,
+        name: 'Evt',
+        member_ids: [b.userId],
+      });
+      expect(created.body.code).toBe(0);
+      expect(created.body.data.group.my_role).toBe('owner');
+      const ev = await cb.waitForEvent(created.body.data.event_id, 10_000);
+      expect(ev.type).toBe('group.created');
+      expect(ev.data.operator_user_id).toBe(a.userId);
+      const added = await server('groups/members/add', {
+        request_id: rid(),
+        group_id: gid,
+        user_ids: [c.userId, b.userId],
+      });
+      expect(added.body.code).toBe(0);
+      await cc.waitForEvent(added.body.data.event_id, 10_000);
+      const role = await server('groups/members/role', {
+        request_id: rid(),
+        group_id: gid,
+        user_id: c.userId,
+        role: 'admin',
+      });
+      expect(role.body.code).toBe(0);
+      await cc.waitForEvent(role.body.data.event_id, 10_000);
+      const removed = await server('groups/members/remove', { request_id: rid(), group_id: gid, user_ids: [c.userId] });
+      expect(removed.body.code).toBe(0);
+      await cc.waitForEvent(removed.body.data.event_id, 10_000);
+      const dismissed = await server('groups/dismiss', { request_id: rid(), group_id: gid });
+      expect(dismissed.body.code).toBe(0);
+      const dev = await cb.waitForEvent(dismissed.body.data.event_id, 10_000);
+      expect(dev.type).toBe('group.dismissed');
+
+      const viewer = await adminSession(t, 'viewer');
+      const audit = await viewer.get('/app/admin/audit');
+      expect(audit.body.code).toBe(0);
+      const rows = JSON.stringify(audit.body.data);
+      expect(rows).toContain(createId);
+      expect(rows).toContain('server.group.created');
+      expect(rows).toContain('server.group.dismissed');
+      expect(rows).not.toContain(TEST_SDK_SECRET);
     });
   });
 
   describe('rate limit', () => {
     it('past server_api the host gets 1005; an unauthenticated caller does not spend it', async () => {
       const limited = await startTestApp({
-        RATE_LIMITS: 'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s,media_upload=100000/1s,server_api=5/60s',
+        RATE_LIMITS:
+          'send=100000/1s,friend_request=100000/1s,report=100000/1s,client_error=100000/1s,media_upload=100000/1s,server_api=5/60s',
       });
       try {
         for (let i = 0; i < 20; i += 1) {
-          const r = await limited.http.post('/app/server/users/export').set('Authorization', 'Bearer wrong').send({ user_id: 'x' });
+          const r = await limited.http
+            .post('/app/server/users/export')
+            .set('Authorization', 'Bearer wrong')
+            .send({ user_id: 'x' });
           expect(r.body.code).toBe(1001);
         }
         const codes: number[] = [];

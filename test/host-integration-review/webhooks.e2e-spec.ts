@@ -49,7 +49,12 @@ class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const d = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const d = {
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         this.all.push(d);
         const n = (this.inflight.get(d.path) ?? 0) + 1;
         this.inflight.set(d.path, n);
@@ -75,7 +80,14 @@ class Receiver {
   }
 }
 
-const parsed = (d: Delivery) => JSON.parse(d.body) as { event_id: string; type: string; position: string; created_at: number; data: Record<string, unknown> };
+const parsed = (d: Delivery) =>
+  JSON.parse(d.body) as {
+    event_id: string;
+    type: string;
+    position: string;
+    created_at: number;
+    data: Record<string, unknown>;
+  };
 
 describe('host integration review: webhooks', () => {
   let db: IsolatedDatabase;
@@ -101,7 +113,9 @@ describe('host integration review: webhooks', () => {
     await rx.stop();
   });
 
-  async function create(body: Record<string, unknown>): Promise<{ id: string; secret: string; endpoint: Record<string, unknown> }> {
+  async function create(
+    body: Record<string, unknown>,
+  ): Promise<{ id: string; secret: string; endpoint: Record<string, unknown> }> {
     const r = await owner.post('/app/admin/webhooks/create', body);
     expect({ code: r.body.code, msg: r.body.msg }).toEqual({ code: 0, msg: 'ok' });
     return { id: r.body.data.endpoint.id, secret: r.body.data.secret, endpoint: r.body.data.endpoint };
@@ -217,7 +231,8 @@ describe('host integration review: webhooks', () => {
     await until(() => rx.at(all).some((d) => d.body.includes(gid)), 'group.created on the all-types endpoint');
     expect(new Set(rx.at(path).map((d) => parsed(d).type))).toEqual(new Set(['group.created']));
     const types = new Set(rx.at(all).map((d) => parsed(d).type));
-    for (const ty of ['conversation.read', 'conversation.peer_read', 'conversation.updated']) expect(types.has(ty)).toBe(false);
+    for (const ty of ['conversation.read', 'conversation.peer_read', 'conversation.updated'])
+      expect(types.has(ty)).toBe(false);
     // group.created data carries no viewer-specific role or unread count
     const gc = parsed(rx.at(all).find((d) => d.body.includes(gid) && parsed(d).type === 'group.created')!);
     expect(JSON.stringify(gc.data)).not.toMatch(/"my_role"|unread/);
@@ -272,7 +287,14 @@ describe('host integration review: webhooks', () => {
     await api.befriend(a, b);
     const sent = await api.send(a, friendCid(b), 'retry me');
     await until(() => rx.at(path).length >= 3, 'three attempts');
-    expect(new Set(rx.at(path).slice(0, 3).map((d) => d.headers['webhook-id']))).toEqual(new Set([sent.event_id]));
+    expect(
+      new Set(
+        rx
+          .at(path)
+          .slice(0, 3)
+          .map((d) => d.headers['webhook-id']),
+      ),
+    ).toEqual(new Set([sent.event_id]));
     let item: Record<string, unknown> | undefined;
     for (let i = 0; i < 50 && item?.status !== 'delivered'; i += 1) {
       const r = await owner.get('/app/admin/webhooks/deliveries', { endpoint_id: id });
@@ -320,7 +342,11 @@ describe('host integration review: webhooks', () => {
         ['pause', { id: 'does-not-exist-123' }, 'id'],
         ['rotate-secret', { id: {} }, 'id'],
         ['replay', { endpoint_id: id, delivery_ids: [] }, 'delivery_ids'],
-        ['replay', { endpoint_id: id, delivery_ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) }, 'delivery_ids'],
+        [
+          'replay',
+          { endpoint_id: id, delivery_ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) },
+          'delivery_ids',
+        ],
         ['replay', { endpoint_id: id, delivery_ids: ['999999'] }, 'delivery_ids'],
       ] as Array<[string, object, string]>) {
         const r = await owner.post(`/app/admin/webhooks/${path}`, body);
@@ -335,7 +361,9 @@ describe('host integration review: webhooks', () => {
 
     it('a moderator can read but not change endpoints', async () => {
       const { id } = await create({ url: `${rx.base}/mod` });
-      const before = JSON.stringify((await owner.get('/app/admin/webhooks')).body.data.endpoints.find((e: { id: string }) => e.id === id));
+      const before = JSON.stringify(
+        (await owner.get('/app/admin/webhooks')).body.data.endpoints.find((e: { id: string }) => e.id === id),
+      );
       for (const [path, body] of [
         ['create', { url: `${rx.base}/mod2` }],
         ['update', { id, description: 'mod' }],
@@ -351,7 +379,8 @@ describe('host integration review: webhooks', () => {
       const list = (await moderator.get('/app/admin/webhooks')).body;
       expect(list.code).toBe(0);
       const after = JSON.stringify(list.data.endpoints.find((e: { id: string }) => e.id === id));
-      const normalise = (s: string) => s.replace(/"(lag_ms|lag_events|cursor_position|last_delivery_at|updated_at)":[^,}]*/g, '');
+      const normalise = (s: string) =>
+        s.replace(/"(lag_ms|lag_events|cursor_position|last_delivery_at|updated_at)":[^,}]*/g, '');
       expect(normalise(after)).toBe(normalise(before));
       expect(list.data.endpoints.some((e: { url: string }) => e.url.endsWith('/mod2'))).toBe(false);
       await remove(id);
@@ -430,11 +459,17 @@ describe('host integration review: webhooks dead letters and two instances', () 
 
     failing = false;
     const before = rx.at('/two').length;
-    const replay = await owner.post('/app/admin/webhooks/replay', { endpoint_id: id, delivery_ids: dead.map((d) => d.id) });
+    const replay = await owner.post('/app/admin/webhooks/replay', {
+      endpoint_id: id,
+      delivery_ids: dead.map((d) => d.id),
+    });
     expect(replay.body.code).toBe(0);
     expect(replay.body.data.queued).toBe(2);
     await until(() => {
-      const got = rx.at('/two').slice(before).map((d) => parsed(d).event_id);
+      const got = rx
+        .at('/two')
+        .slice(before)
+        .map((d) => parsed(d).event_id);
       return got.includes(e1.event_id) && got.includes(e2.event_id);
     }, 'the replays');
     // a replayed delivery cannot be replayed as if it were dead
@@ -464,7 +499,9 @@ describe('host integration review: WEBHOOK_ENDPOINTS seeding', () => {
   it('a seeded endpoint signs with its secret, is idempotent by URL, and its secret is nowhere else', async () => {
     const { randomBytes } = await import('node:crypto');
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const seed = JSON.stringify([{ url: `${rx.base}/seeded`, secret, event_types: ['message.new'], description: 'seeded' }]);
+    const seed = JSON.stringify([
+      { url: `${rx.base}/seeded`, secret, event_types: ['message.new'], description: 'seeded' },
+    ]);
     const lines: string[] = [];
     const env = { ...db.env, ...FAST, WEBHOOK_ENDPOINTS: seed, LOG_LEVEL: 'debug', LOG_FORMAT: 'json' };
     const t1 = await startTestApp(env, { logLines: lines });
@@ -492,9 +529,23 @@ describe('host integration review: WEBHOOK_ENDPOINTS seeding', () => {
 
   it.each([
     ['not JSON', '{', /WEBHOOK_ENDPOINTS/],
-    ['bad secret', JSON.stringify([{ url: 'http://127.0.0.1:9/x', secret: 'whsec_short' }]), /WEBHOOK_ENDPOINTS\[0\]\.secret/],
-    ['credentials', JSON.stringify([{ url: 'http://u:p@127.0.0.1:9/x', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` }]), /WEBHOOK_ENDPOINTS\[0\]\.url/],
-    ['unknown field', JSON.stringify([{ url: 'http://127.0.0.1:9/x', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`, enabled: 'yes' }]), /WEBHOOK_ENDPOINTS\[0\]/],
+    [
+      'bad secret',
+      JSON.stringify([{ url: 'http://127.0.0.1:9/x', secret: 'whsec_short' }]),
+      /WEBHOOK_ENDPOINTS\[0\]\.secret/,
+    ],
+    [
+      'credentials',
+      JSON.stringify([{ url: 'http://u:p@127.0.0.1:9/x', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` }]),
+      /WEBHOOK_ENDPOINTS\[0\]\.url/,
+    ],
+    [
+      'unknown field',
+      JSON.stringify([
+        { url: 'http://127.0.0.1:9/x', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`, enabled: 'yes' },
+      ]),
+      /WEBHOOK_ENDPOINTS\[0\]/,
+    ],
   ])('a seed with %s stops the boot naming the entry, never showing the secret', async (_w, value, pattern) => {
     let error: Error | null = null;
     try {
@@ -506,5 +557,95 @@ describe('host integration review: WEBHOOK_ENDPOINTS seeding', () => {
     expect(error).not.toBeNull();
     expect(error!.message).toMatch(pattern);
     expect(error!.message).not.toContain(Buffer.alloc(32, 1).toString('base64').slice(0, 16));
+  });
+});
+
+describe('host integration review: webhooks breaker and rotation window', () => {
+  let db: IsolatedDatabase;
+  let t: TestApp;
+  const rx = new Receiver();
+  beforeAll(async () => {
+    await rx.start();
+    db = await isolatedDatabase();
+    t = await startTestApp({
+      ...db.env,
+      ...FAST,
+      WEBHOOK_BREAKER_THRESHOLD: '2',
+      WEBHOOK_BREAKER_COOLDOWN_MS: '1500',
+      WEBHOOK_SECRET_ROTATION_HOURS: '0.0004', // 1.44 s
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.drop();
+    await rx.stop();
+  });
+
+  it('opens the breaker after the threshold, probes after the cooldown, closes on success and delivers', async () => {
+    const owner = await adminSession(t, 'owner');
+    let failing = true;
+    rx.handlers.set('/brk', (_d, res) => {
+      res.writeHead(failing ? 500 : 204);
+      res.end();
+    });
+    const c = await owner.post('/app/admin/webhooks/create', { url: `${rx.base}/brk`, event_types: ['message.new'] });
+    const id = c.body.data.endpoint.id as string;
+    const api = new ApiClient(t);
+    const [a, b] = await api.users(2);
+    await api.befriend(a, b);
+    const sent = await api.send(a, friendCid(b), 'breaker');
+    const endpoint = async () =>
+      ((await owner.get('/app/admin/webhooks')).body.data.endpoints as Array<Record<string, unknown>>).find(
+        (e) => e.id === id,
+      )!;
+    let state: unknown;
+    for (let i = 0; i < 200; i += 1) {
+      state = (await endpoint()).breaker;
+      if (JSON.stringify(state).includes('open') && !JSON.stringify(state).includes('half')) break;
+      await sleep(50);
+    }
+    expect(JSON.stringify(state)).toMatch(/open/);
+    const attemptsWhenOpen = rx.at('/brk').length;
+    await sleep(500);
+    // while open (cooldown 1.5 s), no request goes
+    expect(rx.at('/brk').length).toBeLessThanOrEqual(attemptsWhenOpen + 1);
+    failing = false;
+    await until(
+      () => rx.at('/brk').some((d, i, all) => i === all.length - 1 && d.body.includes(sent.event_id)),
+      'the probe',
+    );
+    for (let i = 0; i < 100; i += 1) {
+      state = (await endpoint()).breaker;
+      if (JSON.stringify(state).includes('closed')) break;
+      await sleep(50);
+    }
+    expect(JSON.stringify(state)).toMatch(/closed/);
+    const after = await api.send(a, friendCid(b), 'after breaker');
+    await until(() => rx.at('/brk').some((d) => d.body.includes(after.event_id)), 'delivery after the breaker closed');
+    const metrics = String((await t.http.get('/metrics')).text);
+    expect(metrics).toMatch(new RegExp(`im_webhook_breaker_state\\{[^}]*endpoint="${id}"[^}]*\\} 0`));
+    expect(metrics).not.toContain(rx.base);
+  });
+
+  it('after the rotation window only the new secret signs; update with event_types null means every type', async () => {
+    const owner = await adminSession(t, 'owner');
+    const c = await owner.post('/app/admin/webhooks/create', { url: `${rx.base}/rot`, event_types: ['group.created'] });
+    const id = c.body.data.endpoint.id as string;
+    const rotated = await owner.post('/app/admin/webhooks/rotate-secret', { id });
+    const secret2 = rotated.body.data.secret as string;
+    await sleep(2500);
+    const upd = await owner.post('/app/admin/webhooks/update', { id, event_types: null });
+    expect(upd.body.code).toBe(0);
+    const api = new ApiClient(t);
+    const [a, b] = await api.users(2);
+    await api.befriend(a, b);
+    const sent = await api.send(a, friendCid(b), 'after window');
+    const d = await until(
+      () => rx.at('/rot').find((x) => x.body.includes(sent.event_id)),
+      'message.new after null types',
+    );
+    expect(String(d.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    new Webhook(secret2).verify(d.body, d.headers as Record<string, string>);
+    expect(() => new Webhook(c.body.data.secret).verify(d.body, d.headers as Record<string, string>)).toThrow();
   });
 });
