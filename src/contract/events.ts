@@ -2,6 +2,7 @@ import type { CallEndReason, CallReply } from './calls.js';
 import type { BlockReply, FriendReply, FriendRequestReply } from './friends.js';
 import type { GroupSummary } from './groups.js';
 import type { MessageReply } from './messages.js';
+import type { ReportCreatedEvent } from './reports.js';
 import type { UserReply } from './users.js';
 
 /**
@@ -109,6 +110,8 @@ export interface DurableEventMap {
     shared: { call: Omit<CallReply, 'conversation_id'>; reason: CallEndReason };
     private: CallPrivatePart;
   };
+  /** Host-only: stored with no recipients, so no client receives it; webhooks deliver it. */
+  'report.created': { shared: ReportCreatedEvent; private: null };
 }
 
 /** Call events: the recipient's own ID of the call's conversation. */

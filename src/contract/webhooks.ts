@@ -150,6 +150,7 @@ const WEBHOOK_TYPES: Record<WebhookEventType, true> = {
   'call.participant_joined': true,
   'call.participant_left': true,
   'call.ended': true,
+  'report.created': true,
 };
 
 /** Every type an endpoint can ask for. */

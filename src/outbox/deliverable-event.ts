@@ -78,6 +78,7 @@ const KNOWN: Record<DurableEventType, true> = {
   'call.participant_joined': true,
   'call.participant_left': true,
   'call.ended': true,
+  'report.created': true,
 };
 
 function isDurableEventType(type: string): type is DurableEventType {

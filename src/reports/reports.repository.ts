@@ -77,9 +77,9 @@ export class ReportsRepository {
   }
 
   /** New reports start `pending`. A unique violation means the request_id is already used. */
-  async insert(report: NewReport): Promise<ReportEntity> {
+  async insert(manager: EntityManager, report: NewReport): Promise<ReportEntity> {
     const entity = this.reports.create({ ...report, status: 'pending', updatedAt: report.createdAt });
-    entity.id = await insertRow(this.reports.manager, ReportEntity, entity);
+    entity.id = await insertRow(manager, ReportEntity, entity);
     return entity;
   }
 }

@@ -18,6 +18,9 @@ import { GroupReportDto, ReportFieldsDto, UserReportDto } from './dto/create-rep
 import type { Report, ReportTargetType } from './report';
 import { ReportReply, toReportReply } from './report.mapper';
 import { ReportsRepository } from './reports.repository';
+import type { ReportCreatedEvent } from '../contract/reports';
+import { OutboxWriter } from '../outbox/outbox-writer';
+import { TransactionRunner } from '../database/transaction-runner';
 
 /** What a retry must repeat: target, reason, description and evidence. */
 interface ReportContent {
@@ -32,6 +35,27 @@ interface ReportContent {
 interface ResolvedTarget {
   targetUserId: string | null;
   targetGroupId: string | null;
+}
+
+function reportCreatedEvent(
+  reporter: AuthUser,
+  content: ReportContent,
+  createdAt: number,
+  requestId: string,
+): ReportCreatedEvent {
+  return {
+    report: {
+      request_id: requestId,
+      reporter_id: reporter.externalId,
+      target_type: content.targetType,
+      target_id: content.targetPublicId,
+      reason_code: content.reasonCode,
+      description: content.description,
+      conversation_id: content.conversationId || null,
+      message_ids: JSON.parse(content.messageIds) as string[],
+      created_at: createdAt,
+    },
+  };
 }
 
 function sortedIds(ids: readonly string[]): string[] {
@@ -78,6 +102,8 @@ export class ReportsService {
     private readonly groups: GroupDirectory,
     private readonly access: ConversationAccessService,
     private readonly messages: MessageHistory,
+    private readonly outbox: OutboxWriter,
+    private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -125,13 +151,27 @@ export class ReportsService {
       conversationRef = view.conversation.id;
     }
     try {
-      const report = await this.reports.insert({
-        reporterId: reporter.internalId,
-        requestId: dto.request_id,
-        ...content,
-        ...target,
-        conversationRef,
-        createdAt: this.clock.now(),
+      const now = this.clock.now();
+      // The report and its host-only event (webhooks) commit together.
+      const report = await this.tx.run(async (manager) => {
+        const stored = await this.reports.insert(manager, {
+          reporterId: reporter.internalId,
+          requestId: dto.request_id,
+          ...content,
+          ...target,
+          conversationRef,
+          createdAt: now,
+        });
+        await this.outbox.append(
+          manager,
+          {
+            type: 'report.created',
+            payload: reportCreatedEvent(reporter, content, now, dto.request_id),
+            recipients: [],
+          },
+          now,
+        );
+        return stored;
       });
       return toReportReply(report, true);
     } catch (error) {

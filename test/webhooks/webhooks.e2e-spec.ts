@@ -5,6 +5,7 @@ import { AdminSession, adminSession } from '../helpers/admin-client';
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
 import { isolatedDatabase, IsolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, startTestApp } from '../helpers/test-app';
+import { connect, listen } from '../helpers/realtime';
 import { FAST_WEBHOOKS, Receiver, eventually } from './receiver';
 
 jest.setTimeout(120_000);
@@ -116,6 +117,61 @@ describe('webhooks', () => {
     expect(list.body.data.items.length).toBeGreaterThanOrEqual(5);
     expect(list.body.data.items[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 200 });
     await eventually(async () => (await endpointOf(viewer, a.endpoint.id)).lag_events === 0, 'no lag');
+  });
+
+  it('tells the host of a report (report.created), which no client receives', async () => {
+    const r = await receiver();
+    const created = await createEndpoint(owner, r.url, { event_types: ['report.created'] });
+    r.secrets = [created.secret];
+    const [x, y] = await api.users(2);
+    await api.befriend(x, y);
+    const sent = await api.send(x, friendCid(y), 'evidence');
+    const socket = await connect(await listen(t), { auth: { token: y.token } });
+    const reply = await api.raw.reportUser(y, {
+      request_id: 'rep-1',
+      user_id: x.userId,
+      reason_code: 1,
+      description: 'rude 👋',
+      conversation_id: friendCid(x),
+      message_ids: [sent.message.mid],
+    });
+    expect(reply.body.code).toBe(0);
+    await eventually(() => r.delivered().length >= 1, 'the report event');
+    const [event] = r.delivered();
+    expect(event.body).toMatchObject({
+      type: 'report.created',
+      data: {
+        report: {
+          request_id: 'rep-1',
+          reporter_id: y.userId,
+          target_type: 'user',
+          target_id: x.userId,
+          reason_code: 1,
+          description: 'rude 👋',
+          conversation_id: friendCid(x),
+          message_ids: [sent.message.mid],
+        },
+      },
+    });
+    // A retry of the same report is not a new report.
+    expect(
+      (
+        await api.raw.reportUser(y, {
+          request_id: 'rep-1',
+          user_id: x.userId,
+          reason_code: 1,
+          description: 'rude 👋',
+          conversation_id: friendCid(x),
+          message_ids: [sent.message.mid],
+        })
+      ).body.data.created,
+    ).toBe(false);
+    // Neither party's socket hears of it: a later message arrives, the report event never does.
+    const after = await api.send(x, friendCid(y), 'after');
+    await socket.waitForEvent(after.event_id, 15_000);
+    expect(socket.events.map((e) => e.name)).not.toContain('report.created');
+    socket.close();
+    expect(r.delivered()).toHaveLength(1);
   });
 
   it('retries after 500s and timeouts, in order, and both secrets sign during a rotation', async () => {
