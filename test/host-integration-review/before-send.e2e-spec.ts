@@ -238,6 +238,19 @@ describe('host integration review: before-send hook', () => {
     },
   );
 
+  it('a message stored after a failure (ON_FAILURE=allow) is not sent to the hook again on retry', async () => {
+    const [a, b] = await pair(api);
+    handler = (_c, res) => json(res, { action: 'allow' }, 500);
+    const id = cmid();
+    const first = await send(api, a, b, { text: 'once' }, 'text', id);
+    expect(first.body.code).toBe(0);
+    handler = (_c, res) => json(res, { action: 'reject', reason: 'too late' });
+    const retry = await send(api, a, b, { text: 'once' }, 'text', id);
+    expect(retry.body.code).toBe(0);
+    expect(retry.body.data.message.mid).toBe(first.body.data.message.mid);
+    expect(calls).toHaveLength(1);
+  });
+
   it('the server API send and notice do not call the hook', async () => {
     const [a, b] = await api.users(2);
     handler = (_c, res) => json(res, { action: 'reject', reason: 'never' });

@@ -456,4 +456,23 @@ describe('host integration review: erasure and export', () => {
       await db.drop();
     }
   });
+
+  it('5 erasures at once with one request_id: one erasure; afterwards the request_id answers the erased reply', async () => {
+    const [alice, bob] = await api.users(2);
+    await api.befriend(alice, bob);
+    const id = rid();
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () => server('users/erase', { user_id: alice.userId, request_id: id })),
+    );
+    for (const r of replies) {
+      expect(r.status).toBe(200);
+      expect(r.body.code).toBe(0);
+      expect(['erased', 'in_progress']).toContain(r.body.data.status);
+    }
+    expect(replies.filter((r) => r.body.data.status === 'erased').length).toBeGreaterThanOrEqual(1);
+    const erased = replies.find((r) => r.body.data.status === 'erased')!;
+    const later = await server('users/erase', { user_id: alice.userId, request_id: id });
+    expect(later.body).toEqual(erased.body);
+    expect((await api.friends(bob)).items).toHaveLength(0);
+  });
 });

@@ -806,6 +806,44 @@ describe('host integration review: server API', () => {
     });
   });
 
+  describe('the same rules as the SDK', () => {
+    it.each([
+      ['javascript avatar', { avatar: 'javascript:alert(1)' }],
+      ['data avatar', { avatar: 'data:text/html,<script>1</script>' }],
+      ['huge introduction', { introduction: 'i'.repeat(100_000) }],
+      ['name with only spaces', { name: '   ' }],
+      ['name null', { name: null }],
+      ['introduction number', { introduction: 5 }],
+    ])("groups/update with %s answers as the owner's own update does", async (_w, patch) => {
+      const [a] = await api.users(1);
+      const gid = randomGroupId();
+      expect(
+        (await server('groups/create', { request_id: rid(), owner_id: a.userId, group_id: gid, name: 'Rules' })).body
+          .code,
+      ).toBe(0);
+      const sdk = await api.raw.groupPost(a, '/update', { group_id: gid, ...patch });
+      const host = await server('groups/update', { request_id: rid(), group_id: gid, ...patch });
+      expect(host.status).toBeLessThan(500);
+      expect(host.body.code === 0).toBe(sdk.body.code === 0);
+      if (sdk.body.code !== 0) expect(host.body.code).toBe(sdk.body.code);
+    });
+
+    it('notice data with a lone surrogate anywhere is 1004', async () => {
+      const [a, b] = await api.users(2);
+      for (const data of ['{"k\\ud800":1}', '{"k":["\\udc00"]}']) {
+        const res = await t.http
+          .post('/app/server/messages/notice')
+          .set(...hostAuth())
+          .set('Content-Type', 'application/json')
+          .send(
+            `{"request_id":"${rid()}","user_ids":["${a.userId}","${b.userId}"],"content":{"text":"n","data":${data}}}`,
+          );
+        expect(res.status).toBeLessThan(500);
+        expect(res.body.code).toBe(1004);
+      }
+    });
+  });
+
   describe('rate limit', () => {
     it('past server_api the host gets 1005; an unauthenticated caller does not spend it', async () => {
       const limited = await startTestApp({

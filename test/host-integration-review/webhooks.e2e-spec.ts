@@ -387,6 +387,48 @@ describe('host integration review: webhooks', () => {
     });
   });
 
+  it('deliveries: bad cursor, unknown endpoint and a deleted endpoint name the field', async () => {
+    const { id } = await create({ url: `${rx.base}/del-check` });
+    const badCursor = await owner.get('/app/admin/webhooks/deliveries', { endpoint_id: id, cursor: 'garbage!' });
+    expect(badCursor.body.code).toBe(1004);
+    expect(badCursor.body.msg).toContain('cursor');
+    const unknown = await owner.get('/app/admin/webhooks/deliveries', { endpoint_id: '987654321' });
+    expect(unknown.body.code).toBe(1004);
+    expect(unknown.body.msg).toContain('endpoint_id');
+    expect((await remove(id)).body.code).toBe(0);
+    expect((await remove(id)).body.code).toBe(1004);
+    const gone = await owner.post('/app/admin/webhooks/pause', { id });
+    expect(gone.body.code).toBe(1004);
+    expect(gone.body.msg).toContain('id');
+  });
+
+  it('every one-to-one message event carries user_ids (new, recalled, deleted, pair notice)', async () => {
+    const path = freshPath();
+    const { id } = await create({ url: rx.base + path });
+    const [a, b] = await api.users(2);
+    await api.befriend(a, b);
+    const m1 = await api.send(a, friendCid(b), 'one');
+    const m2 = await api.send(a, friendCid(b), 'two');
+    const rec = await api.recall(a, friendCid(b), m1.message.mid);
+    const del = await api.deleteMessage(a, friendCid(b), m2.message.mid);
+    const notice = await t.http
+      .post('/app/server/messages/notice')
+      .set(...hostAuth())
+      .send({ request_id: `pn-${Date.now()}`, user_ids: [a.userId, b.userId], content: { text: 'pair notice' } });
+    expect(notice.body.code).toBe(0);
+    const ids = [m1.event_id, rec.event_id, del.event_id, notice.body.data.event_id as string];
+    for (const eventId of ids) {
+      const d = await until(() => rx.at(path).find((x) => parsed(x).event_id === eventId), `event ${eventId}`);
+      const ev = parsed(d);
+      expect({ type: ev.type, user_ids: ((ev.data.user_ids as string[]) ?? []).slice().sort() }).toEqual({
+        type: ev.type,
+        user_ids: [a.userId, b.userId].sort(),
+      });
+      expect(JSON.stringify(ev.data)).not.toMatch(/"unread"/);
+    }
+    await remove(id);
+  });
+
   it('server API writes reach webhooks with the same events', async () => {
     const path = freshPath();
     const { id } = await create({ url: rx.base + path, event_types: ['group.created', 'message.new', 'friend.added'] });
