@@ -6,7 +6,14 @@ export const CAPABILITY_NAMES = ['friends', 'groups', 'calls', 'search', 'media'
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 export type Capabilities = Record<CapabilityName, boolean>;
 
-export const RATE_LIMIT_NAMES = ['send', 'friend_request', 'report', 'client_error', 'media_upload', 'server_api'] as const;
+export const RATE_LIMIT_NAMES = [
+  'send',
+  'friend_request',
+  'report',
+  'client_error',
+  'media_upload',
+  'server_api',
+] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 export interface RateLimitRule {
   limit: number;

@@ -128,7 +128,10 @@ export class OutboxSequenceRepository {
       type: row.type,
       payload: row.payload,
       createdAt: Number(row.created_at),
-      memberIds: row.conversation_id !== null && row.private_payloads ? Object.keys(privatePartsOf(row.private_payloads) ?? {}) : null,
+      memberIds:
+        row.conversation_id !== null && row.private_payloads
+          ? Object.keys(privatePartsOf(row.private_payloads) ?? {})
+          : null,
     }));
   }
 

@@ -42,7 +42,9 @@ export class UserExportService {
 
   async export(dto: ExportUserDto): Promise<contract.UserExportReply> {
     const user = await this.users.findByExternalId(dto.user_id);
-    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user (unknown, or erased)');
+    // An erased row (reached by its tombstone ID) holds nobody's data any more.
+    if (!user || user.erasedAt !== null)
+      throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user (unknown, or erased)');
     const filters = { user: user.id };
     const after = dto.cursor === undefined ? null : this.position(dto.cursor, filters);
     const rows = await this.history.listBySender(user.id, after, EXPORT_PAGE_SIZE + 1);

@@ -1,5 +1,6 @@
 // POST /app/server/users/export (issue 23, server API): a user's data as JSON, the messages a
 // page at a time by cursor. Only the user's own data: never another user's messages or profile.
+import { DataSource } from 'typeorm';
 import type { UserExportReply } from '../../src/contract';
 import { EXPORT_PAGE_SIZE } from '../../src/server-api/user-export.service';
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
@@ -118,6 +119,10 @@ describe('POST /app/server/users/export', () => {
       .set(...hostAuth())
       .send({ user_id: randomUserId() });
     expect(unknown.body.code).toBe(1204);
+    const db = t.app.get(DataSource);
+    const [{ id: quietId }] = (await db.query('SELECT id FROM users WHERE external_id = ?', [quiet.userId])) as Array<{
+      id: string | number;
+    }>;
     okData(
       await t.http
         .post('/app/server/users/erase')
@@ -129,6 +134,16 @@ describe('POST /app/server/users/export', () => {
       .set(...hostAuth())
       .send({ user_id: quiet.userId });
     expect(erased.body.code).toBe(1204);
+    // Nor through the anonymised row's tombstone ID.
+    const [{ external_id: tombstone }] = (await db.query('SELECT external_id FROM users WHERE id = ?', [
+      quietId,
+    ])) as Array<{ external_id: string }>;
+    expect(tombstone).toMatch(/^erased_/);
+    const byTombstone = await t.http
+      .post('/app/server/users/export')
+      .set(...hostAuth())
+      .send({ user_id: tombstone });
+    expect(byTombstone.body.code).toBe(1204);
 
     for (const [body, field] of [
       [{}, 'user_id'],
