@@ -24,8 +24,12 @@
  * The before-send section (bench/lib/before-send.js, each driver): one-to-one sends with a
  * before-send hook that answers at once, as a ratio to sends without one, in alternated runs.
  *
+ * The webhooks section (bench/lib/webhooks.js, each driver): deliveries/s to a local receiver
+ * (one endpoint seeded by WEBHOOK_ENDPOINTS) and the lag's percentiles under one-to-one and group
+ * sends, events sent vs delivered, and the catch-up after the load.
+ *
  * Environment:
- *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send (default all four)
+ *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send,webhooks (default all five)
  *   BENCH_DURATION     measured seconds per case (default 8)
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
@@ -41,6 +45,7 @@
  *   BENCH_RT_MEMORY_SOCKETS  idle sockets of the memory case (default 5000)
  *   BENCH_RT_RESUME_EVENTS / BENCH_RT_RESUME_ATTEMPTS  missed events and reconnections of the resume case (default 1000 / 5)
  *   BENCH_HOOK_ROUNDS  alternated measured runs per side of the before-send section (default 3)
+ *   BENCH_WEBHOOKS_TIMELINE  file for the webhooks section's per-event created/received times (ms from the load's start)
  *
  * The server gets a clean environment (only PATH, HOME, LANG, TZ, TMPDIR from the caller) and
  * every per-user rate limit (RATE_LIMITS) raised out of reach, see unlimitedRateLimits().
@@ -61,6 +66,7 @@ const { runRealtime, ensureFileLimit } = require('./lib/realtime');
 const { printRealtime, realtimeVerdict } = require('./lib/realtime-report');
 const { runScrub, printScrub } = require('./lib/scrub');
 const { runBeforeSend, printBeforeSend, beforeSendInvalid } = require('./lib/before-send');
+const { runWebhooks, printWebhooks, webhooksInvalid } = require('./lib/webhooks');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -80,7 +86,7 @@ const settings = {
   duration: positiveNumberEnv('BENCH_DURATION', 8),
   warmup: positiveNumberEnv('BENCH_WARMUP', 2, { allowZero: true }),
   connections: Math.round(positiveNumberEnv('BENCH_CONNECTIONS', 20)),
-  sections: (process.env.BENCH_SECTIONS || 'http,realtime,scrub,before-send')
+  sections: (process.env.BENCH_SECTIONS || 'http,realtime,scrub,before-send,webhooks')
     .split(',')
     .map((d) => d.trim())
     .filter(Boolean),
@@ -98,8 +104,10 @@ const settings = {
   keepDb: process.env.BENCH_KEEP_DB === '1',
 };
 for (const section of settings.sections) {
-  if (!['http', 'realtime', 'scrub', 'before-send'].includes(section)) {
-    console.error(`BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub and/or before-send)`);
+  if (!['http', 'realtime', 'scrub', 'before-send', 'webhooks'].includes(section)) {
+    console.error(
+      `BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub, before-send and/or webhooks)`,
+    );
     process.exit(2);
   }
 }
@@ -848,6 +856,12 @@ async function main() {
   }
   if (beforeSend.length) output.beforeSend = beforeSend;
 
+  const webhooks = [];
+  for (const driver of settings.sections.includes('webhooks') ? settings.drivers : []) {
+    webhooks.push(await runWebhooks({ driver, settings, prepareMysql, serverEnv, liveServers }));
+  }
+  if (webhooks.length) output.webhooks = webhooks;
+
   let scrub = null;
   if (settings.sections.includes('scrub')) {
     scrub = runScrub(ROOT);
@@ -858,6 +872,7 @@ async function main() {
   for (const report of reports) printReport(report);
   if (realtime) printRealtime(realtime, table);
   if (beforeSend.length) printBeforeSend(beforeSend);
+  if (webhooks.length) printWebhooks(webhooks, table);
   if (scrub) printScrub(scrub);
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -908,6 +923,13 @@ async function main() {
   for (const report of beforeSend) {
     if (!beforeSendInvalid(report)) continue;
     console.log(`before-send (${report.driver}): run failed or requests failed; the numbers are not valid.`);
+    exitCode = 1;
+  }
+  for (const report of webhooks) {
+    if (!webhooksInvalid(report)) continue;
+    console.log(
+      `webhooks (${report.driver}): run failed, sends failed or events were lost; the numbers are not valid.`,
+    );
     exitCode = 1;
   }
   if (scrub && !scrub.met && settings.enforce) exitCode = 1;
