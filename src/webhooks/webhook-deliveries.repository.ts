@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { executeCounted, executeCountedAlone } from '../database/execute-counted';
-import { insertRow } from '../database/insert-row';
+import { isUniqueViolation } from '../database/db-errors';
+import { insertRow, insertRows } from '../database/insert-row';
 import { pruneBatch } from '../database/prune-batch';
 import { WebhookDeliveryEntity } from './webhook.entities';
 
@@ -55,6 +56,17 @@ export class WebhookDeliveriesRepository {
       ],
     );
     if (changed === 0) await insertRow(this.rows.manager, WebhookDeliveryEntity, record);
+  }
+
+  /** Records of events attempted for the first time (no row yet), in one statement. */
+  async insertMany(records: readonly DeliveryRecord[]): Promise<void> {
+    try {
+      await insertRows(this.rows.manager, WebhookDeliveryEntity, [...records]);
+    } catch (error) {
+      // A previous lease holder recorded some of them and died before saving its cursor.
+      if (!isUniqueViolation(error)) throw error;
+      for (const record of records) await this.record(record);
+    }
   }
 
   /** Newest first; `beforeId` is the previous page's last ID. */

@@ -113,7 +113,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       sender: this.sender,
       now: () => this.clock.now(),
       eventsAfter: (position, limit) => this.stream.sharedAfter(position, limit),
-      bodyOf: (event) => this.bodyOf(event),
+      bodiesOf: (events) => this.bodiesOf(events),
       recordMetrics: (endpointId, kind, label) => {
         if (kind === 'attempt') this.metrics.webhookAttempts.inc({ endpoint: endpointId, result: label });
         else this.metrics.webhookDeliveries.inc({ endpoint: endpointId, outcome: label });
@@ -123,23 +123,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     };
   }
 
-  /**
-   * The envelope the gateway emits, with the shared part as `data`, its text kept as stored.
-   * One-to-one message events add `user_ids`: the shared part does not name the two members
-   * (each socket learns its own side from its private part), and a host needs them.
-   */
-  private async bodyOf(event: SharedStoredEvent): Promise<string> {
-    let data = event.payload;
-    if (event.memberIds?.length) {
-      const external = await this.users.externalIds(event.memberIds);
-      const userIds = event.memberIds.map((id) => external.get(id)).filter((id): id is string => id !== undefined);
-      data =
-        data === '{}'
-          ? `{"user_ids":${JSON.stringify(userIds)}}`
-          : `${data.slice(0, -1)},"user_ids":${JSON.stringify(userIds)}}`;
-    }
-    const type = JSON.stringify(event.type);
-    return `{"event_id":${JSON.stringify(event.eventId)},"type":${type},"position":${JSON.stringify(event.position)},"created_at":${event.createdAt},"data":${data}}`;
+  /** The bodies of a batch of events, by event ID (bodyOf). */
+  private async bodiesOf(events: readonly SharedStoredEvent[]): Promise<Map<string, string>> {
+    // One lookup of the members' external IDs for the whole batch.
+    const memberIds = [...new Set(events.flatMap((event) => event.memberIds ?? []))];
+    const external = memberIds.length > 0 ? await this.users.externalIds(memberIds) : new Map<string, string>();
+    return new Map(events.map((event) => [event.eventId, bodyOf(event, external)]));
   }
 
   private async reportState(
@@ -164,4 +153,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     for (const gauge of [this.metrics.webhookBreaker, this.metrics.webhookLagEvents, this.metrics.webhookLagSeconds])
       gauge.remove({ endpoint: endpointId });
   }
+}
+
+/**
+ * The envelope the gateway emits, with the shared part as `data`, its text kept as stored.
+ * One-to-one message events add `user_ids`: the shared part does not name the two members
+ * (each socket learns its own side from its private part), and a host needs them.
+ */
+function bodyOf(event: SharedStoredEvent, external: ReadonlyMap<string, string>): string {
+  let data = event.payload;
+  if (event.memberIds?.length) {
+    const userIds = event.memberIds.map((id) => external.get(id)).filter((id): id is string => id !== undefined);
+    data =
+      data === '{}'
+        ? `{"user_ids":${JSON.stringify(userIds)}}`
+        : `${data.slice(0, -1)},"user_ids":${JSON.stringify(userIds)}}`;
+  }
+  const type = JSON.stringify(event.type);
+  return `{"event_id":${JSON.stringify(event.eventId)},"type":${type},"position":${JSON.stringify(event.position)},"created_at":${event.createdAt},"data":${data}}`;
 }

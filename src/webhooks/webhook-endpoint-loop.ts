@@ -3,7 +3,7 @@ import { signWebhook } from '../common/security/standard-webhook';
 import type { WebhookDeliveryConfig } from '../config/webhook-delivery-config';
 import { isWebhookEventType } from '../contract/webhooks';
 import type { SharedStoredEvent } from '../outbox/event-stream.service';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryRecord, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { afterFailure, backoffMs, breakerState } from './webhook-policy';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
@@ -18,8 +18,8 @@ export interface LoopContext {
   sender: WebhookSender;
   now: () => number;
   eventsAfter: (position: string, limit: number) => Promise<SharedStoredEvent[]>;
-  /** The body of an event: the envelope the gateway emits, with the shared part as data. */
-  bodyOf: (event: SharedStoredEvent) => Promise<string>;
+  /** The bodies of events by event ID: the envelope the gateway emits, with the shared part as data. */
+  bodiesOf: (events: readonly SharedStoredEvent[]) => Promise<Map<string, string>>;
   recordMetrics: (endpointId: string, kind: 'attempt' | 'done', label: string) => void;
   reportState: (endpoint: WebhookEndpointEntity, failures: number, openUntil: number | null) => Promise<void>;
   logger: Logger;
@@ -27,6 +27,13 @@ export interface LoopContext {
 
 const BATCH = 100;
 const REPLAY_BATCH = 20;
+/**
+ * Delivered events are recorded, and the cursor saved, at most this often or every
+ * FLUSH_EVENTS events, not one by one: a crash in between re-sends what was not saved (at
+ * least once, as always). Pause, deletion and secret changes are noticed at the same pace.
+ */
+const FLUSH_MS = 100;
+const FLUSH_EVENTS = 100;
 
 function resultOf(outcome: SendOutcome): string {
   if (outcome.ok) return 'success';
@@ -47,6 +54,13 @@ export class EndpointLoop {
   private idle = false;
   private failures = 0;
   private openUntil: number | null = null;
+  /** The last position handled (delivered, dead-lettered or not wanted), saved or not yet. */
+  private cursor = '0';
+  /** Records of first-attempt deliveries not yet written, and the last of their times. */
+  private pending: DeliveryRecord[] = [];
+  private pendingDeliveredAt: number | null = null;
+  private savedAt = 0;
+  private renewedAt = 0;
   readonly done: Promise<void>;
 
   constructor(
@@ -75,31 +89,42 @@ export class EndpointLoop {
     if (!endpoint) return;
     this.failures = endpoint.consecutiveFailures;
     this.openUntil = endpoint.breakerOpenUntil;
+    this.cursor = endpoint.cursorPosition;
     try {
       while (!this.stopped) {
         endpoint = await this.current();
         if (!endpoint || !(await this.renew())) return;
         await this.replays(endpoint);
-        const events = await this.ctx.eventsAfter(endpoint.cursorPosition, BATCH);
+        const events = await this.ctx.eventsAfter(this.cursor, BATCH);
         await this.ctx.reportState(endpoint, this.failures, this.openUntil);
         if (events.length === 0) {
           await this.sleep(this.ctx.config.pollMs, true);
           continue;
         }
-        let cursor = endpoint.cursorPosition;
+        const bodies = await this.ctx.bodiesOf(events.filter((event) => wanted(endpoint!, event.type)));
+        // Only the first event after the saved cursor can have been attempted before (by this
+        // instance before a restart, or by another before its lease ran out).
+        let first = true;
         for (const event of events) {
           if (this.stopped) break;
           if (wanted(endpoint, event.type)) {
-            if (cursor !== endpoint.cursorPosition && !(await this.save(cursor, null))) return;
-            const outcome = await this.deliver(endpoint, event);
+            const outcome = await this.deliver(endpoint, event, bodies.get(event.eventId)!, first);
             if (outcome === 'lost') return;
-            endpoint = (await this.current()) ?? endpoint;
+            first = false;
+          } else {
+            this.cursor = event.position;
           }
-          cursor = event.position;
+          if (this.pending.length >= FLUSH_EVENTS || this.ctx.now() - this.savedAt >= FLUSH_MS) {
+            if (!(await this.flush())) return;
+            endpoint = await this.current();
+            if (!endpoint) return;
+          }
         }
-        if (!(await this.save(cursor, null))) return;
+        if (!(await this.flush())) return;
       }
     } finally {
+      // Deliveries done but not yet recorded are recorded (the cursor moves only with a lease).
+      await this.flush().catch(() => undefined);
       await this.ctx.endpoints.release(this.id, this.ctx.owner).catch(() => undefined);
     }
   }
@@ -111,17 +136,48 @@ export class EndpointLoop {
     return endpoint;
   }
 
-  private renew(): Promise<boolean> {
-    return this.ctx.endpoints.renew(this.id, this.ctx.owner, this.ctx.now(), this.ctx.config.leaseMs);
+  private async renew(): Promise<boolean> {
+    const now = this.ctx.now();
+    const renewed = await this.ctx.endpoints.renew(this.id, this.ctx.owner, now, this.ctx.config.leaseMs);
+    if (renewed) this.renewedAt = now;
+    return renewed;
   }
 
-  private save(cursor: string, deliveredAt: number | null): Promise<boolean> {
-    return this.ctx.endpoints.saveProgress(this.id, this.ctx.owner, this.ctx.now(), {
-      cursor,
+  /**
+   * Renews only once a third of the lease has passed since the last renewal (or save): an
+   * attempt then starts with at least two thirds of the lease left, more than a request's
+   * timeout (WEBHOOK_LEASE_MS >= 2 x WEBHOOK_TIMEOUT_MS + 500).
+   */
+  private renewIfDue(): Promise<boolean> {
+    if (this.ctx.now() - this.renewedAt < this.ctx.config.leaseMs / 3) return Promise.resolve(true);
+    return this.renew();
+  }
+
+  /** Writes the pending delivery records, then the cursor with the breaker state (and renews the lease). */
+  private async flush(): Promise<boolean> {
+    const now = this.ctx.now();
+    if (this.pending.length > 0) {
+      await this.ctx.deliveries.insertMany(this.pending);
+      this.pending = [];
+    }
+    const saved = await this.ctx.endpoints.saveProgress(this.id, this.ctx.owner, now, {
+      cursor: this.cursor,
       failures: this.failures,
       openUntil: this.openUntil,
-      deliveredAt,
+      deliveredAt: this.pendingDeliveredAt,
+      leaseUntil: now + this.ctx.config.leaseMs,
     });
+    this.pendingDeliveredAt = null;
+    this.savedAt = now;
+    if (saved) this.renewedAt = now;
+    return saved;
+  }
+
+  /** An event is done (delivered or dead): the cursor moves past it and is saved at once. */
+  private settle(position: string, deliveredAt: number | null): Promise<boolean> {
+    this.cursor = position;
+    if (deliveredAt !== null) this.pendingDeliveredAt = deliveredAt;
+    return this.flush();
   }
 
   private secretsOf(endpoint: WebhookEndpointEntity, now: number): string[] {
@@ -152,12 +208,16 @@ export class EndpointLoop {
   }
 
   /** One event until delivered or dead ('done'), or 'lost' when the lease or the endpoint went. */
-  private async deliver(initial: WebhookEndpointEntity, event: SharedStoredEvent): Promise<'done' | 'lost'> {
+  private async deliver(
+    initial: WebhookEndpointEntity,
+    event: SharedStoredEvent,
+    body: string,
+    mayHaveBegun: boolean,
+  ): Promise<'done' | 'lost'> {
     let endpoint = initial;
-    const body = await this.ctx.bodyOf(event);
     const deadline = event.createdAt + this.ctx.config.retryMs;
     // A delivery another instance (or this one before a restart) began: its attempts go on counting.
-    const earlier = await this.ctx.deliveries.findByEvent(this.id, event.eventId);
+    const earlier = mayHaveBegun ? await this.ctx.deliveries.findByEvent(this.id, event.eventId) : null;
     let attempts = earlier?.attempts ?? 0;
     const firstAttemptAt = earlier?.firstAttemptAt ?? null;
     let nextAt = earlier?.status === 'retrying' ? (earlier.nextAttemptAt ?? 0) : 0;
@@ -172,6 +232,7 @@ export class EndpointLoop {
       if (breakerWait > now && now >= deadline) {
         // The breaker is open past this event's window: dead-letter it without a request, so a
         // long outage's backlog is worked off at once instead of one timeout per event.
+        if (!(await this.flush())) return 'lost';
         await this.ctx.deliveries.record({
           ...base,
           status: 'dead',
@@ -185,17 +246,18 @@ export class EndpointLoop {
           body,
         });
         this.ctx.recordMetrics(this.id, 'done', 'dead');
-        return (await this.save(event.position, null)) ? 'done' : 'lost';
+        return (await this.settle(event.position, null)) ? 'done' : 'lost';
       }
       const due = Math.min(Math.max(nextAt, breakerWait), Math.max(deadline, now));
       if (due > now) {
+        if (!(await this.flush())) return 'lost';
         await this.sleep(Math.min(due - now, this.ctx.config.leaseMs / 3), false);
         const fresh = await this.current();
         if (!fresh || !(await this.renew())) return 'lost';
         endpoint = fresh;
         continue;
       }
-      if (!(await this.renew())) return 'lost';
+      if (!(await this.renewIfDue())) return 'lost';
       const outcome = await this.attempt(endpoint, event.eventId, body);
       attempts++;
       const at = this.ctx.now();
@@ -209,17 +271,27 @@ export class EndpointLoop {
         lastAttemptAt: at,
       };
       if (outcome.ok) {
-        await this.ctx.deliveries.record({ ...common, status: 'delivered', nextAttemptAt: null, body: null });
         this.ctx.recordMetrics(this.id, 'done', 'delivered');
-        return (await this.save(event.position, at)) ? 'done' : 'lost';
+        const record = { ...common, status: 'delivered', nextAttemptAt: null, body: null };
+        if (attempts === 1 && !earlier) {
+          // The common case: recorded and saved with the next flush.
+          this.pending.push(record);
+          this.cursor = event.position;
+          this.pendingDeliveredAt = at;
+          return 'done';
+        }
+        await this.ctx.deliveries.record(record);
+        return (await this.settle(event.position, at)) ? 'done' : 'lost';
       }
+      // A failure: what went before is recorded first, so records and cursor stay in order.
+      if (!(await this.flush())) return 'lost';
       if (at >= deadline) {
         await this.ctx.deliveries.record({ ...common, status: 'dead', nextAttemptAt: null, body });
         this.ctx.recordMetrics(this.id, 'done', 'dead');
         this.ctx.logger.warn(
           `webhook endpoint ${this.id}: event ${event.eventId} dead-lettered after ${attempts} attempts (${outcome.error})`,
         );
-        return (await this.save(event.position, null)) ? 'done' : 'lost';
+        return (await this.settle(event.position, null)) ? 'done' : 'lost';
       }
       // The last attempt falls on the deadline, so that a failing event is dead-lettered on time.
       nextAt = Math.min(
@@ -227,7 +299,7 @@ export class EndpointLoop {
         deadline,
       );
       await this.ctx.deliveries.record({ ...common, status: 'retrying', nextAttemptAt: nextAt, body: null });
-      if (!(await this.save(initial.cursorPosition, null))) return 'lost';
+      if (!(await this.flush())) return 'lost';
       await this.ctx.reportState(endpoint, this.failures, this.openUntil);
     }
   }

@@ -120,20 +120,37 @@ export class WebhookEndpointsRepository {
 
   /**
    * The lease holder's progress: the cursor (never backwards), breaker state and last delivery
-   * time; false when the lease is no longer this instance's.
+   * time, with the lease renewed to `leaseUntil` (one statement instead of two per save); false
+   * when the lease is no longer this instance's.
    */
   async saveProgress(
     id: string,
     owner: string,
     now: number,
-    progress: { cursor: string; failures: number; openUntil: number | null; deliveredAt: number | null },
+    progress: {
+      cursor: string;
+      failures: number;
+      openUntil: number | null;
+      deliveredAt: number | null;
+      leaseUntil: number;
+    },
   ): Promise<boolean> {
     const changed = await executeCountedAlone(
       this.rows.manager.connection,
       'UPDATE webhook_endpoints SET cursor_position = CASE WHEN cursor_position < ? THEN ? ELSE cursor_position END, ' +
-        'consecutive_failures = ?, breaker_open_until = ?, last_delivery_at = COALESCE(?, last_delivery_at) ' +
-        'WHERE id = ? AND lease_owner = ? AND lease_until >= ?',
-      [progress.cursor, progress.cursor, progress.failures, progress.openUntil, progress.deliveredAt, id, owner, now],
+        'consecutive_failures = ?, breaker_open_until = ?, last_delivery_at = COALESCE(?, last_delivery_at), ' +
+        'lease_until = ? WHERE id = ? AND lease_owner = ? AND lease_until >= ?',
+      [
+        progress.cursor,
+        progress.cursor,
+        progress.failures,
+        progress.openUntil,
+        progress.deliveredAt,
+        progress.leaseUntil,
+        id,
+        owner,
+        now,
+      ],
     );
     return changed === 1;
   }
