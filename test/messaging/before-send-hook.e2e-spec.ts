@@ -2,98 +2,18 @@
 // plays the host; every request it gets is verified with the independent `standardwebhooks`
 // package. Two applications point at it, one per WEBHOOK_BEFORE_SEND_ON_FAILURE setting, and a
 // third has no hook. Everything else goes through HTTP and sockets.
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret } from '../../src/common/security/standard-webhook';
-import type { BeforeSendRequest } from '../../src/contract/before-send';
 import { DEFAULT_REJECT_REASON, FAILURE_REJECT_REASON } from '../../src/messages/before-send-rules';
-import { MetricsService } from '../../src/metrics/metrics.service';
 import { ApiClient, IssuedUser, Msg, SendReply, cmid, friendCid, groupCid } from '../helpers/api-client';
 import { expectFail, expectOk } from '../helpers/assertions';
 import { RtClient, connect, fence, listen } from '../helpers/realtime';
 import { TestApp, startTestApp } from '../helpers/test-app';
+import { Answer, HookReceiver, outcomes, pair, sendText, stored } from './before-send-receiver';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-
-type Answer = { status: number; body: unknown } | 'hang' | 'cut';
-
-interface Received {
-  path: string;
-  /** The client's port: equal ports mean one kept-alive connection. */
-  remotePort: number | undefined;
-  headers: http.IncomingHttpHeaders;
-  body: BeforeSendRequest;
-}
-
-/** The host: answers what `answer` says, records what it got after checking the signature. */
-class HookReceiver {
-  readonly received: Received[] = [];
-  readonly signatureFailures: string[] = [];
-  answer: (request: BeforeSendRequest) => Answer = () => ({ status: 200, body: { action: 'allow' } });
-  private readonly hanging: http.ServerResponse[] = [];
-  private readonly server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      try {
-        new Webhook(this.secret).verify(raw, {
-          'webhook-id': String(req.headers['webhook-id']),
-          'webhook-timestamp': String(req.headers['webhook-timestamp']),
-          'webhook-signature': String(req.headers['webhook-signature']),
-        });
-      } catch (error) {
-        this.signatureFailures.push((error as Error).message);
-        res.writeHead(401).end();
-        return;
-      }
-      const body = JSON.parse(raw) as BeforeSendRequest;
-      this.received.push({ path: req.url ?? '', remotePort: req.socket.remotePort, headers: req.headers, body });
-      const answer = this.answer(body);
-      if (answer === 'hang') {
-        this.hanging.push(res);
-        return;
-      }
-      if (answer === 'cut') {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-        res.write('{"action":');
-        setTimeout(() => res.destroy(), 20);
-        return;
-      }
-      const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
-    });
-  });
-
-  constructor(readonly secret: string) {}
-
-  async start(): Promise<string> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** Requests whose message has this client_message_id. */
-  calls(clientMessageId: string): Received[] {
-    return this.received.filter((r) => r.body.data.message.client_message_id === clientMessageId);
-  }
-
-  releaseHanging(): void {
-    for (const res of this.hanging.splice(0)) res.destroy();
-  }
-
-  async stop(): Promise<void> {
-    this.releaseHanging();
-    this.server.closeAllConnections();
-    this.server.close();
-    await once(this.server, 'close');
-  }
-}
 
 describe('Before-send hook', () => {
   const secret = generateWebhookSecret();
@@ -129,23 +49,6 @@ describe('Before-send hook', () => {
     await Promise.all([allowApp?.close(), rejectApp?.close()]);
     await receiver.stop();
   });
-
-  async function pair(client: ApiClient): Promise<{ a: IssuedUser; b: IssuedUser }> {
-    const [a, b] = await client.users(2);
-    await client.befriend(a, b);
-    return { a, b };
-  }
-
-  const sendText = (client: ApiClient, u: IssuedUser, conversationId: string, text: string, key = cmid()) =>
-    client.raw.send(u, { conversation_id: conversationId, client_message_id: key, type: 'text', content: { text } });
-
-  const stored = async (client: ApiClient, u: IssuedUser, conversationId: string): Promise<Msg[]> =>
-    (await client.latest(u, conversationId)).messages;
-
-  const outcomes = async (t: TestApp): Promise<Record<string, number>> => {
-    const metric = await t.app.get(MetricsService).beforeSendOutcomes.get();
-    return Object.fromEntries(metric.values.map((v) => [String(v.labels.outcome), v.value]));
-  };
 
   it('allow: the message is stored; the host got a signed, documented request with external IDs only', async () => {
     const { a, b } = await pair(api);
