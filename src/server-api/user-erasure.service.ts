@@ -115,11 +115,20 @@ export class UserErasureService {
     this.users.accessChanged(user.id, 'revoked');
 
     const renew = (): Promise<void> => this.erasures.renew(user.id, this.clock.now(), LEASE_MS);
-    const friends = await this.friends.endAll(user);
+    const first = await this.sweep(user, keepsMessages, renew);
+    // A write authorised just before the lock-out (another instance's cached token state, a send
+    // waiting on the before-send hook) may still commit after the first sweep: a second sweep,
+    // once such writes have had time to finish, ends what they added.
+    await new Promise((resolve) => setTimeout(resolve, this.settleMs()));
     await renew();
-    const exits = await this.groups.leaveAll(user);
-    await renew();
-    const tombstoned = keepsMessages ? 0 : await this.messages.tombstoneAll(user, renew);
+    const second = await this.sweep(user, keepsMessages, renew);
+    const friends = {
+      friendships: first.friends.friendships + second.friends.friendships,
+      friendRequests: first.friends.friendRequests + second.friends.friendRequests,
+      blocks: first.friends.blocks + second.friends.blocks,
+      formerFriendIds: [...first.friends.formerFriendIds, ...second.friends.formerFriendIds],
+    };
+    const exits = [...first.exits, ...second.exits];
     const counts: UserErasureCounts = {
       friendships_ended: friends.friendships,
       friend_requests_deleted: friends.friendRequests,
@@ -127,7 +136,7 @@ export class UserErasureService {
       groups_left: exits.length,
       groups_transferred: exits.filter((e) => e === 'transferred').length,
       groups_dismissed: exits.filter((e) => e === 'dismissed').length,
-      messages_tombstoned: tombstoned,
+      messages_tombstoned: first.tombstoned + second.tombstoned,
       media_deleted: await this.media.deleteOwnedBy(user.id, keepsMessages),
       client_errors_deleted: await this.clientErrors.deleteOfUser(user.id),
       host_accounts_deleted: (await this.hostAccounts.deleteLinkedTo(user.externalId)) ? 1 : 0,
@@ -166,6 +175,22 @@ export class UserErasureService {
     });
     this.users.accessChanged(user.id, null);
     return reply;
+  }
+
+  /** Friendships and requests, groups, then the user's messages (unless they are kept). */
+  private async sweep(user: User, keepsMessages: boolean, renew: () => Promise<void>) {
+    const friends = await this.friends.endAll(user);
+    await renew();
+    const exits = await this.groups.leaveAll(user);
+    await renew();
+    const tombstoned = keepsMessages ? 0 : await this.messages.tombstoneAll(user, renew);
+    return { friends, exits, tombstoned };
+  }
+
+  /** Long enough for a write authorised before the lock-out to commit: the auth cache, the before-send hook, a margin. */
+  private settleMs(): number {
+    const hook = this.config.beforeSend.url === null ? 0 : this.config.beforeSend.timeoutMs;
+    return this.config.authCacheMs + hook + 500;
   }
 
   private reply(status: UserErasureStatus, erasedAt: number | null, counts: UserErasureCounts): UserErasureReply {

@@ -101,7 +101,8 @@ export class EndpointLoop {
           await this.sleep(this.ctx.config.pollMs, true);
           continue;
         }
-        const bodies = await this.ctx.bodiesOf(events.filter((event) => wanted(endpoint!, event.type)));
+        // Every event's body: the endpoint's types may change (and are re-read) within the batch.
+        const bodies = await this.ctx.bodiesOf(events);
         // Only the first event after the saved cursor can have been attempted before (by this
         // instance before a restart, or by another before its lease ran out).
         let first = true;
