@@ -114,51 +114,6 @@ export interface DurableEventMap {
   'report.created': { shared: ReportCreatedEvent; private: null };
 }
 
-// A record over the map's keys, so a type added to the map without being added here fails to compile.
-const DURABLE_TYPES: Record<DurableEventType, true> = {
-  'message.new': true,
-  'message.recalled': true,
-  'message.deleted': true,
-  'conversation.read': true,
-  'conversation.peer_read': true,
-  'conversation.updated': true,
-  'friend.request_created': true,
-  'friend.request_accepted': true,
-  'friend.request_rejected': true,
-  'friend.added': true,
-  'friend.deleted': true,
-  'friend.blocked': true,
-  'friend.unblocked': true,
-  'user.profile_updated': true,
-  'group.created': true,
-  'group.updated': true,
-  'group.owner_transferred': true,
-  'group.dismissed': true,
-  'group.members_added': true,
-  'group.members_removed': true,
-  'group.member_left': true,
-  'group.member_joined': true,
-  'group.admin_changed': true,
-  'group.member_muted': true,
-  'group.invitation_created': true,
-  'call.invited': true,
-  'call.ringing': true,
-  'call.accepted': true,
-  'call.rejected': true,
-  'call.canceled': true,
-  'call.participant_joined': true,
-  'call.participant_left': true,
-  'call.ended': true,
-  'report.created': true,
-};
-
-/** Every durable event type, in the map's order. */
-export const DURABLE_EVENT_TYPES = Object.keys(DURABLE_TYPES) as DurableEventType[];
-
-export function isDurableEventType(type: string): type is DurableEventType {
-  return Object.prototype.hasOwnProperty.call(DURABLE_TYPES, type);
-}
-
 /** Call events: the recipient's own ID of the call's conversation. */
 export interface CallPrivatePart {
   conversation_id: string;

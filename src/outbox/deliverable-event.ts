@@ -1,4 +1,4 @@
-import { type DurableEventMap, type DurableEventType, isDurableEventType } from '../contract/events';
+import type { DurableEventMap, DurableEventType } from '../contract/events';
 
 /** What every recipient of an event of type T receives alike. */
 export type SharedPart<T extends DurableEventType> = DurableEventMap[T]['shared'];
@@ -41,6 +41,48 @@ export interface SequencedBatch {
   after: string;
   upTo: string;
   events: SequencedEvent[];
+}
+
+// A record over the map's keys, so a type added to the map without being added here fails to compile.
+const KNOWN: Record<DurableEventType, true> = {
+  'message.new': true,
+  'message.recalled': true,
+  'message.deleted': true,
+  'conversation.read': true,
+  'conversation.peer_read': true,
+  'conversation.updated': true,
+  'friend.request_created': true,
+  'friend.request_accepted': true,
+  'friend.request_rejected': true,
+  'friend.added': true,
+  'friend.deleted': true,
+  'friend.blocked': true,
+  'friend.unblocked': true,
+  'user.profile_updated': true,
+  'group.created': true,
+  'group.updated': true,
+  'group.owner_transferred': true,
+  'group.dismissed': true,
+  'group.members_added': true,
+  'group.members_removed': true,
+  'group.member_left': true,
+  'group.member_joined': true,
+  'group.admin_changed': true,
+  'group.member_muted': true,
+  'group.invitation_created': true,
+  'call.invited': true,
+  'call.ringing': true,
+  'call.accepted': true,
+  'call.rejected': true,
+  'call.canceled': true,
+  'call.participant_joined': true,
+  'call.participant_left': true,
+  'call.ended': true,
+  'report.created': true,
+};
+
+function isDurableEventType(type: string): type is DurableEventType {
+  return Object.prototype.hasOwnProperty.call(KNOWN, type);
 }
 
 /**
