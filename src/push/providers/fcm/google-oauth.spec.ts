@@ -16,7 +16,7 @@ function decode(part: string): Record<string, unknown> {
 function setup(expiresInSeconds = 3599) {
   let now = Date.parse('2026-03-01T10:00:00Z');
   const assertions: string[] = [];
-  const pending: Array<(token: GrantedToken) => void> = [];
+  const pending: Array<() => void> = [];
   let manual = false;
   const source = new ServiceAccountTokenSource({
     clientEmail: 'push@project.iam.gserviceaccount.com',
@@ -37,7 +37,7 @@ function setup(expiresInSeconds = 3599) {
     advance: (ms: number) => (now += ms),
     now: () => now,
     holdExchanges: () => (manual = true),
-    releaseExchanges: () => pending.splice(0).forEach((release) => release({ accessToken: '', expiresInSeconds: 0 })),
+    releaseExchanges: () => pending.splice(0).forEach((release) => release()),
   };
 }
 
