@@ -1,5 +1,5 @@
 import { generateKeyPairSync, verify } from 'node:crypto';
-import { FIREBASE_MESSAGING_SCOPE, GoogleOAuthError, GrantedToken, ServiceAccountTokenSource } from './google-oauth';
+import { FIREBASE_MESSAGING_SCOPE, GoogleOAuthError, ServiceAccountTokenSource } from './google-oauth';
 
 const TOKEN_URI = 'https://oauth2.example.test/token';
 const { privateKey, publicKey } = generateKeyPairSync('rsa', {
