@@ -6,7 +6,7 @@
  *   apns.received      // accepted notifications, oldest first
  *   apns.shown(token)  // what the device shows: a later alert with the same collapse ID replaces the earlier
  *   apns.requests      // every request with the status it got (accepted or not)
- *   apns.deadTokens.add(token) · apns.failNext(n, { status, reason }) · apns.setDown(true) · apns.setDelay(ms)
+ *   apns.addDeadToken(token) · apns.failNext(n, { status, reason }) · apns.setDown(true) · apns.setDelay(ms)
  *   apns.goAway()      // ends the connections as APNs does on shutdown
  *   await apns.close()
  *
@@ -84,8 +84,7 @@ const TOKEN_MAX_AGE_S = 3600;
 export class FakeApns {
   readonly received: FakeApnsNotification[] = [];
   readonly requests: FakeApnsRequest[] = [];
-  /** Tokens answered 410 Unregistered. */
-  readonly deadTokens = new Set<string>();
+  private readonly deadTokens = new Set<string>();
   private readonly failures: FakeApnsFailure[] = [];
   private readonly sessions = new Set<ServerHttp2Session>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -137,6 +136,11 @@ export class FakeApns {
 
   get url(): string {
     return `https://127.0.0.1:${this.port}`;
+  }
+
+  /** From now on this token is answered 410 Unregistered (the app was removed from the device). */
+  addDeadToken(token: string): void {
+    this.deadTokens.add(token);
   }
 
   /** The next `count` requests get this answer (after the TLS and HTTP/2 layers, before any check). */

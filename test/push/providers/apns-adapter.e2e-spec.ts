@@ -172,7 +172,7 @@ describe('APNs adapter against the fake APNs', () => {
 
   it('reports dead tokens: 410 Unregistered, 400 BadDeviceToken and DeviceTokenNotForTopic', async () => {
     const provider = adapter();
-    apns.deadTokens.add(token(4));
+    apns.addDeadToken(token(4));
     const results = [
       await provider.send(alert(4), notification()),
       await (async () => {
@@ -309,7 +309,7 @@ describe('APNs adapter against the fake APNs', () => {
 
   it('never puts a device token or the provider token in a reason', async () => {
     const provider = adapter();
-    apns.deadTokens.add(token(15));
+    apns.addDeadToken(token(15));
     const results = [
       await provider.send(alert(15), notification()),
       await (async () => {
@@ -387,7 +387,7 @@ describe('APNs adapter against the fake APNs', () => {
     });
 
     it('answers a dead token 410 with a timestamp', async () => {
-      apns.deadTokens.add(token(99));
+      apns.addDeadToken(token(99));
       const answer = await raw(validHeaders(), '{"aps":{"alert":"hi"}}');
       expect(answer.status).toBe(410);
       expect(JSON.parse(answer.body)).toEqual({ reason: 'Unregistered', timestamp: expect.any(Number) });
