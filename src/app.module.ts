@@ -35,6 +35,7 @@ import { RtcCallbackModule } from './rtc-callback/rtc-callback.module';
 import { SyncModule } from './sync/sync.module';
 import { ServerApiModule } from './server-api/server-api.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { PushModule } from './push/push.module';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -74,6 +75,7 @@ export class AppModule {
         HostAppModule,
         ServerApiModule,
         WebhooksModule,
+        PushModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

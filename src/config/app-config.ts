@@ -10,6 +10,7 @@ import { PushRule, parsePushRules } from './push-rules';
 import { RealtimeConfig, loadRealtimeConfig } from './realtime-config';
 import { RetentionConfig, loadRetentionConfig } from './retention-config';
 import { UserErasureConfig, loadUserErasureConfig } from './user-erasure-config';
+import { PushConfig, loadPushConfig } from './push-config';
 import { WebhookDeliveryConfig, loadWebhookDeliveryConfig } from './webhook-delivery-config';
 
 export type DatabaseConfig =
@@ -53,6 +54,7 @@ export interface AppConfig {
   beforeSend: BeforeSendConfig;
   /** Webhook deliveries to host endpoints (src/webhooks). */
   webhookDelivery: WebhookDeliveryConfig;
+  push: PushConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -190,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const erasure = loadUserErasureConfig(env, problems);
   const webhookDelivery = loadWebhookDeliveryConfig(env, nodeEnv === 'production', problems);
   const beforeSend = loadBeforeSendConfig(env, nodeEnv, problems);
+  const push = loadPushConfig(env, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -221,5 +224,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     erasure,
     beforeSend,
     webhookDelivery,
+    push,
   };
 }

@@ -1,4 +1,5 @@
 import type { AppConfig } from './app-config';
+import { pushSecrets } from './push-config';
 
 /**
  * Every credential value the service is configured with. None may appear in a log line, a
@@ -13,5 +14,6 @@ export function configuredSecrets(config: AppConfig): string[] {
     config.operations.metricsToken ?? '',
     config.admin.bootstrap?.password ?? '',
     config.hostApp.sms.httpKey,
+    ...pushSecrets(config.push),
   ].filter((secret) => secret !== '');
 }

@@ -13,6 +13,7 @@ export type * from './groups.js';
 export type * from './host-app.js';
 export type * from './media.js';
 export type * from './messages.js';
+export type * from './push.js';
 export type * from './reports.js';
 export type * from './requests.js';
 export type * from './server-api.js';

@@ -317,4 +317,14 @@ export class ConversationMembersRepository {
       .where('m.user_id = :userId AND m.visible_to_seq IS NULL', { userId })
       .getCount();
   }
+
+  /** Which of `userIds` muted the conversation (notifications: offline push skips them). */
+  async mutedAmong(conversationId: string, userIds: readonly string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const rows = (await this.members.query(
+      `SELECT user_id FROM conversation_members WHERE conversation_id = ? AND muted = ? AND user_id IN (${userIds.map(() => '?').join(', ')})`,
+      [conversationId, 1, ...userIds],
+    )) as Array<{ user_id: string | number }>;
+    return new Set(rows.map((row) => String(row.user_id)));
+  }
 }

@@ -122,6 +122,11 @@ export class ConversationStore {
     return this.members.countCurrentForUser(userId);
   }
 
+  /** Which of `userIds` muted the conversation. */
+  mutedAmong(conversationId: string, userIds: readonly string[]): Promise<Set<string>> {
+    return this.members.mutedAmong(conversationId, userIds);
+  }
+
   /** A group's member rows, locked for a change that touches them all (see lockMembers' order). */
   lockMembers(manager: EntityManager, conversationId: string): Promise<void> {
     return this.members.lockMembers(manager, conversationId);

@@ -156,6 +156,56 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly pushNotifications = new Counter({
+    name: 'im_push_notifications_total',
+    help: 'Push notifications finished per provider by outcome: sent, dead_token, failed, expired (given up after retries), dropped (device unregistered or moved to another user)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly pushAttempts = new Counter({
+    name: 'im_push_attempts_total',
+    help: "Push provider requests per provider by the provider's answer: sent, dead_token, retry, failed",
+    labelNames: ['provider', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly pushSendSeconds = new Histogram({
+    name: 'im_push_send_seconds',
+    help: 'Time of one provider request, per provider',
+    labelNames: ['provider'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly pushDelaySeconds = new Histogram({
+    name: 'im_push_delay_seconds',
+    help: "Time from an event to its notification's acceptance by the provider, per provider",
+    labelNames: ['provider'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  readonly pushDeadTokens = new Counter({
+    name: 'im_push_dead_tokens_removed_total',
+    help: 'Registrations removed because the provider answered that the token is dead, per provider',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+
+  readonly pushSkipped = new Counter({
+    name: 'im_push_skipped_total',
+    help: 'Recipients with a registered device not notified of an event, by reason: online, muted, quiet_hours, no_device, stale',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly pushLagEvents = new Gauge({
+    name: 'im_push_lag_events',
+    help: "Events sequenced after the push dispatcher's cursor, set by the instance holding its lease",
+    registers: [this.registry],
+  });
+
   private poolUse: (() => PoolUse | null) | null = null;
 
   constructor() {

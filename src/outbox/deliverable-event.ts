@@ -19,6 +19,8 @@ export interface SequencedEventOf<T extends DurableEventType> {
   payload: SharedPart<T>;
   createdAt: number;
   recipients: Array<EventRecipient<T>>;
+  /** Message events: the conversation's row ID (readers that look up per-conversation state, such as push). */
+  conversationRowId?: string;
 }
 
 /** A sequenced event with its recipients, discriminated by `type`: payload and private parts follow the event map. */
@@ -92,6 +94,7 @@ function isDurableEventType(type: string): type is DurableEventType {
  */
 export interface StoredEventRow {
   position?: string | number | null;
+  conversation_id?: string | number | null;
   event_id: string;
   type: string;
   payload: string;
@@ -118,6 +121,9 @@ export function sequencedEventOf(
     payload: parseShared(row.payload),
     createdAt: Number(row.created_at),
     recipients: recipients(type),
+    ...(row.conversation_id !== null && row.conversation_id !== undefined
+      ? { conversationRowId: String(row.conversation_id) }
+      : {}),
   } as SequencedEvent;
 }
 

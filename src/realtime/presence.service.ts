@@ -131,6 +131,22 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /**
+   * Which of the users have a live connection on any instance (offline push skips them). When
+   * the shared store does not answer, nobody counts as online: a notification too many beats a
+   * message nobody hears of.
+   */
+  async onlineAmong(internalIds: readonly string[]): Promise<Set<string>> {
+    if (internalIds.length === 0) return new Set();
+    try {
+      const states = await this.registry.stateOf(internalIds, this.clock.now());
+      return new Set([...states].filter(([, state]) => state.online).map(([id]) => id));
+    } catch (error) {
+      if (error instanceof PresenceUnavailableError) return new Set();
+      throw error;
+    }
+  }
+
+  /**
    * The asked users' presence, for those who are the caller's friends (presence is shared with
    * friends only, as presence.changed is), in the order asked.
    */

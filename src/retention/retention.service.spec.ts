@@ -8,6 +8,7 @@ import type { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 import { MAX_BATCHES_PER_RUN, RetentionService, jitteredDelayMs } from './retention.service';
 import type { ServerRequestsService } from '../server-api/server-requests.service';
 import type { WebhookRetentionService } from '../webhooks/webhook-retention.service';
+import type { PushRetentionService } from '../push/push-retention.service';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = 1_800_000_000_000;
@@ -79,6 +80,11 @@ function service(
         pruneDeliveriesBefore: jest.fn(async () => 0),
         outboxFloor: jest.fn(async () => null),
       } as unknown as WebhookRetentionService,
+      {
+        deliveriesKeepMs: 0,
+        pruneDeliveriesBefore: jest.fn(async () => 0),
+        outboxFloor: jest.fn(async () => null),
+      } as unknown as PushRetentionService,
     ),
   };
 }

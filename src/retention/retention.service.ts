@@ -7,6 +7,7 @@ import { HostAppRetentionService } from '../host-app/host-app-retention.service'
 import { OutboxRetention } from '../outbox/outbox-retention.service';
 import { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 import { WebhookRetentionService } from '../webhooks/webhook-retention.service';
+import { PushRetentionService } from '../push/push-retention.service';
 import { ServerRequestsService } from '../server-api/server-requests.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -55,6 +56,7 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     hostApp: HostAppRetentionService,
     serverRequests: ServerRequestsService,
     webhooks: WebhookRetentionService,
+    push: PushRetentionService,
   ) {
     this.settings = config.retention;
     this.tables = [
@@ -74,16 +76,22 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
         prune: (cutoff, size) => roomEvents.pruneEventsBefore(cutoff, size),
       },
       // Events older than the resume backlog can never be replayed (resume refuses such points);
-      // those a webhook endpoint has not handled yet stay until it has (WEBHOOK_RETRY_HOURS at most).
+      // those a webhook endpoint or the push dispatcher has not handled yet stay until it has.
       {
         table: 'outbox_events',
         keepMs: config.realtime.backlogSeconds * 1000,
-        prune: async (cutoff, size) => outbox.prune(cutoff, size, await webhooks.outboxFloor()),
+        prune: async (cutoff, size) =>
+          outbox.prune(cutoff, size, lowestFloor(await webhooks.outboxFloor(), await push.outboxFloor())),
       },
       {
         table: 'webhook_deliveries',
         keepMs: webhooks.deliveriesKeepMs,
         prune: (cutoff, size) => webhooks.pruneDeliveriesBefore(cutoff, size),
+      },
+      {
+        table: 'push_deliveries',
+        keepMs: push.deliveriesKeepMs,
+        prune: (cutoff, size) => push.pruneDeliveriesBefore(cutoff, size),
       },
       // Host application sessions past their idle limit (cutoff) or their absolute one.
       {
@@ -175,4 +183,11 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     }
     return result;
   }
+}
+
+/** The lower of two outbox floors (null: holds nothing back). */
+function lowestFloor(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return BigInt(a) < BigInt(b) ? a : b;
 }

@@ -19,6 +19,7 @@ import { UserErasureEntity } from './user-erasure.entity';
 import { ErasureMessages } from './user-erasure-messages';
 import { UserErasureRepository } from './user-erasure.repository';
 import { UserErasureService } from './user-erasure.service';
+import { PushModule } from '../push/push.module';
 import { UserExportService } from './user-export.service';
 
 /**
@@ -37,6 +38,7 @@ import { UserExportService } from './user-export.service';
     GroupsModule,
     HostAppModule,
     MediaModule,
+    PushModule,
     ReportsModule,
     ServerRequestsModule,
     UsersModule,

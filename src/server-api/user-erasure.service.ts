@@ -20,6 +20,7 @@ import { EraseUserDto } from './user-erasure.dto';
 import { ErasureMessages } from './user-erasure-messages';
 import { UserErasureRepository } from './user-erasure.repository';
 import { RecordReply, ServerRequestsService } from './server-requests.service';
+import { PushService } from '../push/push.service';
 
 /** What an erased profile shows. */
 export const ERASED_NICKNAME = 'Deleted user';
@@ -68,6 +69,7 @@ export class UserErasureService {
     private readonly media: MediaErasure,
     private readonly clientErrors: ClientErrorRecordsService,
     private readonly hostAccounts: HostAccountErasure,
+    private readonly push: PushService,
     private readonly conversations: ConversationStore,
     private readonly outbox: OutboxWriter,
     private readonly audit: AdminAuditService,
@@ -141,6 +143,8 @@ export class UserErasureService {
       client_errors_deleted: await this.clientErrors.deleteOfUser(user.id),
       host_accounts_deleted: (await this.hostAccounts.deleteLinkedTo(user.externalId)) ? 1 : 0,
     };
+    // Device tokens and push settings are the user's data too (the lock-out's revocation already dropped most).
+    await this.push.eraseUser(user.id);
     // Everyone who may show the profile: former friends and the other side of each one-to-one conversation.
     const audience = [
       ...new Set([user.id, ...friends.formerFriendIds, ...(await this.conversations.directPeerIds(user.id))]),

@@ -54,6 +54,13 @@ import type {
   SendReply,
 } from '../../src/messages/messages.reply';
 import type { ProfileUpdateReply } from '../../src/profile/profile.reply';
+import type {
+  PushRegistrationReplyDto,
+  PushSettingsReplyDto,
+  PushStatusReplyDto,
+  PushTestReplyDto,
+  PushUnregisterReplyDto,
+} from '../../src/push/push.reply';
 import type { ReportReply } from '../../src/reports/report.mapper';
 import type { ConversationItem } from '../../src/sync/conversation-item';
 import type {
@@ -90,6 +97,11 @@ export type ServerReplies = [
   Expect<Same<UserExportReply, contract.UserExportReply>>,
   Expect<Same<ServerMessagePageReply, contract.ServerMessagePageReply>>,
   Expect<Same<MessageReply, contract.MessageReply>>,
+  Expect<Same<PushRegistrationReplyDto, contract.PushRegistrationReply>>,
+  Expect<Same<PushUnregisterReplyDto, contract.PushUnregisterReply>>,
+  Expect<Same<PushSettingsReplyDto, contract.PushSettingsReply>>,
+  Expect<Same<PushStatusReplyDto, contract.PushStatusReply>>,
+  Expect<Same<PushTestReplyDto, contract.PushTestReply>>,
   Expect<Same<SendReply, contract.SendReply>>,
   Expect<Same<MessageChangeReply, contract.MessageChangeReply>>,
   Expect<Same<ReadReply, contract.ReadReply>>,

@@ -26,6 +26,8 @@ import type {
 } from '../../src/groups/dto/group.dto';
 import type { UserProfileQueryDto, UsernameLookupQueryDto } from '../../src/profile/dto/profile-query.dto';
 import type { UpdateProfileDto } from '../../src/profile/dto/update-profile.dto';
+import type { PushRegisterDto, PushSettingsDto, PushUnregisterDto } from '../../src/push/dto/push.dto';
+import type { PushTestDto } from '../../src/push/push-admin.dto';
 import type { PresenceQueryDto } from '../../src/realtime/dto/presence-query.dto';
 import type { GroupReportDto, ReportFieldsDto, UserReportDto } from '../../src/reports/dto/create-report.dto';
 import type {
@@ -93,6 +95,10 @@ export type RequestShapes = [
   Expect<Same<ServerSetRoleDto, contract.ServerSetRoleRequest>>,
   Expect<Same<ServerGroupRefDto, contract.ServerGroupRefRequest>>,
   Expect<Same<ServerFriendPairDto, contract.ServerFriendPairRequest>>,
+  Expect<Same<PushRegisterDto, contract.PushRegisterRequest>>,
+  Expect<Same<PushUnregisterDto, contract.PushUnregisterRequest>>,
+  Expect<Same<PushSettingsDto, contract.PushSettingsRequest>>,
+  Expect<Same<PushTestDto, contract.PushTestRequest>>,
 ];
 
 describe('request contract (src/contract/requests.ts)', () => {

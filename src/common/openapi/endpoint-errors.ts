@@ -258,6 +258,17 @@ export const ENDPOINT_ERRORS = {
     promoteCallbackKey: ADMIN,
     cancelCallbackKey: ADMIN,
   },
+  push: {
+    register: SDK,
+    unregister: SDK,
+    settings: SDK,
+    setSettings: SDK,
+  },
+  /** The console's push page: status (any role), a test send (owner; 1204 for an unknown user). */
+  adminPush: {
+    status: ADMIN,
+    test: [...ADMIN, PROFILE_INACCESSIBLE],
+  },
   adminWebhooks: {
     list: ADMIN,
     create: ADMIN,

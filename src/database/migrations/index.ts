@@ -17,6 +17,7 @@ import { RoomEventsApplied1733800000000 } from './1733800000000-room-events-appl
 import { Webhooks1733900000000 } from './1733900000000-webhooks';
 import { ServerRequests1733910000000 } from './1733910000000-server-requests';
 import { UserErasures1734150000000 } from './1734150000000-user-erasures';
+import { Push1734200000000 } from './1734200000000-push';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   Webhooks1733900000000,
   ServerRequests1733910000000,
   UserErasures1734150000000,
+  Push1734200000000,
 ];

@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { executeCountedAlone } from '../database/execute-counted';
+import { dialectOf } from '../database/sql-dialect';
+import { PushDeliveryEntity } from './push.entities';
+
+/** A notification to queue: one event to one registration. */
+export interface QueuedNotification {
+  eventId: string;
+  registrationId: string;
+  userId: string;
+  provider: string;
+  kind: string;
+  payload: string;
+  createdAt: number;
+  deadlineAt: number;
+}
+
+/** A claimed notification with its device as registered now (null fields: the registration is gone). */
+export interface ClaimedNotification {
+  id: string;
+  eventId: string;
+  registrationId: string;
+  userId: string;
+  provider: string;
+  kind: string;
+  payload: string | null;
+  attempts: number;
+  deadlineAt: number;
+  createdAt: number;
+  registration: {
+    userId: string;
+    token: string;
+    tokenHash: string;
+    platform: string;
+    packageName: string | null;
+    updatedAt: number;
+  } | null;
+}
+
+export type FinalStatus = 'sent' | 'dead_token' | 'failed' | 'expired' | 'dropped';
+
+export interface AttemptRecord {
+  lastStatus: number | null;
+  lastError: string | null;
+  latencyMs: number | null;
+}
+
+const COLUMNS = ['event_id', 'registration_id', 'user_id', 'provider', 'kind', 'payload', 'status', 'attempts'];
+
+/**
+ * One row per event and device: queued once (the unique key makes a second fan-out of the same
+ * event a no-op), claimed by one instance at a time for a lease, and finished with its outcome.
+ */
+@Injectable()
+export class PushDeliveriesRepository {
+  constructor(@InjectRepository(PushDeliveryEntity) private readonly rows: Repository<PushDeliveryEntity>) {}
+
+  /** Queues notifications in the caller's transaction; those already queued are skipped. */
+  async enqueue(manager: EntityManager, items: readonly QueuedNotification[]): Promise<void> {
+    const mysql = dialectOf(manager).name === 'mysql';
+    // A few hundred rows a statement: a large group's fan-out stays within the drivers' parameter limits.
+    for (let i = 0; i < items.length; i += 200) {
+      const chunk = items.slice(i, i + 200);
+      const params: unknown[] = [];
+      for (const item of chunk)
+        params.push(
+          item.eventId,
+          item.registrationId,
+          item.userId,
+          item.provider,
+          item.kind,
+          item.payload,
+          'pending',
+          0,
+          item.createdAt,
+          item.deadlineAt,
+          0,
+          item.createdAt,
+        );
+      const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      await manager.query(
+        `INSERT INTO push_deliveries (${COLUMNS.join(', ')}, next_attempt_at, deadline_at, claim_until, created_at) VALUES ${values} ` +
+          (mysql
+            ? 'ON DUPLICATE KEY UPDATE event_id = event_id'
+            : 'ON CONFLICT (event_id, registration_id) DO NOTHING'),
+        params,
+      );
+    }
+  }
+
+  /**
+   * Claims up to `limit` due notifications of a provider for `claim` (unique per call) until
+   * `until`: pending, due, and not claimed by a live claim. A claim outlives a send (PUSH_LEASE_MS
+   * is at least two request timeouts), so only a crash lets another instance send it again. The attempt is counted at the claim,
+   * so a crash during a send still counts it.
+   */
+  async claimDue(
+    providers: readonly string[],
+    claim: string,
+    now: number,
+    until: number,
+    limit: number,
+  ): Promise<ClaimedNotification[]> {
+    const candidates = (await this.rows.query(
+      `SELECT id FROM push_deliveries WHERE status = ? AND provider IN (${providers.map(() => '?').join(', ')}) AND next_attempt_at <= ? AND claim_until < ? ORDER BY next_attempt_at, id LIMIT ?`,
+      ['pending', ...providers, now, now, limit],
+    )) as Array<{ id: string | number }>;
+    if (candidates.length === 0) return [];
+    const ids = candidates.map((row) => String(row.id));
+    const claimed = await executeCountedAlone(
+      this.rows.manager.connection,
+      `UPDATE push_deliveries SET claim_owner = ?, claim_until = ?, attempts = attempts + 1 WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = ? AND claim_until < ?`,
+      [claim, until, ...ids, 'pending', now],
+    );
+    if (claimed === 0) return [];
+    const rows = (await this.rows.query(
+      'SELECT d.id, d.event_id, d.registration_id, d.user_id, d.provider, d.kind, d.payload, d.attempts, d.deadline_at, d.created_at, ' +
+        'r.user_id AS r_user_id, r.token, r.token_hash, r.platform, r.package_name, r.updated_at AS r_updated_at ' +
+        'FROM push_deliveries d LEFT JOIN push_registrations r ON r.id = d.registration_id ' +
+        `WHERE d.id IN (${ids.map(() => '?').join(', ')}) AND d.claim_owner = ? AND d.status = ?`,
+      [...ids, claim, 'pending'],
+    )) as Array<Record<string, string | number | null>>;
+    return rows.map((row) => ({
+      id: String(row.id),
+      eventId: String(row.event_id),
+      registrationId: String(row.registration_id),
+      userId: String(row.user_id),
+      provider: String(row.provider),
+      kind: String(row.kind),
+      payload: row.payload === null ? null : String(row.payload),
+      attempts: Number(row.attempts),
+      deadlineAt: Number(row.deadline_at),
+      createdAt: Number(row.created_at),
+      registration:
+        row.token === null
+          ? null
+          : {
+              userId: String(row.r_user_id),
+              token: String(row.token),
+              tokenHash: String(row.token_hash),
+              platform: String(row.platform),
+              packageName: row.package_name === null ? null : String(row.package_name),
+              updatedAt: Number(row.r_updated_at),
+            },
+    }));
+  }
+
+  /** The final outcome; the payload (preview text) is dropped. False when the claim was lost. */
+  async finish(id: string, claim: string, status: FinalStatus, attempt: AttemptRecord, now: number): Promise<boolean> {
+    const changed = await executeCountedAlone(
+      this.rows.manager.connection,
+      'UPDATE push_deliveries SET status = ?, payload = NULL, last_status = ?, last_error = ?, latency_ms = ?, finished_at = ?, claim_owner = NULL, claim_until = 0 ' +
+        'WHERE id = ? AND claim_owner = ? AND status = ?',
+      [status, attempt.lastStatus, attempt.lastError, attempt.latencyMs, now, id, claim, 'pending'],
+    );
+    return changed === 1;
+  }
+
+  /** Another attempt at `nextAt`, the claim released. */
+  async reschedule(id: string, claim: string, nextAt: number, attempt: AttemptRecord): Promise<void> {
+    await this.rows.query(
+      'UPDATE push_deliveries SET next_attempt_at = ?, last_status = ?, last_error = ?, latency_ms = ?, claim_owner = NULL, claim_until = 0 ' +
+        'WHERE id = ? AND claim_owner = ? AND status = ?',
+      [nextAt, attempt.lastStatus, attempt.lastError, attempt.latencyMs, id, claim, 'pending'],
+    );
+  }
+
+  /** Notifications waiting, by provider. */
+  async pendingByProvider(): Promise<Map<string, number>> {
+    const rows = (await this.rows.query(
+      'SELECT provider, COUNT(*) AS n FROM push_deliveries WHERE status = ? GROUP BY provider',
+      ['pending'],
+    )) as Array<{ provider: string; n: string | number }>;
+    return new Map(rows.map((row) => [row.provider, Number(row.n)]));
+  }
+
+  /** Final records created before `cutoff`, a batch at a time; how many went. */
+  async prune(cutoff: number, batchSize: number): Promise<number> {
+    const rows = (await this.rows.query(
+      'SELECT id FROM push_deliveries WHERE created_at < ? AND status <> ? ORDER BY created_at, id LIMIT ?',
+      [cutoff, 'pending', batchSize],
+    )) as Array<{ id: string | number }>;
+    if (rows.length === 0) return 0;
+    return executeCountedAlone(
+      this.rows.manager.connection,
+      `DELETE FROM push_deliveries WHERE id IN (${rows.map(() => '?').join(', ')})`,
+      rows.map((row) => String(row.id)),
+    );
+  }
+}

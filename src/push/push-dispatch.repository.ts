@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { executeCounted, executeCountedAlone } from '../database/execute-counted';
+import { PushDispatchEntity } from './push.entities';
+
+/**
+ * The dispatcher's one row: its place in the outbox and the lease that lets one instance at a
+ * time read from there. Every write names the owner and a live lease in its WHERE, so an
+ * instance that lost the lease (a pause, a partition) changes nothing.
+ */
+@Injectable()
+export class PushDispatchRepository {
+  constructor(@InjectRepository(PushDispatchEntity) private readonly rows: Repository<PushDispatchEntity>) {}
+
+  find(): Promise<PushDispatchEntity | null> {
+    return this.rows.findOne({ where: { id: 1 } });
+  }
+
+  async claim(owner: string, now: number, leaseMs: number): Promise<boolean> {
+    const changed = await executeCountedAlone(
+      this.rows.manager.connection,
+      'UPDATE push_dispatch SET lease_owner = ?, lease_until = ? WHERE id = 1 AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)',
+      [owner, now + leaseMs, owner, now],
+    );
+    return changed === 1;
+  }
+
+  /** Moves the cursor (never backwards) and renews the lease, in the caller's transaction; false when the lease is lost. */
+  async advance(manager: EntityManager, owner: string, now: number, cursor: string, leaseMs: number): Promise<boolean> {
+    const changed = await executeCounted(
+      manager,
+      'UPDATE push_dispatch SET cursor_position = CASE WHEN cursor_position < ? THEN ? ELSE cursor_position END, lease_until = ?, updated_at = ? ' +
+        'WHERE id = 1 AND lease_owner = ? AND lease_until >= ?',
+      [cursor, cursor, now + leaseMs, now, owner, now],
+    );
+    return changed === 1;
+  }
+
+  async release(owner: string): Promise<void> {
+    await this.rows.query(
+      'UPDATE push_dispatch SET lease_owner = NULL, lease_until = 0 WHERE id = 1 AND lease_owner = ?',
+      [owner],
+    );
+  }
+}

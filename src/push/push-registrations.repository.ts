@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { EntityManager, In, Repository } from 'typeorm';
+import { executeCounted, executeCountedAlone } from '../database/execute-counted';
+import { insertRow } from '../database/insert-row';
+import { dialectOf } from '../database/sql-dialect';
+import { PushRegistrationEntity } from './push.entities';
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export interface RegistrationValues {
+  userId: string;
+  deviceId: string;
+  provider: string;
+  token: string;
+  platform: string;
+  packageName: string | null;
+  appVersion: string | null;
+  locale: string | null;
+  tokenVersion: number;
+}
+
+/** The device registrations: one per provider token (the database's unique key), and one per user, device and provider. */
+@Injectable()
+export class PushRegistrationsRepository {
+  constructor(@InjectRepository(PushRegistrationEntity) private readonly rows: Repository<PushRegistrationEntity>) {}
+
+  /**
+   * Registers a token for a user's device, in the caller's transaction: the device's earlier
+   * token for the provider is dropped, and a token registered before (by this or another user)
+   * moves to this user and device. A concurrent registration of the same token fails on the
+   * unique key (the caller retries).
+   */
+  async register(manager: EntityManager, values: RegistrationValues, now: number): Promise<PushRegistrationEntity> {
+    const hash = tokenHash(values.token);
+    await manager.query(
+      'DELETE FROM push_registrations WHERE user_id = ? AND device_id = ? AND provider = ? AND token_hash <> ?',
+      [values.userId, values.deviceId, values.provider, hash],
+    );
+    const existing = await dialectOf(manager)
+      .lockForWrite(
+        manager
+          .getRepository(PushRegistrationEntity)
+          .createQueryBuilder('r')
+          .where('r.provider = :provider AND r.token_hash = :hash', { provider: values.provider, hash }),
+      )
+      .getOne();
+    const fields = {
+      userId: values.userId,
+      deviceId: values.deviceId,
+      platform: values.platform,
+      packageName: values.packageName,
+      appVersion: values.appVersion,
+      locale: values.locale,
+      tokenVersion: values.tokenVersion,
+      updatedAt: now,
+    };
+    if (existing) {
+      // Another device of the user may hold this device ID's slot for the provider under another token: dropped above.
+      await manager.getRepository(PushRegistrationEntity).update({ id: existing.id }, fields);
+      return { ...existing, ...fields };
+    }
+    const row = { ...fields, provider: values.provider, token: values.token, tokenHash: hash, createdAt: now };
+    const id = await insertRow(manager, PushRegistrationEntity, row);
+    return { id, ...row };
+  }
+
+  /** Removes the user's registrations of a device (one provider's or all); how many. */
+  async unregister(manager: EntityManager, userId: string, deviceId: string, provider: string | null): Promise<number> {
+    return executeCounted(
+      manager,
+      `DELETE FROM push_registrations WHERE user_id = ? AND device_id = ?${provider ? ' AND provider = ?' : ''}`,
+      provider ? [userId, deviceId, provider] : [userId, deviceId],
+    );
+  }
+
+  /** Every registration of a user (revoked, disabled, erased); how many. */
+  deleteForUser(userId: string): Promise<number> {
+    return executeCountedAlone(this.rows.manager.connection, 'DELETE FROM push_registrations WHERE user_id = ?', [
+      userId,
+    ]);
+  }
+
+  /** Registrations whose user's tokens were revoked after they were made. */
+  deleteStale(userId: string, tokenVersion: number): Promise<number> {
+    return executeCountedAlone(
+      this.rows.manager.connection,
+      'DELETE FROM push_registrations WHERE user_id = ? AND token_version < ?',
+      [userId, tokenVersion],
+    );
+  }
+
+  /** A token the provider called dead, unless it was registered again since the answer's request. */
+  deleteDead(id: string, hash: string, registeredBefore: number): Promise<number> {
+    return executeCountedAlone(
+      this.rows.manager.connection,
+      'DELETE FROM push_registrations WHERE id = ? AND token_hash = ? AND updated_at <= ?',
+      [id, hash, registeredBefore],
+    );
+  }
+
+  forUser(userId: string): Promise<PushRegistrationEntity[]> {
+    return this.rows.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  forUsers(userIds: readonly string[]): Promise<PushRegistrationEntity[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.rows.find({ where: { userId: In([...userIds]) }, order: { id: 'ASC' } });
+  }
+
+  /** Registrations by provider, for the console. */
+  async countByProvider(): Promise<Map<string, number>> {
+    const rows = (await this.rows.query(
+      'SELECT provider, COUNT(*) AS n FROM push_registrations GROUP BY provider',
+    )) as Array<{ provider: string; n: string | number }>;
+    return new Map(rows.map((row) => [row.provider, Number(row.n)]));
+  }
+}

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { PushDeliveriesRepository } from './push-deliveries.repository';
+import { PushDispatchRepository } from './push-dispatch.repository';
+import { PushProviders } from './push-providers';
+
+/** The retention pass's way into push: old notification records, and how far the outbox may be pruned. */
+@Injectable()
+export class PushRetentionService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly deliveries: PushDeliveriesRepository,
+    private readonly dispatch: PushDispatchRepository,
+    private readonly providers: PushProviders,
+  ) {}
+
+  /** Final notification records kept this long (0: for ever). */
+  get deliveriesKeepMs(): number {
+    return this.config.push.deliveriesRetentionDays * 24 * 3_600_000;
+  }
+
+  pruneDeliveriesBefore(cutoff: number, batchSize: number): Promise<number> {
+    return this.deliveries.prune(cutoff, batchSize);
+  }
+
+  /**
+   * The dispatcher's cursor while push runs: later events wait for it. It falls behind only
+   * while the database fails it, and events older than PUSH_RETRY_SECONDS are not pushed
+   * anyway. Without a configured provider nothing is held back.
+   */
+  async outboxFloor(): Promise<string | null> {
+    if (this.providers.adapters.length === 0) return null;
+    return (await this.dispatch.find())?.cursorPosition ?? null;
+  }
+}

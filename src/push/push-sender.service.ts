@@ -1,0 +1,277 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { backoffMs } from '../common/backoff';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { PushConfig } from '../config/push-config';
+import { MetricsService } from '../metrics/metrics.service';
+import type { PushNotification, PushProvider, PushProviderName, PushResult } from './providers/push-provider';
+import {
+  AttemptRecord,
+  ClaimedNotification,
+  FinalStatus,
+  PushDeliveriesRepository,
+} from './push-deliveries.repository';
+import { PushProviders } from './push-providers';
+import { PushRegistrationsRepository } from './push-registrations.repository';
+
+const MAX_ERROR = 300;
+
+/**
+ * Sends the queued notifications: one worker per configured provider on every instance, each
+ * with its own PUSH_CONCURRENCY slots, so a slow or failing provider fills only its own. A
+ * worker claims due notifications for a lease (a conditional UPDATE), so two instances never
+ * send the same one at once; a crash after the provider accepted and before the record lets
+ * the lease run out and the notification be sent again, with the same collapse key (the event
+ * ID), and the device shows it once.
+ */
+@Injectable()
+export class PushSender implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Push');
+  private readonly owner = randomUUID();
+  private readonly workers: ProviderWorker[] = [];
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+    private readonly providers: PushProviders,
+    private readonly deliveries: PushDeliveriesRepository,
+    private readonly registrations: PushRegistrationsRepository,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const adapter of this.providers.adapters) {
+      const worker = new ProviderWorker(adapter, this.owner, this.appConfig.push, {
+        now: () => this.clock.now(),
+        deliveries: this.deliveries,
+        outcome: (claimed, result, latencyMs) => this.recordAttempt(adapter, claimed, result, latencyMs),
+        finished: (provider, status) => this.metrics.pushNotifications.inc({ provider, outcome: status }),
+        deadToken: (claimed) => this.removeDead(adapter, claimed),
+        logger: this.logger,
+        providers: this.providers,
+      });
+      this.workers.push(worker);
+    }
+  }
+
+  /** Queued work is there: idle workers look now instead of at their next poll. */
+  wake(): void {
+    for (const worker of this.workers) worker.wake();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    for (const worker of this.workers) worker.stop();
+    await Promise.all(this.workers.map((worker) => worker.done));
+  }
+
+  /** Sends one notification now, outside the queue (the console's test send). */
+  async sendNow(
+    provider: PushProviderName,
+    device: { token: string; packageName: string | null; platform: string },
+    notification: PushNotification,
+  ): Promise<PushResult | null> {
+    const adapter = this.providers.forProvider(provider);
+    if (!adapter) return null;
+    this.providers.started(adapter.name);
+    const started = Date.now();
+    const result = await adapter.send(
+      { provider, token: device.token, packageName: device.packageName, platform: platformOf(device.platform) },
+      notification,
+    );
+    this.providers.finished(adapter.name, this.clock.now(), result.outcome === 'sent' ? null : reasonOf(result));
+    this.metrics.pushAttempts.inc({ provider: adapter.name, result: result.outcome });
+    this.metrics.pushSendSeconds.observe({ provider: adapter.name }, (Date.now() - started) / 1000);
+    return result;
+  }
+
+  private recordAttempt(
+    adapter: PushProvider,
+    claimed: ClaimedNotification,
+    result: PushResult,
+    latencyMs: number,
+  ): void {
+    this.metrics.pushAttempts.inc({ provider: adapter.name, result: result.outcome });
+    this.metrics.pushSendSeconds.observe({ provider: adapter.name }, latencyMs / 1000);
+    if (result.outcome === 'sent')
+      this.metrics.pushDelaySeconds.observe(
+        { provider: adapter.name },
+        Math.max(0, this.clock.now() - claimed.createdAt) / 1000,
+      );
+  }
+
+  private async removeDead(adapter: PushProvider, claimed: ClaimedNotification): Promise<void> {
+    const registration = claimed.registration;
+    if (!registration) return;
+    const removed = await this.registrations.deleteDead(
+      claimed.registrationId,
+      registration.tokenHash,
+      registration.updatedAt,
+    );
+    if (removed > 0) this.metrics.pushDeadTokens.inc({ provider: adapter.name });
+  }
+}
+
+interface WorkerContext {
+  now: () => number;
+  deliveries: PushDeliveriesRepository;
+  outcome: (claimed: ClaimedNotification, result: PushResult, latencyMs: number) => void;
+  finished: (provider: string, status: FinalStatus) => void;
+  deadToken: (claimed: ClaimedNotification) => Promise<void>;
+  logger: Logger;
+  providers: PushProviders;
+}
+
+function reasonOf(result: PushResult): string {
+  const reason = result.outcome === 'sent' ? '' : result.reason;
+  return `${result.status === null ? '' : `HTTP ${result.status}: `}${reason}`.slice(0, MAX_ERROR);
+}
+
+function platformOf(platform: string): 'ios' | 'android' | 'harmony' {
+  return platform === 'ios' || platform === 'harmony' ? platform : 'android';
+}
+
+/** One provider's claims and sends on this instance. */
+class ProviderWorker {
+  readonly done: Promise<void>;
+  private stopped = false;
+  private inFlight = 0;
+  private wakeUp: (() => void) | null = null;
+  /** A wake that came while the worker was busy claiming: its next sleep returns at once. */
+  private woken = false;
+  private claims = 0;
+  private failing = false;
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly adapter: PushProvider,
+    private readonly owner: string,
+    private readonly config: PushConfig,
+    private readonly ctx: WorkerContext,
+  ) {
+    this.done = this.run();
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      const free = this.config.concurrency - this.inFlight;
+      let claimed: ClaimedNotification[] = [];
+      const claim = `${this.owner}:${++this.claims}`;
+      if (free > 0) {
+        try {
+          const now = this.ctx.now();
+          claimed = await this.ctx.deliveries.claimDue(
+            this.adapter.serves,
+            claim,
+            now,
+            now + this.config.leaseMs,
+            free,
+          );
+          if (this.failing) this.ctx.logger.log(`push ${this.adapter.name}: the queue answers again`);
+          this.failing = false;
+        } catch (error) {
+          if (!this.failing)
+            this.ctx.logger.warn(`push ${this.adapter.name}: claiming failed, retrying: ${(error as Error).message}`);
+          this.failing = true;
+        }
+      }
+      for (const item of claimed) {
+        this.inFlight++;
+        const running: Promise<void> = this.process(item, claim)
+          .catch((error: unknown) =>
+            this.ctx.logger.warn(
+              `push ${this.adapter.name}: notification ${item.id} failed: ${(error as Error).message}`,
+            ),
+          )
+          .finally(() => {
+            this.inFlight--;
+            this.running.delete(running);
+            this.wake();
+          });
+        this.running.add(running);
+      }
+      // A full claim may have left more due: look again at once; otherwise wait for a wake or the poll.
+      if (claimed.length > 0 && claimed.length === free) continue;
+      await this.sleep(this.config.pollMs);
+    }
+    await Promise.all([...this.running]);
+  }
+
+  private async process(item: ClaimedNotification, claim: string): Promise<void> {
+    const now = this.ctx.now();
+    const finish = async (status: FinalStatus, attempt: AttemptRecord): Promise<void> => {
+      if (await this.ctx.deliveries.finish(item.id, claim, status, attempt, this.ctx.now()))
+        this.ctx.finished(this.adapter.name, status);
+    };
+    const none: AttemptRecord = { lastStatus: null, lastError: null, latencyMs: null };
+    // Unregistered since it was queued, or the token moved to another user: never to that device.
+    if (!item.registration || item.registration.userId !== item.userId || item.payload === null)
+      return finish('dropped', none);
+    if (now >= item.deadlineAt) return finish('expired', { ...none, lastError: 'deadline passed before an attempt' });
+    const notification = JSON.parse(item.payload) as PushNotification;
+    this.ctx.providers.started(this.adapter.name);
+    const started = Date.now();
+    const result = await this.adapter.send(
+      {
+        provider: item.provider as PushProviderName,
+        token: item.registration.token,
+        packageName: item.registration.packageName,
+        platform: platformOf(item.registration.platform),
+      },
+      notification,
+    );
+    const latencyMs = Date.now() - started;
+    const at = this.ctx.now();
+    this.ctx.providers.finished(this.adapter.name, at, result.outcome === 'sent' ? null : reasonOf(result));
+    this.ctx.outcome(item, result, latencyMs);
+    const record: AttemptRecord = {
+      lastStatus: result.status,
+      lastError: result.outcome === 'sent' ? null : reasonOf(result),
+      latencyMs,
+    };
+    switch (result.outcome) {
+      case 'sent':
+        return finish('sent', record);
+      case 'dead_token':
+        await finish('dead_token', record);
+        return this.ctx.deadToken(item);
+      case 'failed':
+        this.ctx.logger.warn(`push ${this.adapter.name}: notification ${item.id} refused: ${record.lastError}`);
+        return finish('failed', record);
+      case 'retry': {
+        const wait = Math.max(
+          backoffMs(item.attempts, this.config.backoffBaseMs, this.config.backoffMaxMs),
+          result.retryAfterMs ?? 0,
+        );
+        if (at + wait >= item.deadlineAt) return finish('expired', record);
+        return this.ctx.deliveries.reschedule(item.id, claim, at + wait, record);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped || this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+}

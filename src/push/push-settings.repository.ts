@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { dialectOf } from '../database/sql-dialect';
+import { PushSettingsEntity } from './push.entities';
+
+/** Each user's preview level and quiet hours (no row: the defaults). */
+@Injectable()
+export class PushSettingsRepository {
+  constructor(@InjectRepository(PushSettingsEntity) private readonly rows: Repository<PushSettingsEntity>) {}
+
+  find(userId: string): Promise<PushSettingsEntity | null> {
+    return this.rows.findOne({ where: { userId } });
+  }
+
+  async forUsers(userIds: readonly string[]): Promise<Map<string, PushSettingsEntity>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.rows.find({ where: { userId: In([...userIds]) } });
+    return new Map(rows.map((row) => [row.userId, row]));
+  }
+
+  /** Replaces the user's settings in one statement (an upsert on the primary key). */
+  async save(values: PushSettingsEntity): Promise<void> {
+    const params = [
+      values.userId,
+      values.preview,
+      values.quietStart,
+      values.quietEnd,
+      values.timezone,
+      values.updatedAt,
+    ];
+    const insert =
+      'INSERT INTO push_settings (user_id, preview, quiet_start, quiet_end, timezone, updated_at) VALUES (?, ?, ?, ?, ?, ?) ';
+    await this.rows.query(
+      dialectOf(this.rows.manager).name === 'mysql'
+        ? `${insert}ON DUPLICATE KEY UPDATE preview = VALUES(preview), quiet_start = VALUES(quiet_start), quiet_end = VALUES(quiet_end), timezone = VALUES(timezone), updated_at = VALUES(updated_at)`
+        : `${insert}ON CONFLICT (user_id) DO UPDATE SET preview = excluded.preview, quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, timezone = excluded.timezone, updated_at = excluded.updated_at`,
+      params,
+    );
+  }
+
+  async deleteForUser(userId: string): Promise<void> {
+    await this.rows.delete({ userId });
+  }
+}

@@ -1,0 +1,100 @@
+// What the push end-to-end specs share: fake providers wired into an app's settings, a user's
+// device registration, and waiting for the fakes to receive (or not) what the dispatcher sends.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { EventStream } from '../../src/outbox/event-stream.service';
+import { FakeFcm } from './fakes/fake-fcm';
+import { IssuedUser, TestApp, bearer, okData } from '../helpers/test-app';
+
+/** Short waits so that retries, polls and leases play out within a test. */
+export const FAST_PUSH = {
+  PUSH_POLL_MS: '50',
+  PUSH_BACKOFF_BASE_MS: '50',
+  PUSH_BACKOFF_MAX_MS: '200',
+  PUSH_TIMEOUT_MS: '2000',
+  PUSH_LEASE_MS: '5000',
+};
+
+/** A directory for CA and key files, removed by `cleanup`. */
+export class PushFiles {
+  readonly dir = mkdtempSync(join(tmpdir(), 'im-push-'));
+
+  write(name: string, text: string): string {
+    const path = join(this.dir, name);
+    writeFileSync(path, text);
+    return path;
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The settings that point an app's FCM adapter at a fake. */
+export async function fcmEnv(fcm: FakeFcm, files: PushFiles): Promise<Record<string, string>> {
+  const account = await fcm.serviceAccount(`project-${randomBytes(3).toString('hex')}`);
+  return {
+    FCM_SERVICE_ACCOUNT: account.json,
+    FCM_URL: fcm.url,
+    FCM_CA_FILE: files.write(`fcm-ca-${randomBytes(3).toString('hex')}.pem`, fcm.caPem),
+  };
+}
+
+export interface Registration {
+  device_id: string;
+  provider: string;
+  token: string;
+  platform: string;
+  locale?: string;
+  package_name?: string;
+}
+
+export async function register(t: TestApp, user: IssuedUser, registration: Registration): Promise<void> {
+  okData(
+    await t.http
+      .post('/app/sdk/push/register')
+      .set(...bearer(user.token))
+      .send(registration),
+  );
+}
+
+export function androidDevice(token = FakeFcm.deviceToken()): Registration {
+  return { device_id: `pixel-${randomBytes(4).toString('hex')}`, provider: 'fcm', token, platform: 'android' };
+}
+
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Waits until the dispatcher has read every event sequenced so far and nothing it queued is
+ * still waiting: after this, a notification that did not arrive will not arrive.
+ */
+export async function settled(t: TestApp): Promise<void> {
+  await t.app.get(EventStream).flush();
+  const db = t.app.get(DataSource);
+  await eventually(async () => {
+    const [head] = (await db.query('SELECT last_position FROM outbox_sequence WHERE id = 1')) as Array<{
+      last_position: string | number;
+    }>;
+    const [state] = (await db.query('SELECT cursor_position FROM push_dispatch WHERE id = 1')) as Array<{
+      cursor_position: string | number;
+    }>;
+    const [waiting] = (await db.query("SELECT COUNT(*) AS n FROM push_deliveries WHERE status = 'pending'")) as Array<{
+      n: string | number;
+    }>;
+    return BigInt(state.cursor_position) >= BigInt(head.last_position) && Number(waiting.n) === 0;
+  }, 'the push dispatcher to settle');
+}
