@@ -6,6 +6,7 @@
  *   apns.received      // accepted notifications, oldest first
  *   apns.shown(token)  // what the device shows: a later alert with the same collapse ID replaces the earlier
  *   apns.requests      // every request with the status it got (accepted or not)
+ *   apns.connections   // HTTP/2 connections open now
  *   apns.addDeadToken(token) · apns.failNext(n, { status, reason }) · apns.setDown(true) · apns.setDelay(ms)
  *   apns.goAway()      // ends the connections as APNs does on shutdown
  *   await apns.close()
@@ -136,6 +137,11 @@ export class FakeApns {
 
   get url(): string {
     return `https://127.0.0.1:${this.port}`;
+  }
+
+  /** HTTP/2 connections open now (a client holds one; APNs asks for exactly that). */
+  get connections(): number {
+    return this.sessions.size;
   }
 
   /** From now on this token is answered 410 Unregistered (the app was removed from the device). */
