@@ -1,0 +1,136 @@
+import * as https from 'node:https';
+import * as tls from 'node:tls';
+
+/** A vendor's raw answer: status, headers and the body as text (capped). */
+export interface VendorHttpsResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Why a request got no answer. Secret-free: the message never carries the URL's query or a header. */
+export class VendorHttpsError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'network',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// A vendor's answer is a few hundred bytes; anything past this is not worth buffering.
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Keep-alive HTTPS POSTs for the REST push vendors (Huawei, Xiaomi). One per adapter so `close()`
+ * frees exactly that adapter's sockets. `extraCaPem` is trusted in addition to the public roots
+ * (a proxy's or a test fake's certificate), not instead of them.
+ */
+export class VendorHttpsClient {
+  private readonly agent: https.Agent;
+  private readonly timeoutMs: number;
+
+  constructor(options: { extraCaPem: string | null; timeoutMs: number }) {
+    this.timeoutMs = options.timeoutMs;
+    this.agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 16,
+      ca: options.extraCaPem ? [...tls.rootCertificates, options.extraCaPem] : undefined,
+    });
+  }
+
+  post(url: string, headers: Record<string, string>, body: string): Promise<VendorHttpsResponse> {
+    return new Promise((resolve, reject) => {
+      const payload = Buffer.from(body, 'utf8');
+      let settled = false;
+      const finish = (error: VendorHttpsError | null, response?: VendorHttpsResponse): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(response as VendorHttpsResponse);
+      };
+      const request = https.request(
+        url,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: { ...headers, 'content-length': String(payload.length) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+          });
+          res.on('end', () =>
+            finish(null, {
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', (error) => finish(new VendorHttpsError('network', `response failed: ${error.message}`)));
+        },
+      );
+      // The whole exchange is bounded, not just socket idleness: a vendor trickling bytes must not hold a send.
+      const timer = setTimeout(() => {
+        finish(new VendorHttpsError('timeout', `no answer within ${this.timeoutMs} ms`));
+        request.destroy();
+      }, this.timeoutMs);
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        finish(new VendorHttpsError('network', `request failed: ${error.code ?? error.message}`)),
+      );
+      request.end(payload);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** Milliseconds from a Retry-After header (seconds or an HTTP date), when it names a sane wait. */
+export function retryAfterMs(header: string | string[] | undefined, now: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(value);
+  if (Number.isFinite(date) && date > now) return date - now;
+  return undefined;
+}
+
+/** Reads an optional CA file for a provider; a problem (naming the variable) when it cannot be read. */
+export function readCaFile(
+  variable: string,
+  path: string | undefined,
+  read: (path: string) => string,
+  problems: string[],
+): string | null {
+  if (!path) return null;
+  try {
+    const pem = read(path);
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+      problems.push(`${variable} (${path}) does not contain a PEM certificate`);
+      return null;
+    }
+    return pem;
+  } catch (error) {
+    problems.push(`${variable} (${path}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    return null;
+  }
+}
+
+/** Checks an endpoint variable: an https URL without credentials in it. */
+export function checkHttpsUrl(variable: string, value: string, problems: string[]): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'https:') problems.push(`${variable} must be an https:// URL`);
+    if (url.username || url.password) problems.push(`${variable} must not contain credentials`);
+  } catch {
+    problems.push(`${variable} is not a valid URL`);
+  }
+  return value.replace(/\/+$/, '');
+}
