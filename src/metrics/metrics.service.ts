@@ -200,6 +200,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly pushInFlight = new Gauge({
+    name: 'im_push_in_flight',
+    help: 'Provider requests in flight on this instance, per provider',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+
   readonly pushLagEvents = new Gauge({
     name: 'im_push_lag_events',
     help: "Events sequenced after the push dispatcher's cursor, set by the instance holding its lease",

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import type { PushProviderId } from '../contract/push';
 import { ApnsProvider } from './providers/apns/apns-provider';
 import { FcmProvider } from './providers/fcm/fcm-provider';
@@ -29,15 +30,20 @@ export class PushProviders implements OnApplicationShutdown {
     { name: 'xiaomi', serves: ['xiaomi'] },
   ];
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {
     const { push } = config;
     const options = { timeoutMs: push.timeoutMs };
     if (push.apns) this.adapters.push(new ApnsProvider(push.apns, options));
     if (push.fcm) this.adapters.push(new FcmProvider(push.fcm, options));
     if (push.huawei) this.adapters.push(new HuaweiProvider(push.huawei, options));
     if (push.xiaomi) this.adapters.push(new XiaomiProvider(push.xiaomi, options));
-    for (const adapter of this.adapters)
+    for (const adapter of this.adapters) {
       this.health.set(adapter.name, { inFlight: 0, lastSuccessAt: null, lastFailureAt: null, lastFailure: null });
+      this.metrics.pushInFlight.set({ provider: adapter.name }, 0);
+    }
     if (this.adapters.length > 0)
       this.logger.log(`push providers: ${this.adapters.map((adapter) => adapter.name).join(', ')}`);
   }
@@ -58,13 +64,16 @@ export class PushProviders implements OnApplicationShutdown {
 
   started(name: string): void {
     const health = this.health.get(name);
-    if (health) health.inFlight++;
+    if (!health) return;
+    health.inFlight++;
+    this.metrics.pushInFlight.set({ provider: name }, health.inFlight);
   }
 
   finished(name: string, at: number, failure: string | null): void {
     const health = this.health.get(name);
     if (!health) return;
     health.inFlight--;
+    this.metrics.pushInFlight.set({ provider: name }, health.inFlight);
     if (failure === null) health.lastSuccessAt = at;
     else {
       health.lastFailureAt = at;

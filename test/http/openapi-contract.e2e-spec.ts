@@ -14,6 +14,8 @@ import { isolateCallTimers } from '../calls/call-helpers';
 import { clientErrorReport } from '../helpers/client-error';
 import { ADMIN_PASSWORD, createAdmin, sessionCookie } from '../helpers/admin-client';
 import { isolatedDatabase } from '../helpers/isolated-database';
+import { FakeFcm } from '../push/fakes/fake-fcm';
+import { FAST_PUSH, PushFiles, androidDevice, fcmEnv } from '../push/push-kit';
 import { totpCodeAt } from '../../src/admin/admin-totp';
 import { HOST_PASSWORD, hostCookie, inboxCode, randomPhone } from '../helpers/host-app-client';
 import {
@@ -138,10 +140,11 @@ describe('replies match the served OpenAPI document', () => {
     expect({ key, code: response.body?.code, data: response.body?.data }).toEqual({ key, code, data: null });
   }
 
-  async function issue(): Promise<User> {
+  async function issue(via?: TestApp): Promise<User> {
     const userId = randomUserId('oc');
     const username = `n${randomBytes(6).toString('hex')}`;
     const data = await ok<{ user: { id: string }; token: string }>('POST /app/sdk/token', {
+      via,
       host: true,
       body: {
         user_id: userId,
@@ -623,6 +626,51 @@ describe('replies match the served OpenAPI document', () => {
     } finally {
       await own.close();
       await database.drop();
+    }
+  });
+
+  it('offline push: registration, settings, the console (an instance of its own, with a fake FCM)', async () => {
+    const database = await isolatedDatabase();
+    const fcm = await FakeFcm.start();
+    const files = new PushFiles();
+    const own = await startTestApp({ ...database.env, ...FAST_PUSH, ...(await fcmEnv(fcm, files)) });
+    try {
+      const user = await issue(own);
+      const device = androidDevice();
+      await ok('POST /app/sdk/push/register', { via: own, token: user.token, body: device });
+      await refused('POST /app/sdk/push/register', 1004, {
+        via: own,
+        token: user.token,
+        body: { ...device, provider: 'xiaomi' },
+      });
+      await ok('GET /app/sdk/push/settings', { via: own, token: user.token });
+      await ok('POST /app/sdk/push/settings', {
+        via: own,
+        token: user.token,
+        body: { preview: 'sender', quiet_hours: { start: '22:00', end: '07:00', timezone: 'Asia/Shanghai' } },
+      });
+      await refused('POST /app/sdk/push/settings', 1004, { via: own, token: user.token, body: { preview: 'x' } });
+      const owner = await createAdmin(own, 'owner');
+      const csrf = { 'X-Admin-CSRF': '1' };
+      const response = await call('POST /app/admin/auth/login', {
+        via: own,
+        headers: csrf,
+        body: { username: owner, password: ADMIN_PASSWORD },
+      });
+      const as = { ...csrf, Cookie: sessionCookie(response) };
+      await ok('GET /app/admin/push/status', { via: own, headers: as });
+      await ok('POST /app/admin/push/test', { via: own, headers: as, body: { user_id: user.userId } });
+      await refused('POST /app/admin/push/test', 1204, {
+        via: own,
+        headers: as,
+        body: { user_id: randomUserId('np') },
+      });
+      await ok('POST /app/sdk/push/unregister', { via: own, token: user.token, body: { device_id: device.device_id } });
+    } finally {
+      await own.close();
+      await fcm.close();
+      await database.drop();
+      files.cleanup();
     }
   });
 

@@ -132,9 +132,10 @@ describe('retention of client errors, room events and idempotency records', () =
           host_sessions: expect.any(Number),
           host_sms_codes: expect.any(Number),
           host_sms_phone_sends: expect.any(Number),
-          // Pruned in the same run; their own specs: src/retention, test/webhooks.
+          // Pruned in the same run; their own specs: src/retention, test/webhooks, test/push.
           server_requests: expect.any(Number),
           webhook_deliveries: expect.any(Number),
+          push_deliveries: expect.any(Number),
         },
         failed: [],
       });
@@ -173,6 +174,7 @@ describe('retention of client errors, room events and idempotency records', () =
           host_sms_codes: expect.any(Number),
           host_sms_phone_sends: expect.any(Number),
           webhook_deliveries: expect.any(Number),
+          push_deliveries: expect.any(Number),
         },
         failed: [],
       });

@@ -1,11 +1,12 @@
 // What the push end-to-end specs share: fake providers wired into an app's settings, a user's
 // device registration, and waiting for the fakes to receive (or not) what the dispatcher sends.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { EventStream } from '../../src/outbox/event-stream.service';
+import { FakeApns } from './fakes/fake-apns';
 import { FakeFcm } from './fakes/fake-fcm';
 import { IssuedUser, TestApp, bearer, okData } from '../helpers/test-app';
 
@@ -97,4 +98,37 @@ export async function settled(t: TestApp): Promise<void> {
     }>;
     return BigInt(state.cursor_position) >= BigInt(head.last_position) && Number(waiting.n) === 0;
   }, 'the push dispatcher to settle');
+}
+
+/** A fresh .p8-style key and the settings that point an app's APNs adapter at a fake started with it. */
+export async function apnsFake(
+  files: PushFiles,
+  topic = 'com.example.chat',
+): Promise<{ apns: FakeApns; env: Record<string, string> }> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const keyId = randomBytes(5).toString('hex').toUpperCase();
+  const teamId = randomBytes(5).toString('hex').toUpperCase();
+  const apns = await FakeApns.start({ publicKey, keyId, teamId, topic });
+  return {
+    apns,
+    env: {
+      APNS_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      APNS_KEY_ID: keyId,
+      APNS_TEAM_ID: teamId,
+      APNS_TOPIC: topic,
+      APNS_URL: apns.url,
+      APNS_CA_FILE: files.write(`apns-ca-${randomBytes(3).toString('hex')}.pem`, apns.caPem),
+    },
+  };
+}
+
+/** An APNs device token (64 hex digits). */
+export const apnsToken = (): string => randomBytes(32).toString('hex');
+
+export function iosDevice(
+  provider: 'apns' | 'apns_voip' = 'apns',
+  deviceId = `iphone-${randomBytes(4).toString('hex')}`,
+  token = apnsToken(),
+): Registration {
+  return { device_id: deviceId, provider, token, platform: 'ios', package_name: 'com.example.chat' };
 }
