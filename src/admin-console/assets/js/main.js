@@ -10,6 +10,7 @@ import { renderGroups } from './pages/groups.js';
 import { renderSettings } from './pages/settings.js';
 import { renderAudit } from './pages/audit.js';
 import { renderWebhooks } from './pages/webhooks.js';
+import { renderPush } from './pages/push.js';
 import { renderAdmins } from './pages/admins.js';
 import { renderAccount } from './pages/account.js';
 
@@ -22,6 +23,7 @@ const PAGES = [
   { path: 'groups', title: 'Groups', least: 'viewer', render: renderGroups },
   { path: 'settings', title: 'Settings', least: 'viewer', render: renderSettings },
   { path: 'webhooks', title: 'Webhooks', least: 'viewer', render: renderWebhooks },
+  { path: 'push', title: 'Push', least: 'viewer', render: renderPush },
   { path: 'audit', title: 'Audit log', least: 'viewer', render: renderAudit },
   { path: 'admins', title: 'Administrators', least: 'owner', render: renderAdmins },
   { path: 'account', title: 'My account', least: 'viewer', render: renderAccount },
