@@ -122,9 +122,9 @@ interface WorkerContext {
   providers: PushProviders;
 }
 
+/** The adapter's reason (it names the status where it matters; the status is recorded beside it). */
 function reasonOf(result: PushResult): string {
-  const reason = result.outcome === 'sent' ? '' : result.reason;
-  return `${result.status === null ? '' : `HTTP ${result.status}: `}${reason}`.slice(0, MAX_ERROR);
+  return (result.outcome === 'sent' ? '' : result.reason).slice(0, MAX_ERROR);
 }
 
 function platformOf(platform: string): 'ios' | 'android' | 'harmony' {

@@ -256,6 +256,33 @@ describe('offline push (FCM)', () => {
     expect((await api.raw.token({ user_id: a.userId, nickname: 'A' })).body.code).toBe(1003);
   });
 
+  it('erasing a user removes their registrations and settings', async () => {
+    const { b } = await pair();
+    okData(
+      await t.http
+        .post('/app/sdk/push/settings')
+        .set(...bearer(b.token))
+        .send({ preview: 'sender', quiet_hours: { start: '22:00', end: '06:00', timezone: 'Europe/Berlin' } }),
+    );
+    const erased = await t.http
+      .post('/app/server/users/erase')
+      .set('Authorization', `Bearer ${t.config.sdkSecret}`)
+      .send({ user_id: b.userId });
+    expect(erased.body).toMatchObject({ code: 0, data: { status: 'erased' } });
+    const data = t.app.get(DataSource);
+    const [registrations] = (await data.query('SELECT COUNT(*) AS n FROM push_registrations WHERE user_id = ?', [
+      b.id,
+    ])) as Array<{
+      n: string | number;
+    }>;
+    const [settingsRows] = (await data.query('SELECT COUNT(*) AS n FROM push_settings WHERE user_id = ?', [
+      b.id,
+    ])) as Array<{
+      n: string | number;
+    }>;
+    expect([Number(registrations.n), Number(settingsRows.n)]).toEqual([0, 0]);
+  });
+
   it('notifies a friend request and being added to a group, not whoever did it', async () => {
     const [a, b, c] = [await issueUser(t), await issueUser(t), await issueUser(t)];
     const [aToken, bToken, cToken] = [FakeFcm.deviceToken(), FakeFcm.deviceToken(), FakeFcm.deviceToken()];

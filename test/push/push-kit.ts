@@ -8,6 +8,8 @@ import { DataSource } from 'typeorm';
 import { EventStream } from '../../src/outbox/event-stream.service';
 import { FakeApns } from './fakes/fake-apns';
 import { FakeFcm } from './fakes/fake-fcm';
+import { FakeHuawei } from './fakes/fake-huawei';
+import { FakeXiaomi } from './fakes/fake-xiaomi';
 import { IssuedUser, TestApp, bearer, okData } from '../helpers/test-app';
 
 /** Short waits so that retries, polls and leases play out within a test. */
@@ -131,4 +133,45 @@ export function iosDevice(
   token = apnsToken(),
 ): Registration {
   return { device_id: deviceId, provider, token, platform: 'ios', package_name: 'com.example.chat' };
+}
+
+/** A fake Huawei Push Kit (v1 and the HarmonyOS v3 API) and the settings that point an app at it. */
+export async function huaweiFake(files: PushFiles): Promise<{ huawei: FakeHuawei; env: Record<string, string> }> {
+  const appId = String(100_000 + Math.floor(Math.random() * 900_000));
+  const projectId = `10${appId}`;
+  const clientSecret = randomBytes(16).toString('hex');
+  const huawei = await FakeHuawei.start({ appId, clientId: appId, clientSecret, projectId });
+  return {
+    huawei,
+    env: {
+      HUAWEI_APP_ID: appId,
+      HUAWEI_CLIENT_SECRET: clientSecret,
+      HUAWEI_OAUTH_URL: `${huawei.url}/oauth2/v3/token`,
+      HUAWEI_PUSH_URL: huawei.url,
+      HUAWEI_CA_FILE: files.write(`huawei-ca-${randomBytes(3).toString('hex')}.pem`, huawei.caPem),
+      HUAWEI_PROJECT_ID: projectId,
+      HUAWEI_SERVICE_ACCOUNT_FILE: files.write(
+        `huawei-sa-${randomBytes(3).toString('hex')}.json`,
+        huawei.serviceAccountJson,
+      ),
+    },
+  };
+}
+
+/** A fake Xiaomi Mi Push and the settings that point an app at it. */
+export async function xiaomiFake(
+  files: PushFiles,
+  packageName = 'com.example.chat',
+): Promise<{ xiaomi: FakeXiaomi; env: Record<string, string> }> {
+  const appSecret = randomBytes(12).toString('base64');
+  const xiaomi = await FakeXiaomi.start({ appSecret, packageName });
+  return {
+    xiaomi,
+    env: {
+      XIAOMI_APP_SECRET: appSecret,
+      XIAOMI_PACKAGE_NAME: packageName,
+      XIAOMI_URL: xiaomi.url,
+      XIAOMI_CA_FILE: files.write(`xiaomi-ca-${randomBytes(3).toString('hex')}.pem`, xiaomi.caPem),
+    },
+  };
 }
