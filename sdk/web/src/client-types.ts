@@ -5,6 +5,7 @@ import type { FriendsApi } from './api/friends-api.js';
 import type { GroupsApi } from './api/groups-api.js';
 import type { MediaApi } from './api/media-api.js';
 import type { MessagesApi } from './api/messages-api.js';
+import type { PushApi } from './api/push-api.js';
 import type { ReportsApi } from './api/reports-api.js';
 import type { UsersApi } from './api/users-api.js';
 import type { AuthProvider } from './auth-session.js';
@@ -39,8 +40,9 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   now?: () => number;
   /**
-   * This device's ID for calls (which device answered). Pass a stable one (kept in
-   * `localStorage`, say) so a reload is the same device; a random `web-…` ID otherwise.
+   * This device's ID for calls (which device answered) and push registrations. Pass a stable
+   * one (kept in `localStorage`, say, or the native shell's installation ID) so a reload is the
+   * same device; a random `web-…` ID otherwise. Push needs 1–64 letters, digits, `.`, `_`, `:` or `-`.
    */
   deviceId?: string;
 }
@@ -87,6 +89,8 @@ export interface ImClient {
   readonly calls: CallsApi;
   /** Abuse reports. */
   readonly reports: ReportsApi;
+  /** Offline push: the native side's provider token for this device, preview level and quiet hours. */
+  readonly push: PushApi;
 
   /** The home list kept current from events: order, last message, unread, badge. */
   readonly conversationList: ConversationListStore;

@@ -11,6 +11,7 @@ import { FriendsApi } from './api/friends-api.js';
 import { GroupsApi } from './api/groups-api.js';
 import { MediaApi } from './api/media-api.js';
 import { LocalMessage, MessagesApi } from './api/messages-api.js';
+import { PushApi } from './api/push-api.js';
 import { ReportsApi } from './api/reports-api.js';
 import type { ApiTransport } from './api/transport.js';
 import { UsersApi } from './api/users-api.js';
@@ -61,7 +62,10 @@ export function createClient(options: ClientOptions): ImClient {
       resetState();
       emitter.emit('identity.changed', { previous_user_id: previous.user_id, next_user_id: next.user_id });
     },
-    onRenewed: (auth) => link.renewed(auth.token),
+    onRenewed: (auth) => {
+      push.renewed();
+      link.renewed(auth.token);
+    },
   });
   const cachedHome = new CachedHome(store, session);
   const http = new HttpClient(options.baseUrl, session, options.fetch ?? environment.fetch ?? fetch.bind(globalThis), {
@@ -103,6 +107,11 @@ export function createClient(options: ClientOptions): ImClient {
   );
   const friends = new FriendsApi(transport);
   const calls = new CallsApi(transport, options.deviceId);
+  // One device ID for the whole client: the service ties a call's answer and a push registration to it.
+  const push = new PushApi(transport, calls.deviceId, {
+    failed: (provider, error) =>
+      emitter.emit('push.failed', { provider, code: error.code, kind: error.kind, message: error.message }),
+  });
   const users = new UsersApi(transport, (user) => ownProfile(user));
   const coalescer = new Coalescer<RecoveryReason>(async (reasons) => {
     if (!session.active) return;
@@ -121,6 +130,7 @@ export function createClient(options: ClientOptions): ImClient {
         emitter.emit('connection.ready', info);
         firstConnection.settle(null);
         void coalescer.trigger('connection.ready').catch(() => undefined);
+        push.reconnected();
       },
       event: (event) => deliver(event),
       disconnected: (reason) => {
@@ -175,6 +185,7 @@ export function createClient(options: ClientOptions): ImClient {
     presence.reset();
     typing.reset();
     callState.reset();
+    push.reset();
   }
 
   const logout = (): void => {
@@ -232,6 +243,7 @@ export function createClient(options: ClientOptions): ImClient {
     media,
     calls,
     reports: new ReportsApi(transport),
+    push,
     conversationList,
     presence,
     typing,

@@ -4,7 +4,7 @@ import type {
   EventEnvelope,
   ServerEventEnvelope,
 } from '../../../src/contract/index.js';
-import type { MessageReply } from '../../../src/contract/index.js';
+import type { MessageReply, PushProviderId } from '../../../src/contract/index.js';
 import type { LocalMessage } from './api/messages-api.js';
 import type { ErrorKind } from './errors.js';
 
@@ -48,6 +48,12 @@ export interface SdkEventMap {
    * good. Follows the service's `session.revoked` / `session.expired` where one caused it.
    */
   'session.ended': { code: number; kind: ErrorKind; message: string };
+  /**
+   * A push registration the SDK sent again by itself (after a renewed credential, at
+   * `connection.ready`) failed. A refusal (kind `rejected`) is not tried again: register anew;
+   * a lost network or a busy service is tried at the next `connection.ready`.
+   */
+  'push.failed': { provider: PushProviderId; code: number; kind: ErrorKind; message: string };
   /**
    * A message this client is sending (the local echo), or one being retried; again for the same
    * `client_message_id` when an image or file's upload is done and the message itself goes out.

@@ -8,6 +8,8 @@ export { MediaApi } from './api/media-api.js';
 export type { MediaUploadOptions } from './api/media-api.js';
 export { MessagesApi } from './api/messages-api.js';
 export type { LocalMessage, MessageSearchQuery, MessageWindowQuery, SendRequest } from './api/messages-api.js';
+export { PushApi } from './api/push-api.js';
+export type { PushHooks, PushRegistration } from './api/push-api.js';
 export { ReportsApi } from './api/reports-api.js';
 export { UsersApi } from './api/users-api.js';
 export type { ApiTransport, UploadOptions, UploadProgress } from './api/transport.js';
