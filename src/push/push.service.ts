@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { PushProviderId, PushRegistrationReply, PushSettingsReply, PushUnregisterReply } from '../contract/push';
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
-import { UserAccessEvents } from '../users/user-access-events';
+import { AccessChange, UserAccessEvents } from '../users/user-access-events';
 import { UsersService } from '../users/users.service';
 import type { PushRegisterDto, PushSettingsDto, PushUnregisterDto } from './dto/push.dto';
 import { previewOf } from './push-fanout';
@@ -56,15 +56,27 @@ export class PushService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.accessEvents.subscribe((userId) => {
-      this.registrations
-        .deleteForUser(userId)
-        .catch((error: unknown) =>
-          this.logger.warn(
-            `dropping user ${userId}'s push registrations failed (the dispatcher drops stale ones): ${(error as Error).message}`,
-          ),
-        );
+    this.accessEvents.subscribe((userId, change) => {
+      void this.dropRegistrations(userId, change).catch((error: unknown) =>
+        this.logger.warn(
+          `dropping user ${userId}'s push registrations failed (the dispatcher drops stale ones): ${(error as Error).message}`,
+        ),
+      );
     });
+  }
+
+  /**
+   * A disabled user's registrations all go. A revocation drops those made before it only: the
+   * SDK re-registers at once with its new token, and that registration must survive this delete.
+   */
+  private async dropRegistrations(userId: string, change: AccessChange): Promise<void> {
+    if (change === 'disabled') {
+      await this.registrations.deleteForUser(userId);
+      return;
+    }
+    const state = (await this.users.findAuthStates([userId])).get(userId);
+    if (!state || state.disabled) await this.registrations.deleteForUser(userId);
+    else await this.registrations.deleteStale(userId, state.tokenVersion);
   }
 
   async register(user: AuthUser, dto: PushRegisterDto): Promise<PushRegistrationReply> {

@@ -118,7 +118,7 @@ describe('Scrubber', () => {
     });
   });
 
-  it('scrubs every secret the service is configured with, RTC_SECRET_KEY, METRICS_TOKEN, ADMIN_BOOTSTRAP_PASSWORD and SMS_HTTP_KEY included', () => {
+  it('scrubs every secret the service is configured with, RTC_SECRET_KEY, METRICS_TOKEN, ADMIN_BOOTSTRAP_PASSWORD, SMS_HTTP_KEY and the push providers’ included', () => {
     const secrets = {
       sdkSecret: 'sdk-secret-value-0123456789',
       jwtSecret: 'jwt-secret-value-0123456789',
@@ -127,6 +127,8 @@ describe('Scrubber', () => {
       metricsToken: 'metrics-token-value-0123456789',
       adminBootstrap: 'admin-bootstrap-password-0123',
       smsHttpKey: 'sms-http-key-value-0123456789',
+      apnsKey: '-----BEGIN PRIVATE KEY-----MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg-----END PRIVATE KEY-----',
+      xiaomiSecret: 'xiaomi-app-secret-0123456789',
     };
     const config = {
       sdkSecret: secrets.sdkSecret,
@@ -135,6 +137,12 @@ describe('Scrubber', () => {
       operations: { metricsToken: secrets.metricsToken },
       admin: { bootstrap: { username: 'admin', password: secrets.adminBootstrap } },
       hostApp: { sms: { httpKey: secrets.smsHttpKey } },
+      push: {
+        apns: { secrets: [secrets.apnsKey] },
+        fcm: null,
+        huawei: null,
+        xiaomi: { secrets: [secrets.xiaomiSecret] },
+      },
     } as unknown as AppConfig;
     const fromConfig = Scrubber.forConfig(config);
     for (const secret of Object.values(secrets)) expect(fromConfig.text(`x ${secret} y`)).toBe(`x ${REDACTED} y`);
@@ -143,6 +151,7 @@ describe('Scrubber', () => {
       operations: { metricsToken: null },
       admin: { bootstrap: null },
       hostApp: { sms: { httpKey: '' } },
+      push: { apns: null, fcm: null, huawei: null, xiaomi: null },
     } as unknown as AppConfig);
     expect(withoutMetrics.text(`x ${secrets.sdkSecret} y`)).toBe(`x ${REDACTED} y`);
   });
