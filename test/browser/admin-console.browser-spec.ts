@@ -34,6 +34,7 @@ const PAGES = [
   'groups',
   'settings',
   'webhooks',
+  'push',
   'audit',
   'admins',
   'account',
