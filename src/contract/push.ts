@@ -116,7 +116,7 @@ export interface PushProviderStatusReply {
 export interface PushStatusReply {
   providers: PushProviderStatusReply[];
   preview_default: PushPreviewLevel;
-  /** The dispatcher's place in the outbox and how far the head is ahead of it. */
+  /** Events sequenced after the dispatcher's place in the outbox (0 without a configured provider). */
   lag_events: number;
 }
 

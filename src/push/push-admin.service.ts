@@ -45,7 +45,8 @@ export class PushAdminService {
     ]);
     const sum = (counts: Map<string, number>, kinds: readonly string[]): number =>
       kinds.reduce((total, kind) => total + (counts.get(kind) ?? 0), 0);
-    const lag = state ? BigInt(head) - BigInt(state.cursorPosition) : 0n;
+    // Without a provider nothing is dispatched, and nothing is behind.
+    const lag = state && this.providers.adapters.length > 0 ? BigInt(head) - BigInt(state.cursorPosition) : 0n;
     return {
       providers: PushProviders.KNOWN.map(({ name, serves }) => {
         const health = this.providers.healthOf(name);
