@@ -92,8 +92,8 @@ export class PushDeliveriesRepository {
 
   /**
    * Claims up to `limit` due notifications of a provider for `claim` (unique per call) until
-   * `until`: pending, due, and not claimed by a live claim. A claim outlives a send (PUSH_LEASE_MS
-   * is at least two request timeouts), so only a crash lets another instance send it again. The attempt is counted at the claim,
+   * `until`: pending, due, and not claimed by a live claim. The claimer extends its claims while
+   * it sends (PushSender), so only a crash lets another instance send one again. The attempt is counted at the claim,
    * so a crash during a send still counts it.
    */
   async claimDue(
@@ -145,6 +145,15 @@ export class PushDeliveriesRepository {
               updatedAt: Number(row.r_updated_at),
             },
     }));
+  }
+
+  /** Extends the claims of notifications still being sent (a send with a token refresh can outlast a lease). */
+  async extend(claims: readonly string[], until: number): Promise<void> {
+    if (claims.length === 0) return;
+    await this.rows.query(
+      `UPDATE push_deliveries SET claim_until = ? WHERE status = ? AND claim_owner IN (${claims.map(() => '?').join(', ')})`,
+      [until, 'pending', ...claims],
+    );
   }
 
   /** The final outcome; the payload (preview text) is dropped. False when the claim was lost. */

@@ -88,6 +88,7 @@ export class PushFanout {
     }
     const out: QueuedNotification[] = [];
     const badges = new Map<string, number>();
+    const cleaned = new Set<string>();
     const mutedBy = await this.mutedBy(candidates);
     for (const candidate of candidates) {
       const state = authStates.get(candidate.userId);
@@ -98,7 +99,10 @@ export class PushFanout {
       }
       // Registrations made before the user's tokens were revoked are dropped, not used.
       const live = userDevices.filter((device) => device.tokenVersion >= state.tokenVersion);
-      if (live.length < userDevices.length) await this.registrations.deleteStale(candidate.userId, state.tokenVersion);
+      if (live.length < userDevices.length && !cleaned.has(candidate.userId)) {
+        cleaned.add(candidate.userId);
+        await this.registrations.deleteStale(candidate.userId, state.tokenVersion);
+      }
       if (online.has(candidate.userId)) {
         skipped('online', 1);
         continue;

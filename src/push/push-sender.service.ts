@@ -142,6 +142,9 @@ class ProviderWorker {
   private claims = 0;
   private failing = false;
   private readonly running = new Set<Promise<void>>();
+  /** Claims with a send in flight, and how many each has: extended every third of a lease. */
+  private readonly held = new Map<string, number>();
+  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
     private readonly adapter: PushProvider,
@@ -149,7 +152,19 @@ class ProviderWorker {
     private readonly config: PushConfig,
     private readonly ctx: WorkerContext,
   ) {
-    this.done = this.run();
+    this.heartbeat = setInterval(() => this.extendHeld(), Math.max(100, Math.floor(config.leaseMs / 3)));
+    this.heartbeat.unref();
+    this.done = this.run().finally(() => clearInterval(this.heartbeat));
+  }
+
+  /** Keeps the claims of sends still in flight alive, so that another instance never takes one over meanwhile. */
+  private extendHeld(): void {
+    if (this.held.size === 0) return;
+    this.ctx.deliveries
+      .extend([...this.held.keys()], this.ctx.now() + this.config.leaseMs)
+      .catch((error: unknown) =>
+        this.ctx.logger.warn(`push ${this.adapter.name}: extending claims failed: ${(error as Error).message}`),
+      );
   }
 
   wake(): void {
@@ -187,6 +202,7 @@ class ProviderWorker {
       }
       for (const item of claimed) {
         this.inFlight++;
+        this.held.set(claim, (this.held.get(claim) ?? 0) + 1);
         const running: Promise<void> = this.process(item, claim)
           .catch((error: unknown) =>
             this.ctx.logger.warn(
@@ -195,6 +211,9 @@ class ProviderWorker {
           )
           .finally(() => {
             this.inFlight--;
+            const left = (this.held.get(claim) ?? 1) - 1;
+            if (left > 0) this.held.set(claim, left);
+            else this.held.delete(claim);
             this.running.delete(running);
             this.wake();
           });
