@@ -10,6 +10,11 @@ export interface AuthUser {
   internalId: string;
   /** External user ID: the host's `user_id`, the SDK identity in requests, replies and events. */
   externalId: string;
+  /**
+   * HTTP requests: the version of the IM token that authenticated them (the user's version when
+   * it was issued). Writes that must not outlive a revocation check it against the stored one.
+   */
+  tokenVersion?: number;
 }
 
 /** A request that passed ImTokenGuard. */

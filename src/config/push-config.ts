@@ -37,7 +37,8 @@ export const PREVIEW_LEVELS: readonly PushPreviewLevel[] = ['full', 'sender', 'n
 export function loadPushConfig(env: NodeJS.ProcessEnv, problems: string[]): PushConfig {
   const timeoutMs = readInteger(env, 'PUSH_TIMEOUT_MS', 10_000, 100, 120_000, problems);
   const leaseMs = readInteger(env, 'PUSH_LEASE_MS', 30_000, 1_000, 600_000, problems);
-  // A claim must outlive a request, or a slow answer would let another instance send it again.
+  // Claims are extended every third of a lease while a send runs; a lease shorter than two
+  // requests would leave too little room between extensions.
   if (leaseMs < 2 * timeoutMs + 500)
     problems.push(`PUSH_LEASE_MS (${leaseMs}) must be at least 2 x PUSH_TIMEOUT_MS + 500 (${2 * timeoutMs + 500})`);
   const backoffBaseMs = readInteger(env, 'PUSH_BACKOFF_BASE_MS', 1_000, 10, 600_000, problems);
@@ -52,7 +53,7 @@ export function loadPushConfig(env: NodeJS.ProcessEnv, problems: string[]): Push
     pollMs: readInteger(env, 'PUSH_POLL_MS', 1_000, 10, 60_000, problems),
     backoffBaseMs,
     backoffMaxMs,
-    messageTtlSeconds: readInteger(env, 'PUSH_MESSAGE_TTL_SECONDS', 86_400, 0, 2_419_200, problems),
+    messageTtlSeconds: readInteger(env, 'PUSH_MESSAGE_TTL_SECONDS', 86_400, 1, 2_419_200, problems),
     callTtlSeconds: readInteger(env, 'PUSH_CALL_TTL_SECONDS', 60, 1, 3_600, problems),
     deliveriesRetentionDays: readInteger(env, 'PUSH_DELIVERIES_RETENTION_DAYS', 7, 0, 3_650, problems),
     apns: loadApnsConfig(env, problems),

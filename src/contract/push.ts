@@ -79,9 +79,9 @@ export interface PushData {
   type: PushNotificationType;
   /** The outbox event's ID: also the provider's collapse key, so one event shows once. */
   event_id: string;
-  /** The recipient's own conversation ID (message, call). */
+  /** The recipient's own conversation ID (message, call, group invitation); absent at preview level `none`. */
   conversation_id?: string;
-  /** message: the message ID. */
+  /** message: the message ID (absent at `none`). */
   message_id?: string;
   /** message: the conversation position, for the SDK to fetch up to it. */
   conversation_seq?: string;
@@ -90,7 +90,7 @@ export interface PushData {
   media?: string;
   /** friend_request: the request ID. */
   request_id?: string;
-  /** group_invitation: the group ID. */
+  /** group_invitation: the group ID (absent at `none`). */
   group_id?: string;
   /** The sender, caller or inviter (external user ID); absent when the preview level hides it. */
   sender_id?: string;
@@ -111,6 +111,11 @@ export interface PushProviderStatusReply {
   /** The provider's reason for the last failure (never a token). */
   last_failure: string | null;
   registrations: number;
+  /**
+   * This instance has had a long run of dead-token answers and no delivery: it keeps the
+   * registrations instead of removing them (nearly always the service's own configuration).
+   */
+  keeping_dead_tokens: boolean;
 }
 
 export interface PushStatusReply {

@@ -14,7 +14,8 @@ export class ImTokenGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = bearerCredential(request);
     if (!token) throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: send Authorization: Bearer <IM token>');
-    request.authUser = await this.tokens.verify(token);
+    const verified = await this.tokens.authenticate(token);
+    request.authUser = { ...verified.user, tokenVersion: verified.tokenVersion };
     return true;
   }
 }

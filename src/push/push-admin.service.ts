@@ -61,6 +61,7 @@ export class PushAdminService {
           last_failure_at: health?.lastFailureAt ?? null,
           last_failure: health?.lastFailure ?? null,
           registrations: sum(registered, serves),
+          keeping_dead_tokens: this.sender.keepingDeadTokens(name),
         };
       }),
       preview_default: this.config.push.previewDefault,

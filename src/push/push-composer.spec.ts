@@ -1,4 +1,4 @@
-import { PREVIEW_MAX, PushSubject, composeNotification, messageText, previewOf } from './push-composer';
+import { HIDDEN_THREAD, PREVIEW_MAX, PushSubject, composeNotification, messageText, previewOf } from './push-composer';
 
 const times = { createdAt: 1_700_000_000_000, messageTtlSeconds: 3600, callTtlSeconds: 60 };
 const direct: PushSubject = {
@@ -42,9 +42,48 @@ describe('composeNotification', () => {
     expect([sender.title, sender.body]).toEqual(['Alice', 'New message']);
     const none = composeNotification(direct, { preview: 'none', badge: 1, locale: null }, times);
     expect([none.title, none.body]).toEqual([null, 'You have a new message']);
-    expect(none.data.sender_id).toBeUndefined();
-    expect(JSON.stringify(none)).not.toContain('See you');
-    expect(JSON.stringify(none)).not.toContain('Alice');
+    expect(none.data).toEqual({ type: 'message', event_id: direct.eventId });
+    expect(none.threadId).toBe(HIDDEN_THREAD);
+    // The one-to-one conversation ID encodes the peer's user ID: it does not leave at `none`.
+    for (const secret of ['See you', 'Alice', 'alice', 'friend_YWxpY2U', 'YWxpY2U'])
+      expect(JSON.stringify(none)).not.toContain(secret);
+  });
+
+  it('none keeps what answering needs and nothing that names anyone', () => {
+    const call = composeNotification(
+      {
+        kind: 'call',
+        eventId: 'e-call',
+        conversationId: 'friend_YWxpY2U',
+        groupName: null,
+        callId: '0b7c1d2e-0000-4000-8000-000000000002',
+        media: 'audio',
+        callerId: 'alice',
+        callerName: 'Alice',
+      },
+      { preview: 'none', badge: 0, locale: null },
+      times,
+    );
+    expect(call.data).toEqual({
+      type: 'call',
+      event_id: 'e-call',
+      call_id: '0b7c1d2e-0000-4000-8000-000000000002',
+      media: 'audio',
+    });
+    const invitation = composeNotification(
+      {
+        kind: 'group_invitation',
+        eventId: 'e2',
+        groupId: 'secret-club',
+        conversationId: 'group_secret-club',
+        groupName: 'Secret club',
+        inviterId: 'bob',
+        inviterName: 'Bob',
+      },
+      { preview: 'none', badge: 0, locale: null },
+      times,
+    );
+    expect(JSON.stringify(invitation)).not.toMatch(/secret|bob/i);
   });
 
   it('group messages: the group as title and the sender before the text; Chinese generic texts for zh', () => {

@@ -52,6 +52,9 @@ export interface ComposeTimes {
   callTtlSeconds: number;
 }
 
+/** The one thread of every notification at preview level `none`. */
+export const HIDDEN_THREAD = 'im';
+
 /** A preview is cut to this many characters: lock screens show two or three lines. */
 export const PREVIEW_MAX = 120;
 
@@ -130,7 +133,8 @@ function stringData(data: PushData): Record<string, string> {
 /**
  * The provider-neutral notification of one subject for one recipient's device. The preview
  * level decides what leaves the service for the provider: `full` the sender and the text,
- * `sender` the sender (and group name) only, `none` neither (and no sender ID in the data).
+ * `sender` the sender (and group name) only, `none` nothing that names a person, a group or a
+ * conversation (the data keeps the event's type and ID, and a call's or request's random ID).
  */
 export function composeNotification(
   subject: PushSubject,
@@ -140,6 +144,11 @@ export function composeNotification(
   const texts = textsFor(recipient.locale);
   const level = recipient.preview;
   const showSender = level !== 'none';
+  // At `none` nothing names a person or a group: a one-to-one conversation ID encodes the peer's
+  // user ID, a group ID the group. The app opens its conversation list and syncs.
+  const where = (conversationId: string): { conversation_id?: string } =>
+    showSender ? { conversation_id: conversationId } : {};
+  const thread = (key: string): string => (showSender ? key : HIDDEN_THREAD);
   const base = {
     eventId: subject.eventId,
     badge: recipient.badge,
@@ -150,10 +159,10 @@ export function composeNotification(
       const data: PushData = {
         type: 'message',
         event_id: subject.eventId,
-        conversation_id: subject.conversationId,
-        message_id: subject.messageId,
-        conversation_seq: subject.seq,
-        ...(showSender ? { sender_id: subject.senderId } : {}),
+        ...where(subject.conversationId),
+        ...(showSender
+          ? { message_id: subject.messageId, conversation_seq: subject.seq, sender_id: subject.senderId }
+          : {}),
       };
       const text = level === 'full' ? messageText(subject.messageType, subject.content, texts) : texts.newMessage;
       const sender = previewOf(subject.senderName, 40);
@@ -163,7 +172,7 @@ export function composeNotification(
         priority: 'high',
         title: !showSender ? null : subject.groupName !== null ? previewOf(subject.groupName, 40) : sender,
         body: !showSender ? texts.youHaveMessage : subject.groupName !== null ? `${sender}: ${text}` : text,
-        threadId: subject.conversationId,
+        threadId: thread(subject.conversationId),
         data: stringData(data),
       };
     }
@@ -175,11 +184,12 @@ export function composeNotification(
         expiresAt: times.createdAt + times.callTtlSeconds * 1000,
         title: showSender ? previewOf(subject.callerName, 40) : null,
         body: !showSender ? texts.incomingCall : subject.media === 'video' ? texts.incomingVideo : texts.incomingAudio,
-        threadId: subject.conversationId,
+        threadId: thread(subject.conversationId),
         data: stringData({
           type: 'call',
           event_id: subject.eventId,
-          conversation_id: subject.conversationId,
+          ...where(subject.conversationId),
+          // The call ID is random: enough to answer (calls/get, accept) without naming anyone.
           call_id: subject.callId,
           media: subject.media,
           ...(showSender ? { sender_id: subject.callerId } : {}),
@@ -196,7 +206,7 @@ export function composeNotification(
           : level === 'full' && subject.greeting.trim() !== ''
             ? previewOf(subject.greeting)
             : texts.sentFriendRequest,
-        threadId: 'friend_requests',
+        threadId: thread('friend_requests'),
         data: stringData({
           type: 'friend_request',
           event_id: subject.eventId,
@@ -211,13 +221,13 @@ export function composeNotification(
         priority: 'normal',
         title: showSender ? previewOf(subject.groupName, 40) : null,
         body: showSender ? texts.invitedYou(previewOf(subject.inviterName, 40)) : texts.groupInvitation,
-        threadId: subject.conversationId,
+        threadId: thread(subject.conversationId),
         data: stringData({
           type: 'group_invitation',
           event_id: subject.eventId,
-          group_id: subject.groupId,
-          conversation_id: subject.conversationId,
-          ...(showSender ? { sender_id: subject.inviterId } : {}),
+          ...(showSender
+            ? { group_id: subject.groupId, conversation_id: subject.conversationId, sender_id: subject.inviterId }
+            : {}),
         }),
       };
     case 'test':

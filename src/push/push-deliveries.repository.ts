@@ -111,8 +111,9 @@ export class PushDeliveriesRepository {
     const ids = candidates.map((row) => String(row.id));
     const claimed = await executeCountedAlone(
       this.rows.manager.connection,
-      `UPDATE push_deliveries SET claim_owner = ?, claim_until = ?, attempts = attempts + 1 WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = ? AND claim_until < ?`,
-      [claim, until, ...ids, 'pending', now],
+      // Due again in the UPDATE: another instance may have tried one meanwhile and set its backoff.
+      `UPDATE push_deliveries SET claim_owner = ?, claim_until = ?, attempts = attempts + 1 WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = ? AND claim_until < ? AND next_attempt_at <= ?`,
+      [claim, until, ...ids, 'pending', now, now],
     );
     if (claimed === 0) return [];
     const rows = (await this.rows.query(
@@ -183,6 +184,28 @@ export class PushDeliveriesRepository {
       ['pending'],
     )) as Array<{ provider: string; n: string | number }>;
     return new Map(rows.map((row) => [row.provider, Number(row.n)]));
+  }
+
+  /**
+   * Notifications no sender will finish: pending past their deadline and not claimed (a
+   * provider no instance is configured for any more). Given up, their previews dropped.
+   */
+  async expireAbandoned(now: number, batchSize: number): Promise<number> {
+    const rows = (await this.rows.query(
+      'SELECT id FROM push_deliveries WHERE status = ? AND deadline_at < ? AND claim_until < ? ORDER BY id LIMIT ?',
+      ['pending', now, now, batchSize],
+    )) as Array<{ id: string | number }>;
+    if (rows.length === 0) return 0;
+    return executeCountedAlone(
+      this.rows.manager.connection,
+      `UPDATE push_deliveries SET status = ?, payload = NULL, last_error = ?, finished_at = ? WHERE status = ? AND claim_until < ? AND id IN (${rows.map(() => '?').join(', ')})`,
+      ['expired', 'no sender took it before its deadline', now, 'pending', now, ...rows.map((row) => String(row.id))],
+    );
+  }
+
+  /** Erasure: every notification record of the user. */
+  async deleteForUser(userId: string): Promise<number> {
+    return executeCountedAlone(this.rows.manager.connection, 'DELETE FROM push_deliveries WHERE user_id = ?', [userId]);
   }
 
   /** Final records created before `cutoff`, a batch at a time; how many went. */

@@ -6,8 +6,8 @@ import { PushDispatchEntity } from './push.entities';
 
 /**
  * The dispatcher's one row: its place in the outbox and the lease that lets one instance at a
- * time read from there. Every write names the owner and a live lease in its WHERE, so an
- * instance that lost the lease (a pause, a partition) changes nothing.
+ * time read from there. Every write names the owner in its WHERE: another instance takes the
+ * lease over only by writing its own name, so an instance that lost it changes nothing.
  */
 @Injectable()
 export class PushDispatchRepository {
@@ -26,13 +26,17 @@ export class PushDispatchRepository {
     return changed === 1;
   }
 
-  /** Moves the cursor (never backwards) and renews the lease, in the caller's transaction; false when the lease is lost. */
+  /**
+   * Moves the cursor (never backwards) and renews the lease, in the caller's transaction; false
+   * when another instance has taken the lease over. A lease that ran out with nobody taking it
+   * is still this instance's.
+   */
   async advance(manager: EntityManager, owner: string, now: number, cursor: string, leaseMs: number): Promise<boolean> {
     const changed = await executeCounted(
       manager,
       'UPDATE push_dispatch SET cursor_position = CASE WHEN cursor_position < ? THEN ? ELSE cursor_position END, lease_until = ?, updated_at = ? ' +
-        'WHERE id = 1 AND lease_owner = ? AND lease_until >= ?',
-      [cursor, cursor, now + leaseMs, now, owner, now],
+        'WHERE id = 1 AND lease_owner = ?',
+      [cursor, cursor, now + leaseMs, now, owner],
     );
     return changed === 1;
   }

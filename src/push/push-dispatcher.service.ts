@@ -5,13 +5,17 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MetricsService } from '../metrics/metrics.service';
 import { EventStream } from '../outbox/event-stream.service';
-import { PushDeliveriesRepository } from './push-deliveries.repository';
+import { PushDeliveriesRepository, QueuedNotification } from './push-deliveries.repository';
 import { PushDispatchRepository } from './push-dispatch.repository';
 import { PushFanout } from './push-fanout';
 import { PushProviders } from './push-providers';
 import { PushSender } from './push-sender.service';
 
 const BATCH = 100;
+/** Events fanned out at a time. */
+const SLICE = 10;
+/** A step stops taking events once it has queued this many notifications. */
+const MAX_QUEUED_PER_STEP = 2_000;
 
 class LeaseLost extends Error {}
 
@@ -104,17 +108,39 @@ export class PushDispatcher implements OnApplicationBootstrap, BeforeApplication
     if (BigInt(head) <= BigInt(state.cursorPosition)) return false;
     const events = await this.stream.sequencedBetween(state.cursorPosition, head, BATCH);
     if (events.length === 0) return false;
-    const queued = await this.fanout.notificationsFor(events, now, (reason, count) =>
-      this.metrics.pushSkipped.inc({ reason }, count),
+    // The lease is renewed while a large batch is read (a group of thousands), so that no other
+    // instance takes it over and starts the same batch.
+    const renewal = setInterval(
+      () => {
+        void this.dispatch.claim(this.owner, this.clock.now(), this.config.push.leaseMs).catch(() => undefined);
+      },
+      Math.max(100, Math.floor(this.config.push.leaseMs / 3)),
     );
-    const last = events[events.length - 1].position;
-    await this.tx.run(async (manager) => {
-      await this.deliveries.enqueue(manager, queued);
-      if (!(await this.dispatch.advance(manager, this.owner, this.clock.now(), last, this.config.push.leaseMs)))
-        throw new LeaseLost();
-    });
-    if (queued.length > 0) this.sender.wake();
-    return events.length === BATCH;
+    try {
+      // Events a slice at a time, until a step has queued enough: one transaction stays bounded.
+      const queued: QueuedNotification[] = [];
+      let last = state.cursorPosition;
+      let taken = 0;
+      for (let i = 0; i < events.length && queued.length < MAX_QUEUED_PER_STEP; i += SLICE) {
+        const slice = events.slice(i, i + SLICE);
+        queued.push(
+          ...(await this.fanout.notificationsFor(slice, this.clock.now(), (reason, count) =>
+            this.metrics.pushSkipped.inc({ reason }, count),
+          )),
+        );
+        last = slice[slice.length - 1].position;
+        taken += slice.length;
+      }
+      await this.tx.run(async (manager) => {
+        await this.deliveries.enqueue(manager, queued);
+        if (!(await this.dispatch.advance(manager, this.owner, this.clock.now(), last, this.config.push.leaseMs)))
+          throw new LeaseLost();
+      });
+      if (queued.length > 0) this.sender.wake();
+      return taken < events.length || events.length === BATCH;
+    } finally {
+      clearInterval(renewal);
+    }
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { isDatabaseUnavailable } from '../database/db-errors';
 import type { PushPreviewLevel } from '../contract/push';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ConversationDescriber } from '../conversation-views/conversation-describer.service';
@@ -9,6 +11,7 @@ import { PresenceService } from '../realtime/presence.service';
 import { UsersService } from '../users/users.service';
 import { PushSubject, composeNotification } from './push-composer';
 import type { QueuedNotification } from './push-deliveries.repository';
+import { PushProviders } from './push-providers';
 import { PushRegistrationsRepository } from './push-registrations.repository';
 import { PushSettingsRepository } from './push-settings.repository';
 import type { PushRegistrationEntity, PushSettingsEntity } from './push.entities';
@@ -52,6 +55,7 @@ export class PushFanout {
     private readonly conversations: ConversationStore,
     private readonly describer: ConversationDescriber,
     private readonly homeList: HomeListService,
+    private readonly providers: PushProviders,
   ) {}
 
   async notificationsFor(
@@ -63,7 +67,7 @@ export class PushFanout {
     if (pushed.length === 0) return [];
     // Only users with a device are worth reading anything else for: most events stop here.
     const recipientIds = [...new Set(pushed.flatMap((event) => event.recipients.map((r) => r.userId)))];
-    const devices = await this.registrations.forUsers(recipientIds);
+    const devices = await inChunks(recipientIds, (ids) => this.registrations.forUsers(ids));
     if (devices.length === 0) return [];
     const byUser = new Map<string, PushRegistrationEntity[]>();
     for (const device of devices) byUser.set(device.userId, [...(byUser.get(device.userId) ?? []), device]);
@@ -72,7 +76,7 @@ export class PushFanout {
       this.presence.onlineAmong(withDevices),
       this.users.findAuthStates(withDevices),
       this.settings.forUsers(withDevices),
-      this.users.findByIds(withDevices),
+      inChunks(withDevices, (ids) => this.users.findByIds(ids)),
     ]);
     const externalOf = new Map(users.map((user) => [user.id, user.externalId]));
     const candidates: Candidate[] = [];
@@ -82,7 +86,9 @@ export class PushFanout {
       try {
         candidates.push(...(await this.candidatesOf(event, listening, externalOf)));
       } catch (error) {
-        // One event that cannot be read must not stop every later notification behind it.
+        // The database failing is the step's to retry; an event that cannot be read at all must
+        // not stop every later notification behind it.
+        if (error instanceof QueryFailedError || isDatabaseUnavailable(error)) throw error;
         this.logger.warn(`push: event ${event.eventId} (${event.type}) skipped: ${(error as Error).message}`);
       }
     }
@@ -116,7 +122,11 @@ export class PushFanout {
         skipped('quiet_hours', 1);
         continue;
       }
-      const targets = targetsOf(live, candidate.subject.kind === 'call');
+      // A provider no instance here is configured for any more: nothing would ever send it.
+      const targets = targetsOf(
+        live.filter((device) => this.providers.forProvider(device.provider) !== null),
+        candidate.subject.kind === 'call',
+      );
       if (targets.length === 0) {
         skipped('no_device', 1);
         continue;
@@ -265,10 +275,23 @@ export class PushFanout {
       if (c.conversationRowId)
         byConversation.set(c.conversationRowId, [...(byConversation.get(c.conversationRowId) ?? []), c.userId]);
     const out = new Map<string, Set<string>>();
-    for (const [conversationId, userIds] of byConversation)
-      out.set(conversationId, await this.conversations.mutedAmong(conversationId, [...new Set(userIds)]));
+    for (const [conversationId, userIds] of byConversation) {
+      const muted = await inChunks([...new Set(userIds)], async (ids) => [
+        ...(await this.conversations.mutedAmong(conversationId, ids)),
+      ]);
+      out.set(conversationId, new Set(muted));
+    }
     return out;
   }
+}
+
+/** IN lists of at most this many: a group of thousands stays within every driver's parameter limit. */
+const IN_CHUNK = 500;
+
+async function inChunks<T>(ids: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += IN_CHUNK) out.push(...(await read(ids.slice(i, i + IN_CHUNK))));
+  return out;
 }
 
 function eventTime(events: readonly SequencedEvent[], eventId: string): number {
@@ -286,12 +309,26 @@ function quietNow(settings: PushSettingsEntity | null, now: number): boolean {
 }
 
 /**
- * The registrations a notification goes to. A call rings through a device's VoIP token where it
- * has one (PushKit wakes the app to report the call) and its ordinary token otherwise; anything
- * else never goes to a VoIP token (iOS ends apps that get a VoIP push and report no call).
+ * Which provider a device that registered several is reached through: its platform's own
+ * service first (on Huawei and Xiaomi phones FCM may not get through), FCM last.
+ */
+const PROVIDER_ORDER = ['apns', 'huawei', 'xiaomi', 'fcm'];
+
+/**
+ * The registrations a notification goes to: one per device, so that a device registered with
+ * two providers does not show everything twice. A call rings through a device's VoIP token
+ * where it has one (PushKit wakes the app to report the call) and its ordinary token
+ * otherwise; anything else never goes to a VoIP token (iOS ends apps that get a VoIP push and
+ * report no call).
  */
 export function targetsOf(devices: readonly PushRegistrationEntity[], call: boolean): PushRegistrationEntity[] {
-  if (!call) return devices.filter((device) => device.provider !== 'apns_voip');
-  const voipDevices = new Set(devices.filter((d) => d.provider === 'apns_voip').map((d) => d.deviceId));
-  return devices.filter((device) => device.provider === 'apns_voip' || !voipDevices.has(device.deviceId));
+  const byDevice = new Map<string, PushRegistrationEntity>();
+  const rank = (device: PushRegistrationEntity): number =>
+    device.provider === 'apns_voip' ? (call ? -1 : Infinity) : PROVIDER_ORDER.indexOf(device.provider);
+  for (const device of devices) {
+    if (rank(device) === Infinity) continue;
+    const chosen = byDevice.get(device.deviceId);
+    if (!chosen || rank(device) < rank(chosen)) byDevice.set(device.deviceId, device);
+  }
+  return devices.filter((device) => byDevice.get(device.deviceId) === device);
 }

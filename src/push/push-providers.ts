@@ -35,7 +35,8 @@ export class PushProviders implements OnApplicationShutdown {
     private readonly metrics: MetricsService,
   ) {
     const { push } = config;
-    const options = { timeoutMs: push.timeoutMs };
+    // Sockets for every send in flight and an access-token request: none waits for a connection.
+    const options = { timeoutMs: push.timeoutMs, maxSockets: push.concurrency + 2 };
     if (push.apns) this.adapters.push(new ApnsProvider(push.apns, options));
     if (push.fcm) this.adapters.push(new FcmProvider(push.fcm, options));
     if (push.huawei) this.adapters.push(new HuaweiProvider(push.huawei, options));

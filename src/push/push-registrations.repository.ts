@@ -7,6 +7,9 @@ import { insertRow } from '../database/insert-row';
 import { dialectOf } from '../database/sql-dialect';
 import { PushRegistrationEntity } from './push.entities';
 
+/** Registrations kept per user (Stream keeps 25 devices a user too). */
+export const MAX_REGISTRATIONS_PER_USER = 25;
+
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
@@ -58,14 +61,31 @@ export class PushRegistrationsRepository {
       tokenVersion: values.tokenVersion,
       updatedAt: now,
     };
+    let saved: PushRegistrationEntity;
     if (existing) {
-      // Another device of the user may hold this device ID's slot for the provider under another token: dropped above.
       await manager.getRepository(PushRegistrationEntity).update({ id: existing.id }, fields);
-      return { ...existing, ...fields };
+      saved = { ...existing, ...fields };
+    } else {
+      const row = { ...fields, provider: values.provider, token: values.token, tokenHash: hash, createdAt: now };
+      saved = { id: await insertRow(manager, PushRegistrationEntity, row), ...row };
     }
-    const row = { ...fields, provider: values.provider, token: values.token, tokenHash: hash, createdAt: now };
-    const id = await insertRow(manager, PushRegistrationEntity, row);
-    return { id, ...row };
+    await this.keepNewest(manager, values.userId);
+    return saved;
+  }
+
+  /**
+   * At most MAX_REGISTRATIONS_PER_USER registrations a user, the least recently registered
+   * dropped: every registration costs a provider request per notification, and a user could
+   * otherwise register any number of device IDs.
+   */
+  private async keepNewest(manager: EntityManager, userId: string): Promise<void> {
+    const rows = (await manager.query(
+      'SELECT id FROM push_registrations WHERE user_id = ? ORDER BY updated_at DESC, id DESC',
+      [userId],
+    )) as Array<{ id: string | number }>;
+    const extra = rows.slice(MAX_REGISTRATIONS_PER_USER).map((row) => String(row.id));
+    if (extra.length > 0)
+      await manager.query(`DELETE FROM push_registrations WHERE id IN (${extra.map(() => '?').join(', ')})`, extra);
   }
 
   /** Removes the user's registrations of a device (one provider's or all); how many. */
@@ -106,6 +126,7 @@ export class PushRegistrationsRepository {
     return this.rows.find({ where: { userId }, order: { id: 'ASC' } });
   }
 
+  /** Callers pass at most a few hundred IDs at a time (PushFanout reads in chunks of 500). */
   forUsers(userIds: readonly string[]): Promise<PushRegistrationEntity[]> {
     if (userIds.length === 0) return Promise.resolve([]);
     return this.rows.find({ where: { userId: In([...userIds]) }, order: { id: 'ASC' } });

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PushDeliveriesRepository } from './push-deliveries.repository';
 import { PushDispatchRepository } from './push-dispatch.repository';
@@ -9,6 +10,7 @@ import { PushProviders } from './push-providers';
 export class PushRetentionService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
     private readonly deliveries: PushDeliveriesRepository,
     private readonly dispatch: PushDispatchRepository,
     private readonly providers: PushProviders,
@@ -19,7 +21,9 @@ export class PushRetentionService {
     return this.config.push.deliveriesRetentionDays * 24 * 3_600_000;
   }
 
-  pruneDeliveriesBefore(cutoff: number, batchSize: number): Promise<number> {
+  /** Gives up what no sender will finish, then deletes final records created before `cutoff`. */
+  async pruneDeliveriesBefore(cutoff: number, batchSize: number): Promise<number> {
+    await this.deliveries.expireAbandoned(this.clock.now(), batchSize);
     return this.deliveries.prune(cutoff, batchSize);
   }
 

@@ -5,7 +5,14 @@ import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { PushConfig } from '../config/push-config';
 import { MetricsService } from '../metrics/metrics.service';
-import type { PushNotification, PushProvider, PushProviderName, PushResult } from './providers/push-provider';
+import { DeadTokenGuard } from './dead-token-guard';
+import type {
+  PushDevice,
+  PushNotification,
+  PushProvider,
+  PushProviderName,
+  PushResult,
+} from './providers/push-provider';
 import {
   AttemptRecord,
   ClaimedNotification,
@@ -16,6 +23,11 @@ import { PushProviders } from './push-providers';
 import { PushRegistrationsRepository } from './push-registrations.repository';
 
 const MAX_ERROR = 300;
+/**
+ * Dead-token answers in a row, with no delivery between, after which registrations are kept
+ * (DeadTokenGuard): far more than a day's uninstalls show in one run, far fewer than an app's users.
+ */
+const DEAD_TOKEN_RUN = 200;
 
 /**
  * Sends the queued notifications: one worker per configured provider on every instance, each
@@ -30,6 +42,7 @@ export class PushSender implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly logger = new Logger('Push');
   private readonly owner = randomUUID();
   private readonly workers: ProviderWorker[] = [];
+  private readonly guards = new Map<string, DeadTokenGuard>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
@@ -42,12 +55,14 @@ export class PushSender implements OnApplicationBootstrap, BeforeApplicationShut
 
   onApplicationBootstrap(): void {
     for (const adapter of this.providers.adapters) {
+      this.guards.set(adapter.name, new DeadTokenGuard(DEAD_TOKEN_RUN));
       const worker = new ProviderWorker(adapter, this.owner, this.appConfig.push, {
         now: () => this.clock.now(),
         deliveries: this.deliveries,
         outcome: (claimed, result, latencyMs) => this.recordAttempt(adapter, claimed, result, latencyMs),
         finished: (provider, status) => this.metrics.pushNotifications.inc({ provider, outcome: status }),
         deadToken: (claimed) => this.removeDead(adapter, claimed),
+        delivered: () => this.guards.get(adapter.name)?.delivered(),
         logger: this.logger,
         providers: this.providers,
       });
@@ -75,7 +90,8 @@ export class PushSender implements OnApplicationBootstrap, BeforeApplicationShut
     if (!adapter) return null;
     this.providers.started(adapter.name);
     const started = Date.now();
-    const result = await adapter.send(
+    const result = await safeSend(
+      adapter,
       { provider, token: device.token, packageName: device.packageName, platform: platformOf(device.platform) },
       notification,
     );
@@ -100,15 +116,29 @@ export class PushSender implements OnApplicationBootstrap, BeforeApplicationShut
       );
   }
 
+  /** Removes a registration the provider called dead, unless the guard has tripped. */
   private async removeDead(adapter: PushProvider, claimed: ClaimedNotification): Promise<void> {
     const registration = claimed.registration;
     if (!registration) return;
+    const guard = this.guards.get(adapter.name);
+    if (guard && !guard.dead()) {
+      if (guard.run === DEAD_TOKEN_RUN + 1)
+        this.logger.error(
+          `push ${adapter.name}: ${guard.run} dead-token answers in a row and no delivery: registrations are kept until one is delivered; check the provider's credentials and environment (APNS_ENVIRONMENT, APNS_TOPIC, the Firebase project)`,
+        );
+      return;
+    }
     const removed = await this.registrations.deleteDead(
       claimed.registrationId,
       registration.tokenHash,
       registration.updatedAt,
     );
     if (removed > 0) this.metrics.pushDeadTokens.inc({ provider: adapter.name });
+  }
+
+  /** Whether a provider's dead-token guard keeps registrations now (the console shows it). */
+  keepingDeadTokens(name: string): boolean {
+    return this.guards.get(name)?.tripped ?? false;
   }
 }
 
@@ -118,6 +148,7 @@ interface WorkerContext {
   outcome: (claimed: ClaimedNotification, result: PushResult, latencyMs: number) => void;
   finished: (provider: string, status: FinalStatus) => void;
   deadToken: (claimed: ClaimedNotification) => Promise<void>;
+  delivered: () => void;
   logger: Logger;
   providers: PushProviders;
 }
@@ -125,6 +156,34 @@ interface WorkerContext {
 /** The adapter's reason (it names the status where it matters; the status is recorded beside it). */
 function reasonOf(result: PushResult): string {
   return (result.outcome === 'sent' ? '' : result.reason).slice(0, MAX_ERROR);
+}
+
+/** Adapters answer every failure as a result; one that throws anyway is a retry, never a lost slot. */
+async function safeSend(
+  adapter: PushProvider,
+  device: PushDevice,
+  notification: PushNotification,
+): Promise<PushResult> {
+  try {
+    return await adapter.send(device, notification);
+  } catch (error) {
+    return { outcome: 'retry', status: null, reason: `adapter error: ${(error as Error).message}`.slice(0, MAX_ERROR) };
+  }
+}
+
+/**
+ * Writes an outcome, again after a moment when the database fails: a notification the provider
+ * accepted whose record is lost would be sent again once its claim runs out.
+ */
+async function persist<T>(write: () => Promise<T>): Promise<T> {
+  for (const wait of [200, 1_000]) {
+    try {
+      return await write();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  return write();
 }
 
 function platformOf(platform: string): 'ios' | 'android' | 'harmony' {
@@ -229,7 +288,7 @@ class ProviderWorker {
   private async process(item: ClaimedNotification, claim: string): Promise<void> {
     const now = this.ctx.now();
     const finish = async (status: FinalStatus, attempt: AttemptRecord): Promise<void> => {
-      if (await this.ctx.deliveries.finish(item.id, claim, status, attempt, this.ctx.now()))
+      if (await persist(() => this.ctx.deliveries.finish(item.id, claim, status, attempt, this.ctx.now())))
         this.ctx.finished(this.adapter.name, status);
     };
     const none: AttemptRecord = { lastStatus: null, lastError: null, latencyMs: null };
@@ -240,7 +299,8 @@ class ProviderWorker {
     const notification = JSON.parse(item.payload) as PushNotification;
     this.ctx.providers.started(this.adapter.name);
     const started = Date.now();
-    const result = await this.adapter.send(
+    const result = await safeSend(
+      this.adapter,
       {
         provider: item.provider as PushProviderName,
         token: item.registration.token,
@@ -260,6 +320,7 @@ class ProviderWorker {
     };
     switch (result.outcome) {
       case 'sent':
+        this.ctx.delivered();
         return finish('sent', record);
       case 'dead_token':
         await finish('dead_token', record);
@@ -273,7 +334,7 @@ class ProviderWorker {
           result.retryAfterMs ?? 0,
         );
         if (at + wait >= item.deadlineAt) return finish('expired', record);
-        return this.ctx.deliveries.reschedule(item.id, claim, at + wait, record);
+        return persist(() => this.ctx.deliveries.reschedule(item.id, claim, at + wait, record));
       }
     }
   }

@@ -14,9 +14,13 @@ export class PushSettingsRepository {
   }
 
   async forUsers(userIds: readonly string[]): Promise<Map<string, PushSettingsEntity>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.rows.find({ where: { userId: In([...userIds]) } });
-    return new Map(rows.map((row) => [row.userId, row]));
+    const out = new Map<string, PushSettingsEntity>();
+    // 500 at a time: a group of thousands stays within every driver's parameter limit.
+    for (let i = 0; i < userIds.length; i += 500) {
+      const rows = await this.rows.find({ where: { userId: In(userIds.slice(i, i + 500)) } });
+      for (const row of rows) out.set(row.userId, row);
+    }
+    return out;
   }
 
   /** Replaces the user's settings in one statement (an upsert on the primary key). */

@@ -32,6 +32,15 @@ describe('targetsOf', () => {
   it('rings a device through its VoIP token where it has one, and through its ordinary token otherwise', () => {
     expect(targetsOf([iphone, iphoneVoip, ipad, pixel], true).map((d) => d.id)).toEqual(['2', '3', '4']);
   });
+
+  it('reaches a device registered with two providers once, through its platform’s own service', () => {
+    const mateFcm = device('5', 'mate', 'fcm');
+    const mateHuawei = device('6', 'mate', 'huawei');
+    const miFcm = device('7', 'mi', 'fcm');
+    const miXiaomi = device('8', 'mi', 'xiaomi');
+    expect(targetsOf([mateFcm, mateHuawei, miFcm, miXiaomi, pixel], false).map((d) => d.id)).toEqual(['6', '8', '4']);
+    expect(targetsOf([mateFcm, mateHuawei], true).map((d) => d.id)).toEqual(['6']);
+  });
 });
 
 describe('previewOf', () => {

@@ -50,6 +50,11 @@ export class PushProviderStatusReplyDto implements ProviderStatusShape {
   @ApiProperty({ type: Number, nullable: true }) last_failure_at: number | null;
   @ApiProperty({ type: String, nullable: true }) last_failure: string | null;
   @ApiProperty() registrations: number;
+  @ApiProperty({
+    description:
+      'A long run of dead-token answers with no delivery on this instance: registrations are kept, not removed (check the credentials and environment).',
+  })
+  keeping_dead_tokens: boolean;
 }
 
 export class PushStatusReplyDto implements StatusShape {

@@ -11,6 +11,7 @@ import { AccessChange, UserAccessEvents } from '../users/user-access-events';
 import { UsersService } from '../users/users.service';
 import type { PushRegisterDto, PushSettingsDto, PushUnregisterDto } from './dto/push.dto';
 import { previewOf } from './push-fanout';
+import { PushDeliveriesRepository } from './push-deliveries.repository';
 import { PushProviders } from './push-providers';
 import { PushRegistrationsRepository } from './push-registrations.repository';
 import { PushSettingsRepository } from './push-settings.repository';
@@ -49,6 +50,7 @@ export class PushService implements OnModuleInit {
     @Inject(Clock) private readonly clock: Clock,
     private readonly registrations: PushRegistrationsRepository,
     private readonly settings: PushSettingsRepository,
+    private readonly deliveries: PushDeliveriesRepository,
     private readonly providers: PushProviders,
     private readonly users: UsersService,
     private readonly accessEvents: UserAccessEvents,
@@ -89,6 +91,10 @@ export class PushService implements OnModuleInit {
     // From the database, not the auth cache: a registration must carry the version that is current.
     const state = (await this.users.findAuthStates([user.internalId])).get(user.internalId);
     if (!state || state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+    // A token revoked a moment ago still passes the guard on a cached state: it must not leave a
+    // registration that looks like one made after the revocation.
+    if (user.tokenVersion !== undefined && user.tokenVersion !== state.tokenVersion)
+      throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
     const values = {
       userId: user.internalId,
       deviceId: dto.device_id,
@@ -151,10 +157,11 @@ export class PushService implements OnModuleInit {
     return this.getSettings(user);
   }
 
-  /** Erasure: the user's registrations and settings. */
+  /** Erasure: the user's registrations, settings and notification records. */
   async eraseUser(userId: string): Promise<number> {
     const removed = await this.registrations.deleteForUser(userId);
     await this.settings.deleteForUser(userId);
+    await this.deliveries.deleteForUser(userId);
     return removed;
   }
 }

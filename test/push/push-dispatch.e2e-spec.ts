@@ -2,7 +2,9 @@
 // endpoint: who gets a notification (offline, not muted, not in quiet hours, not the sender),
 // what it carries, and what happens to registrations (dead tokens, a token moving between users,
 // revoked users). Every app runs on a database of its own: the dispatcher reads one outbox.
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { RetentionService } from '../../src/retention/retention.service';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
 import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
@@ -161,6 +163,9 @@ describe('offline push (FCM)', () => {
     const text = JSON.stringify(to(bToken)[0].message);
     expect(text).not.toContain('secret plan');
     expect(text).not.toContain(a.userId);
+    // Nor the conversation ID, which encodes the peer's user ID.
+    expect(text).not.toContain(friendCid(a));
+    expect(to(bToken)[0].message).toMatchObject({ data: { type: 'message' } });
     expect(fcm.shown(bToken)[0]).toMatchObject({ title: null, body: 'You have a new message' });
   });
 
@@ -281,6 +286,52 @@ describe('offline push (FCM)', () => {
       n: string | number;
     }>;
     expect([Number(registrations.n), Number(settingsRows.n)]).toEqual([0, 0]);
+  });
+
+  it('keeps at most 25 registrations a user, dropping the least recently registered', async () => {
+    const u = await issueUser(t);
+    const first = androidDevice();
+    await register(t, u, first);
+    for (let i = 0; i < 25; i++) await register(t, u, androidDevice());
+    const devices = (await settings(u)).devices;
+    expect(devices).toHaveLength(25);
+    expect(devices.map((d) => d.device_id)).not.toContain(first.device_id);
+    // Registering the first again brings it back, and drops the next oldest.
+    await register(t, u, first);
+    expect((await settings(u)).devices.map((d) => d.device_id)).toContain(first.device_id);
+    expect((await settings(u)).devices).toHaveLength(25);
+  });
+
+  it('refuses a registration with a token revoked a moment ago', async () => {
+    const u = await issueUser(t);
+    okData(await api.raw.revokeTokens(u.userId));
+    const res = await t.http
+      .post('/app/sdk/push/register')
+      .set(...bearer(u.token))
+      .send(androidDevice());
+    expect(res.body.code).toBe(1102);
+    expect(
+      (await t.app.get(DataSource).query('SELECT id FROM push_registrations WHERE user_id = ?', [u.id])).length,
+    ).toBe(0);
+  });
+
+  it('gives up, at the retention pass, notifications no configured provider will send', async () => {
+    const u = await issueUser(t);
+    const data = t.app.get(DataSource);
+    const eventId = randomUUID();
+    await data.query(
+      'INSERT INTO push_deliveries (event_id, registration_id, user_id, provider, kind, payload, status, attempts, next_attempt_at, deadline_at, claim_until, created_at) ' +
+        "VALUES (?, 999999, ?, 'xiaomi', 'message', '{\"body\":\"a preview\"}', 'pending', 0, 0, 1, 0, ?)",
+      [eventId, u.id, t.clock.now()],
+    );
+    await t.app.get(RetentionService).runOnce();
+    const [row] = (await data.query('SELECT status, payload FROM push_deliveries WHERE event_id = ?', [
+      eventId,
+    ])) as Array<{
+      status: string;
+      payload: string | null;
+    }>;
+    expect(row).toEqual({ status: 'expired', payload: null });
   });
 
   it('notifies a friend request and being added to a group, not whoever did it', async () => {

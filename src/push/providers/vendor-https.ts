@@ -30,11 +30,12 @@ export class VendorHttpsClient {
   private readonly agent: https.Agent;
   private readonly timeoutMs: number;
 
-  constructor(options: { extraCaPem: string | null; timeoutMs: number }) {
+  /** `maxSockets`: the provider's concurrency and one for its access-token requests (default 16). */
+  constructor(options: { extraCaPem: string | null; timeoutMs: number; maxSockets?: number }) {
     this.timeoutMs = options.timeoutMs;
     this.agent = new https.Agent({
       keepAlive: true,
-      maxSockets: 16,
+      maxSockets: options.maxSockets ?? 16,
       ca: options.extraCaPem ? [...tls.rootCertificates, options.extraCaPem] : undefined,
     });
   }

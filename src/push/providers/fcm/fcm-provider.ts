@@ -10,6 +10,8 @@ export interface FcmProviderOptions {
   timeoutMs: number;
   /** The Android notification channel for visible notifications, when the app defines one. */
   androidChannelId?: string | null;
+  /** Connections at most: the sends in flight (PUSH_CONCURRENCY) and an access-token request (default 32). */
+  maxSockets?: number;
   now?: () => number;
 }
 
@@ -50,7 +52,7 @@ export class FcmProvider implements PushProvider {
     this.now = options.now ?? Date.now;
     this.agent = new https.Agent({
       keepAlive: true,
-      maxSockets: 32,
+      maxSockets: options.maxSockets ?? 32,
       // In addition to the public roots, not instead of them: a proxy may still forward to Google.
       ca: config.caPem ? [...tls.rootCertificates, config.caPem] : undefined,
     });

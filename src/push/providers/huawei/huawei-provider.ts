@@ -13,6 +13,8 @@ import {
 export interface HuaweiProviderOptions {
   /** Bound on each HTTP exchange (token or send). */
   timeoutMs?: number;
+  /** Connections at most: the sends in flight (PUSH_CONCURRENCY) and an access-token request. */
+  maxSockets?: number;
   /** Title shown when the user's preview level hides the sender; Huawei requires one. */
   genericTitle?: string;
   now?: () => number;
@@ -57,7 +59,11 @@ export class HuaweiProvider implements PushProvider {
     private readonly config: HuaweiConfig,
     options: HuaweiProviderOptions = {},
   ) {
-    this.http = new VendorHttpsClient({ extraCaPem: config.caPem, timeoutMs: options.timeoutMs ?? 10_000 });
+    this.http = new VendorHttpsClient({
+      extraCaPem: config.caPem,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxSockets: options.maxSockets,
+    });
     this.sendUrl = `${config.pushUrl}/v1/${encodeURIComponent(config.appId)}/messages:send`;
     this.now = options.now ?? Date.now;
     this.genericTitle = options.genericTitle ?? 'New notification';

@@ -6,6 +6,8 @@ import { buildXiaomiForm, classifyXiaomiAnswer } from './xiaomi-request';
 export interface XiaomiProviderOptions {
   /** Bound on each HTTP exchange. */
   timeoutMs?: number;
+  /** Connections at most: the sends in flight (PUSH_CONCURRENCY) and an access-token request. */
+  maxSockets?: number;
   /** Title shown when the user's preview level hides the sender; Xiaomi requires one. */
   genericTitle?: string;
   now?: () => number;
@@ -28,7 +30,11 @@ export class XiaomiProvider implements PushProvider {
     private readonly config: XiaomiConfig,
     options: XiaomiProviderOptions = {},
   ) {
-    this.http = new VendorHttpsClient({ extraCaPem: config.caPem, timeoutMs: options.timeoutMs ?? 10_000 });
+    this.http = new VendorHttpsClient({
+      extraCaPem: config.caPem,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxSockets: options.maxSockets,
+    });
     this.sendUrl = `${config.url}/v3/message/regid`;
     this.now = options.now ?? Date.now;
     this.genericTitle = options.genericTitle ?? 'New notification';

@@ -25,7 +25,12 @@ const OUTCOMES = {
 
 const badge = (tone, text) => h('span', { class: `badge ${tone}` }, text);
 
-const stateBadge = (p) => (p.configured ? badge('ok', 'configured') : badge('', 'not configured'));
+const stateBadge = (p) => {
+  if (!p.configured) return badge('', 'not configured');
+  // Every recent answer called the token dead: registrations are being kept (a configuration problem).
+  if (p.keeping_dead_tokens) return badge('warn', 'dead tokens kept: check credentials');
+  return badge('ok', 'configured');
+};
 
 /** The last failure's time and the provider's reason (the service keeps tokens out of it). */
 const failureCell = (p) =>
