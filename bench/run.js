@@ -28,8 +28,13 @@
  * (one endpoint seeded by WEBHOOK_ENDPOINTS) and the lag's percentiles under one-to-one and group
  * sends, events sent vs delivered, and the catch-up after the load.
  *
+ * The push section (bench/lib/push.js, each driver): one-to-one sends to offline recipients with a
+ * registered device against a service with providers (the fake FCM and APNs of test/push/fakes)
+ * and without, in alternated rounds (the send's latency ratio); then notifications/s accepted by
+ * the fakes and the delay from a send's reply to the fake's receipt, one-to-one and into a group.
+ *
  * Environment:
- *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send,webhooks (default all five)
+ *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send,webhooks,push (default all six)
  *   BENCH_DURATION     measured seconds per case (default 8)
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
@@ -46,6 +51,11 @@
  *   BENCH_RT_RESUME_EVENTS / BENCH_RT_RESUME_ATTEMPTS  missed events and reconnections of the resume case (default 1000 / 5)
  *   BENCH_HOOK_ROUNDS  alternated measured runs per side of the before-send section (default 3)
  *   BENCH_WEBHOOKS_TIMELINE  file for the webhooks section's per-event created/received times (ms from the load's start)
+ *   BENCH_PUSH_USERS / BENCH_PUSH_MESSAGES / BENCH_PUSH_GROUP_MESSAGES  the push section's offline recipients (default 200,
+ *                      even: half FCM, half APNs), one-to-one sends (default 3000) and group sends (default 50)
+ *   BENCH_PUSH_ROUNDS  alternated measured runs per side (providers / none) of the push section (default 3)
+ *   BENCH_PUSH_RATE    sends/s of the push section's paced runs (default 100; the other runs go as fast as they can)
+ *   BENCH_PUSH_TIMELINE  file to append the push section's per-notification send-reply and receipt times to
  *
  * The server gets a clean environment (only PATH, HOME, LANG, TZ, TMPDIR from the caller) and
  * every per-user rate limit (RATE_LIMITS) raised out of reach, see unlimitedRateLimits().
@@ -67,6 +77,7 @@ const { printRealtime, realtimeVerdict } = require('./lib/realtime-report');
 const { runScrub, printScrub } = require('./lib/scrub');
 const { runBeforeSend, printBeforeSend, beforeSendInvalid } = require('./lib/before-send');
 const { runWebhooks, printWebhooks, webhooksInvalid } = require('./lib/webhooks');
+const { runPush, printPush, pushInvalid } = require('./lib/push');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -86,7 +97,7 @@ const settings = {
   duration: positiveNumberEnv('BENCH_DURATION', 8),
   warmup: positiveNumberEnv('BENCH_WARMUP', 2, { allowZero: true }),
   connections: Math.round(positiveNumberEnv('BENCH_CONNECTIONS', 20)),
-  sections: (process.env.BENCH_SECTIONS || 'http,realtime,scrub,before-send,webhooks')
+  sections: (process.env.BENCH_SECTIONS || 'http,realtime,scrub,before-send,webhooks,push')
     .split(',')
     .map((d) => d.trim())
     .filter(Boolean),
@@ -104,9 +115,9 @@ const settings = {
   keepDb: process.env.BENCH_KEEP_DB === '1',
 };
 for (const section of settings.sections) {
-  if (!['http', 'realtime', 'scrub', 'before-send', 'webhooks'].includes(section)) {
+  if (!['http', 'realtime', 'scrub', 'before-send', 'webhooks', 'push'].includes(section)) {
     console.error(
-      `BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub, before-send and/or webhooks)`,
+      `BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub, before-send, webhooks and/or push)`,
     );
     process.exit(2);
   }
@@ -862,6 +873,12 @@ async function main() {
   }
   if (webhooks.length) output.webhooks = webhooks;
 
+  const pushReports = [];
+  for (const driver of settings.sections.includes('push') ? settings.drivers : []) {
+    pushReports.push(await runPush({ driver, settings, prepareMysql, serverEnv, liveServers }));
+  }
+  if (pushReports.length) output.push = pushReports;
+
   let scrub = null;
   if (settings.sections.includes('scrub')) {
     scrub = runScrub(ROOT);
@@ -873,6 +890,7 @@ async function main() {
   if (realtime) printRealtime(realtime, table);
   if (beforeSend.length) printBeforeSend(beforeSend);
   if (webhooks.length) printWebhooks(webhooks, table);
+  if (pushReports.length) printPush(pushReports, table);
   if (scrub) printScrub(scrub);
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -931,6 +949,25 @@ async function main() {
       `webhooks (${report.driver}): run failed, sends failed or events were lost; the numbers are not valid.`,
     );
     exitCode = 1;
+  }
+  for (const report of pushReports) {
+    if (!pushInvalid(report)) continue;
+    console.log(
+      `push (${report.driver}): run failed, sends failed or notifications were lost, duplicated or rejected; the numbers are not valid.`,
+    );
+    exitCode = 1;
+  }
+  for (const report of pushReports) {
+    if (report.skipped || report.failed) continue;
+    const missed = [
+      ['as fast as it goes', report.onOff.max],
+      [`paced at ${report.onOff.rate}/s`, report.onOff.paced],
+    ].filter(([, c]) => !c.met);
+    if (!missed.length) continue;
+    console.log(
+      `push (${report.driver}): push on changes the send's p50 by more than ${Math.round((report.onOff.targetRatio - 1) * 100)}% (${missed.map(([mode]) => mode).join(', ')})`,
+    );
+    if (settings.enforce) exitCode = 1;
   }
   if (scrub && !scrub.met && settings.enforce) exitCode = 1;
   process.exitCode = exitCode;

@@ -40,10 +40,25 @@ function keepSample(stats, kind, status, body, context) {
  * @param {(data: any, context: object) => string|null} [options.verify]  deep check of the envelope's data
  * @param {(body: string, context: object) => string|null} [options.check]  cheap check of every code-0 reply's raw body
  * @param {(status: number, body: string, context: object) => void} [options.afterResponse]  called with every reply first (a case's own bookkeeping)
+ * @param {(ms: number) => void} [options.onLatency]  called with every reply's response time (percentiles autocannon does not report)
  * @param {number} options.duration  seconds
+ * @param {number} [options.amount]  a fixed number of requests instead of a duration
+ * @param {number} [options.overallRate]  requests/s over all connections (default: as fast as replies come)
  * @param {number} options.connections
  */
-async function runLoad({ url, request, reply, verify, check, afterResponse, duration, connections }) {
+async function runLoad({
+  url,
+  request,
+  reply,
+  verify,
+  check,
+  afterResponse,
+  onLatency,
+  duration,
+  amount,
+  overallRate,
+  connections,
+}) {
   const stats = newStats();
 
   const onResponse = (status, body, context) => {
@@ -95,6 +110,8 @@ async function runLoad({ url, request, reply, verify, check, afterResponse, dura
     url,
     connections,
     duration,
+    ...(amount ? { amount } : {}),
+    ...(overallRate ? { overallRate } : {}),
     pipelining: 1,
     timeout: 10,
     requests: [{ ...request, onResponse }],
@@ -104,6 +121,7 @@ async function runLoad({ url, request, reply, verify, check, afterResponse, dura
     if (stats.samples.length < MAX_SAMPLES)
       stats.samples.push({ kind: 'request error', status: null, body: String(error && error.message) });
   });
+  if (onLatency) instance.on('response', (_client, _status, _bytes, responseTime) => onLatency(responseTime));
   const result = await instance;
   return { result, stats };
 }
