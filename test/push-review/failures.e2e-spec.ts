@@ -66,6 +66,33 @@ describe('retry', () => {
     expect(await metricValue(w.t, 'im_push_attempts_total', { provider: 'fcm', result: 'retry' })).toBe(retries + 2);
   });
 
+  it("the provider's Retry-After sets the next attempt (clock held still)", async () => {
+    const { sender, peer } = await pair();
+    const token = FakeFcm.deviceToken();
+    await registerOk(w.t, peer, { device_id: deviceId(), provider: 'fcm', token, platform: 'android' });
+    const now = w.t.clock.now();
+    w.t.clock.set(now);
+    try {
+      w.fcm!.failNext(1, { status: 429, errorCode: 'QUOTA_EXCEEDED', retryAfterSeconds: 3 });
+      const sent = await w.api.send(sender, friendCid(peer), 'after Retry-After');
+      await eventually(
+        async () => Number((await rowsOf(sent.event_id))[0]?.last_status ?? 0) === 429,
+        'the first answer recorded',
+      );
+      const [row] = await rowsOf(sent.event_id);
+      // The backoff alone would be at most PUSH_BACKOFF_MAX_MS (200 ms here).
+      expect({ status: row.status, wait: Number(row.next_attempt_at) - now >= 2_900 }).toEqual({
+        status: 'pending',
+        wait: true,
+      });
+      w.t.clock.advance(3_100);
+      await settled(w.t);
+      expect((await rowsOf(sent.event_id))[0].status).toBe('sent');
+    } finally {
+      w.t.clock.release();
+    }
+  });
+
   it('a provider still failing PUSH_RETRY_SECONDS after the event is given up as expired', async () => {
     const { sender, peer } = await pair();
     const token = huaweiToken();

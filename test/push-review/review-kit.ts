@@ -27,7 +27,7 @@ export interface PushWorld {
 
 /** Boots an app on its own database with the named providers pointed at fakes (all four by default). */
 export async function bootWorld(
-  options: { providers?: ProviderName[]; env?: Record<string, string>; logLines?: string[] } = {},
+  options: { providers?: ProviderName[]; env?: Record<string, string>; omit?: string[]; logLines?: string[] } = {},
 ): Promise<PushWorld> {
   const providers = options.providers ?? ['apns', 'fcm', 'huawei', 'xiaomi'];
   const files = new PushFiles();
@@ -56,6 +56,7 @@ export async function bootWorld(
     xiaomi = made.xiaomi;
     env = { ...env, ...made.env };
   }
+  for (const name of options.omit ?? []) delete env[name];
   const t = await startTestApp({ ...env, ...(options.env ?? {}) }, { logLines: options.logLines });
   return {
     t,

@@ -23,6 +23,7 @@ afterAll(async () => {
   await w.close();
 });
 afterEach(() => {
+  w.t.clock.set(Date.now());
   w.t.clock.release();
 });
 
@@ -188,6 +189,27 @@ describe('quiet hours', () => {
       ['7 Mar 08:30 EST', Date.parse('2026-03-07T13:30:00Z'), true],
       ['9 Mar 09:30 EDT', Date.parse('2026-03-09T13:30:00Z'), false],
       ['9 Mar 10:30 EDT', Date.parse('2026-03-09T14:30:00Z'), true],
+    ];
+    const seen: Array<[string, boolean]> = [];
+    for (const [label, at] of cases) {
+      w.t.clock.set(at);
+      seen.push([label, await notifiedNow(p)]);
+    }
+    expect(seen).toEqual(cases.map(([label, , expected]) => [label, expected]));
+  });
+
+  it('follow the wall clock through the repeated hour of a fall-back (America/New_York, 1 November 2026)', async () => {
+    // 02:00 EDT became 01:00 EST: 01:30 came twice, at 05:30 and 06:30 UTC.
+    const p = await pair();
+    await settingsPost(w.t, p.receiver, {
+      preview: null,
+      quiet_hours: { start: '01:00', end: '02:00', timezone: 'America/New_York' },
+    });
+    const cases: Array<[string, number, boolean]> = [
+      ['00:30 EDT', Date.parse('2026-11-01T04:30:00Z'), true],
+      ['01:30 EDT', Date.parse('2026-11-01T05:30:00Z'), false],
+      ['01:30 EST', Date.parse('2026-11-01T06:30:00Z'), false],
+      ['02:30 EST', Date.parse('2026-11-01T07:30:00Z'), true],
     ];
     const seen: Array<[string, boolean]> = [];
     for (const [label, at] of cases) {

@@ -12,6 +12,7 @@ import {
   deviceId,
   huaweiToken,
   registerOk,
+  settingsGet,
   settingsPost,
   settled,
   xiaomiRegId,
@@ -220,4 +221,26 @@ it('full preview in a group: the group name as title and the text', async () => 
   const [shown] = w.fcm!.shown(phone);
   const group = await w.api.group(peer, groupId);
   expect({ title: shown?.title, body: shown?.body }).toEqual({ title: group.name, body: 'lunch at noon' });
+});
+
+it('Huawei without the v3 credentials: a HarmonyOS notification fails once, the registration is kept', async () => {
+  const v1 = await bootWorld({ providers: ['huawei'], omit: ['HUAWEI_PROJECT_ID', 'HUAWEI_SERVICE_ACCOUNT_FILE'] });
+  try {
+    const [sender, peer] = await v1.api.users(2);
+    await v1.api.befriend(sender, peer);
+    await settled(v1.t);
+    const token = huaweiToken();
+    await registerOk(v1.t, peer, { device_id: deviceId(), provider: 'huawei', token, platform: 'harmony' });
+    const sent = await v1.api.send(sender, friendCid(peer), 'to HarmonyOS');
+    await settled(v1.t);
+    const [row] = (await deliveryRows(v1.t)).filter((r) => r.event_id === sent.event_id);
+    const devices = ((await settingsGet(v1.t, peer)).data as { devices: unknown[] }).devices;
+    expect({ status: row?.status, attempts: Number(row?.attempts), devices: devices.length }).toEqual({
+      status: 'failed',
+      attempts: 1,
+      devices: 1,
+    });
+  } finally {
+    await v1.close();
+  }
 });
