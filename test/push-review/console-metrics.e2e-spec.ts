@@ -2,8 +2,9 @@
 // the test send for owners only, audited) and the metric names and labels the doc lists.
 import { friendCid } from '../helpers/api-client';
 import { AdminSession, adminSession } from '../helpers/admin-client';
+import { connect, listen } from '../helpers/realtime';
 import { FakeFcm } from '../push/fakes/fake-fcm';
-import { apnsToken } from '../push/push-kit';
+import { apnsToken, eventually } from '../push/push-kit';
 import { PushWorld, bootWorld, deviceId, metricSamples, registerOk, settled, xiaomiRegId } from './review-kit';
 
 let w: PushWorld;
@@ -171,6 +172,50 @@ describe('POST /app/admin/push/test', () => {
     expect(emoji.body.code).toBe(0);
     const unknown = await owner.post('/app/admin/push/test', { user_id: 'nobody-here-at-all' });
     expect(unknown.body.code).toBe(1204);
+  });
+
+  it('reaches a user who is online; a user with no device gets an empty list', async () => {
+    const user = await w.api.user();
+    const token = FakeFcm.deviceToken();
+    await registerOk(w.t, user, { device_id: 'pixel', provider: 'fcm', token, platform: 'android' });
+    const socket = await connect(await listen(w.t), { auth: { token: user.token } });
+    try {
+      const online = await owner.post('/app/admin/push/test', { user_id: user.userId });
+      expect(online.body.data).toEqual({
+        devices: [{ device_id: 'pixel', provider: 'fcm', outcome: 'sent', status: 200, reason: null }],
+      });
+    } finally {
+      socket.close();
+    }
+    const nobody = await w.api.user();
+    const empty = await owner.post('/app/admin/push/test', { user_id: nobody.userId });
+    expect({ code: empty.body.code, data: empty.body.data }).toEqual({ code: 0, data: { devices: [] } });
+  });
+
+  it('counts what waits for a provider that is down as pending', async () => {
+    const [sender, peer] = await w.api.users(2);
+    await w.api.befriend(sender, peer);
+    await settled(w.t);
+    await registerOk(w.t, peer, {
+      device_id: deviceId(),
+      provider: 'xiaomi',
+      token: xiaomiRegId(),
+      platform: 'android',
+    });
+    w.xiaomi!.setDown(true);
+    try {
+      await w.api.send(sender, friendCid(peer), 'waits');
+      let pending = 0;
+      await eventually(async () => {
+        pending = (await status(owner)).providers.find((p) => p.provider === 'xiaomi')!.pending;
+        return pending > 0;
+      }, 'the console to show a pending notification');
+      expect(pending).toBe(1);
+    } finally {
+      w.xiaomi!.setDown(false);
+    }
+    await settled(w.t);
+    expect((await status(owner)).providers.find((p) => p.provider === 'xiaomi')!.pending).toBe(0);
   });
 
   it('refuses viewers and moderators with HTTP 403, and is audited as push.test', async () => {

@@ -150,14 +150,25 @@ describe('a message', () => {
     expect(peer.types()).toEqual(['message']);
   });
 
-  it('a user with no device is counted as no_device', async () => {
+  it('no_device counts a recipient whose devices cannot take the event (a VoIP token for a message), not one with none', async () => {
     const sender = await withPhone();
-    const peer = await w.api.user();
-    await w.api.befriend(sender, peer);
-    const none = await metricValue(w.t, 'im_push_skipped_total', { reason: 'no_device' });
-    await w.api.send(sender, friendCid(peer), 'nobody home');
+    const [bare, voipOnly] = await w.api.users(2);
+    await w.api.befriend(sender, bare);
+    await w.api.befriend(sender, voipOnly);
     await settled(w.t);
-    expect(await metricValue(w.t, 'im_push_skipped_total', { reason: 'no_device' })).toBeGreaterThanOrEqual(none + 1);
+    const voip = apnsToken();
+    await registerOk(w.t, voipOnly, { device_id: deviceId(), provider: 'apns_voip', token: voip, platform: 'ios' });
+    const none = await metricValue(w.t, 'im_push_skipped_total', { reason: 'no_device' });
+    await w.api.send(sender, friendCid(bare), 'nobody home');
+    await settled(w.t);
+    const afterBare = await metricValue(w.t, 'im_push_skipped_total', { reason: 'no_device' });
+    await w.api.send(sender, friendCid(voipOnly), 'not for PushKit');
+    await settled(w.t);
+    expect({
+      bare: afterBare - none,
+      voipOnly: (await metricValue(w.t, 'im_push_skipped_total', { reason: 'no_device' })) - afterBare,
+      voipPushes: w.apns!.received.filter((r) => r.token === voip).length,
+    }).toEqual({ bare: 0, voipOnly: 1, voipPushes: 0 });
   });
 });
 

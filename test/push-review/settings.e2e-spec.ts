@@ -219,6 +219,26 @@ describe('quiet hours', () => {
     expect(seen).toEqual(cases.map(([label, , expected]) => [label, expected]));
   });
 
+  it("use the zone's own offset, minutes included (Asia/Kathmandu, UTC+5:45)", async () => {
+    const p = await pair();
+    await settingsPost(w.t, p.receiver, {
+      preview: null,
+      quiet_hours: { start: '10:00', end: '10:30', timezone: 'Asia/Kathmandu' },
+    });
+    const cases: Array<[string, number, boolean]> = [
+      ['09:55 local', todayAt('04:10'), true],
+      ['10:05 local', todayAt('04:20'), false],
+      ['10:25 local', todayAt('04:40'), false],
+      ['10:35 local', todayAt('04:50'), true],
+    ];
+    const seen: Array<[string, boolean]> = [];
+    for (const [label, at] of cases) {
+      w.t.clock.set(at);
+      seen.push([label, await notifiedNow(p)]);
+    }
+    expect(seen).toEqual(cases.map(([label, , expected]) => [label, expected]));
+  });
+
   it('silence calls too', async () => {
     const p = await pair();
     await settingsPost(w.t, p.receiver, {
