@@ -209,7 +209,7 @@ it('APNs alerts: sound, mutable-content, and a title only when the preview shows
   ]);
 });
 
-it('full preview in a group: the group name as title and the text', async () => {
+it('full preview in a group: the group name as title, the text after the sender’s name', async () => {
   const sender = await w.api.user();
   const peer = await w.api.user();
   const groupId = await w.api.createGroup(sender, [peer]);
@@ -220,7 +220,11 @@ it('full preview in a group: the group name as title and the text', async () => 
   await settled(w.t);
   const [shown] = w.fcm!.shown(phone);
   const group = await w.api.group(peer, groupId);
-  expect({ title: shown?.title, body: shown?.body }).toEqual({ title: group.name, body: 'lunch at noon' });
+  const me = await w.api.me(sender);
+  expect({ title: shown?.title, body: shown?.body }).toEqual({
+    title: group.name,
+    body: `${me.nickname}: lunch at noon`,
+  });
 });
 
 it('Huawei without the v3 credentials: a HarmonyOS notification fails once, the registration is kept', async () => {

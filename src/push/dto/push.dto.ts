@@ -3,7 +3,6 @@ import { Type } from 'class-transformer';
 import { IsIn, IsObject, ValidateNested } from 'class-validator';
 import { Optional, Required, RequiredNullable } from '../../common/validation/presence.decorators';
 import { IsText, TextRules } from '../../common/validation/text-field.decorator';
-import { RefuseUnknownFields } from '../../common/validation/unknown-fields.decorator';
 import type {
   PushPlatform,
   PushPreviewLevel,
@@ -55,9 +54,13 @@ const ZONE_RULES: TextRules = {
 };
 
 /** POST /app/sdk/push/register */
-@RefuseUnknownFields()
 export class PushRegisterDto implements PushRegisterRequest {
-  @ApiProperty({ description: "The installation's stable ID.", example: 'ios-1c9e' })
+  @ApiProperty({
+    description: "The installation's stable ID: 1–64 letters, digits, '.', '_', ':' or '-' (the one calls use).",
+    example: 'ios-1c9e',
+    pattern: DEVICE_ID_RULES.pattern!.regex.source,
+    maxLength: 64,
+  })
   @Required()
   @IsText(DEVICE_ID_RULES)
   device_id: string;
@@ -71,7 +74,11 @@ export class PushRegisterDto implements PushRegisterRequest {
   @IsIn(PUSH_PROVIDERS, { message: `provider must be one of ${PUSH_PROVIDERS.join(', ')}` })
   provider: PushProviderId;
 
-  @ApiProperty({ description: "The provider's device token." })
+  @ApiProperty({
+    description: "The provider's device token: 8–512 letters, digits and : _ - . + / = (APNs: hexadecimal).",
+    pattern: TOKEN_RULES.pattern!.regex.source,
+    maxLength: 512,
+  })
   @Required()
   @IsText(TOKEN_RULES)
   token: string;
@@ -101,9 +108,8 @@ export class PushRegisterDto implements PushRegisterRequest {
 }
 
 /** POST /app/sdk/push/unregister */
-@RefuseUnknownFields()
 export class PushUnregisterDto implements PushUnregisterRequest {
-  @ApiProperty({ example: 'ios-1c9e' })
+  @ApiProperty({ example: 'ios-1c9e', pattern: DEVICE_ID_RULES.pattern!.regex.source, maxLength: 64 })
   @Required()
   @IsText(DEVICE_ID_RULES)
   device_id: string;
@@ -114,7 +120,6 @@ export class PushUnregisterDto implements PushUnregisterRequest {
   provider?: PushProviderId;
 }
 
-@RefuseUnknownFields()
 export class QuietHoursDto implements QuietHours {
   @ApiProperty({ example: '22:00' })
   @Required()
@@ -132,8 +137,7 @@ export class QuietHoursDto implements QuietHours {
   timezone: string;
 }
 
-/** POST /app/sdk/push/settings: both fields, replacing what was set. */
-@RefuseUnknownFields()
+/** POST /app/sdk/push/settings: both fields, replacing what was set. Unknown fields are ignored, as on every SDK endpoint. */
 export class PushSettingsDto implements PushSettingsRequest {
   @ApiProperty({
     enum: PREVIEW_LEVELS,
