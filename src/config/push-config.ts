@@ -19,6 +19,11 @@ export interface PushConfig {
   leaseMs: number;
   /** How often an idle instance looks for work (a local event wakes it sooner). */
   pollMs: number;
+  /**
+   * How long the dispatcher lets events gather after a wake before reading them: one read of the
+   * outbox, one queue write and one claim serve a burst instead of each event alone.
+   */
+  batchWaitMs: number;
   backoffBaseMs: number;
   backoffMaxMs: number;
   /** How long the provider keeps an undelivered message notification; calls use callTtlSeconds. */
@@ -51,6 +56,7 @@ export function loadPushConfig(env: NodeJS.ProcessEnv, problems: string[]): Push
     concurrency: readInteger(env, 'PUSH_CONCURRENCY', 16, 1, 1_000, problems),
     leaseMs,
     pollMs: readInteger(env, 'PUSH_POLL_MS', 1_000, 10, 60_000, problems),
+    batchWaitMs: readInteger(env, 'PUSH_BATCH_WAIT_MS', 100, 0, 5_000, problems),
     backoffBaseMs,
     backoffMaxMs,
     messageTtlSeconds: readInteger(env, 'PUSH_MESSAGE_TTL_SECONDS', 86_400, 1, 2_419_200, problems),

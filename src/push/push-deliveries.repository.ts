@@ -168,6 +168,31 @@ export class PushDeliveriesRepository {
     return changed === 1;
   }
 
+  /**
+   * Many accepted notifications at once (a sender records them together): each row only while
+   * one of `claims` still holds it. How many rows changed.
+   */
+  async finishSent(
+    items: ReadonlyArray<{ id: string; lastStatus: number | null; latencyMs: number }>,
+    claims: readonly string[],
+    now: number,
+  ): Promise<number> {
+    if (items.length === 0) return 0;
+    const cases = (pick: (item: (typeof items)[number]) => number | null): { sql: string; params: unknown[] } => ({
+      sql: `CASE id ${items.map(() => 'WHEN ? THEN ?').join(' ')} END`,
+      params: items.flatMap((item) => [item.id, pick(item)]),
+    });
+    const latency = cases((item) => item.latencyMs);
+    const status = cases((item) => item.lastStatus);
+    return executeCountedAlone(
+      this.rows.manager.connection,
+      `UPDATE push_deliveries SET status = ?, payload = NULL, last_error = NULL, latency_ms = ${latency.sql}, last_status = ${status.sql}, ` +
+        'finished_at = ?, claim_owner = NULL, claim_until = 0 ' +
+        `WHERE status = ? AND id IN (${items.map(() => '?').join(', ')}) AND claim_owner IN (${claims.map(() => '?').join(', ')})`,
+      ['sent', ...latency.params, ...status.params, now, 'pending', ...items.map((item) => item.id), ...claims],
+    );
+  }
+
   /** Another attempt at `nextAt`, the claim released. */
   async reschedule(id: string, claim: string, nextAt: number, attempt: AttemptRecord): Promise<void> {
     await this.rows.query(

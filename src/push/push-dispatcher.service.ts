@@ -85,7 +85,12 @@ export class PushDispatcher implements OnApplicationBootstrap, BeforeApplication
             this.failing = true;
           }
         }
-        if (!more) await this.sleep(this.config.push.pollMs);
+        if (!more) {
+          await this.sleep(this.config.push.pollMs);
+          // Let the burst that woke it gather: one step then serves many events.
+          if (!this.stopped && this.config.push.batchWaitMs > 0)
+            await new Promise((resolve) => setTimeout(resolve, this.config.push.batchWaitMs));
+        }
       }
     } finally {
       if (this.holding) await this.dispatch.release(this.owner).catch(() => undefined);
@@ -136,7 +141,7 @@ export class PushDispatcher implements OnApplicationBootstrap, BeforeApplication
         if (!(await this.dispatch.advance(manager, this.owner, this.clock.now(), last, this.config.push.leaseMs)))
           throw new LeaseLost();
       });
-      if (queued.length > 0) this.sender.wake();
+      if (queued.length > 0) this.sender.wake(new Set(queued.map((item) => item.provider)));
       return taken < events.length || events.length === BATCH;
     } finally {
       clearInterval(renewal);

@@ -23,6 +23,10 @@ import { PushProviders } from './push-providers';
 import { PushRegistrationsRepository } from './push-registrations.repository';
 
 const MAX_ERROR = 300;
+/** Accepted notifications are recorded together, at most this long after the answer… */
+const SENT_FLUSH_MS = 50;
+/** …or as soon as this many are waiting. */
+const SENT_FLUSH_COUNT = 64;
 /**
  * Dead-token answers in a row, with no delivery between, after which registrations are kept
  * (DeadTokenGuard): far more than a day's uninstalls show in one run, far fewer than an app's users.
@@ -60,7 +64,8 @@ export class PushSender implements OnApplicationBootstrap, BeforeApplicationShut
         now: () => this.clock.now(),
         deliveries: this.deliveries,
         outcome: (claimed, result, latencyMs) => this.recordAttempt(adapter, claimed, result, latencyMs),
-        finished: (provider, status) => this.metrics.pushNotifications.inc({ provider, outcome: status }),
+        finished: (provider, status, count = 1) =>
+          this.metrics.pushNotifications.inc({ provider, outcome: status }, count),
         deadToken: (claimed) => this.removeDead(adapter, claimed),
         delivered: () => this.guards.get(adapter.name)?.delivered(),
         logger: this.logger,
@@ -70,9 +75,9 @@ export class PushSender implements OnApplicationBootstrap, BeforeApplicationShut
     }
   }
 
-  /** Queued work is there: idle workers look now instead of at their next poll. */
-  wake(): void {
-    for (const worker of this.workers) worker.wake();
+  /** Queued work is there (for these registration providers, or any): their idle workers look now. */
+  wake(providers?: ReadonlySet<string>): void {
+    for (const worker of this.workers) if (!providers || worker.serves(providers)) worker.wake();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -146,7 +151,7 @@ interface WorkerContext {
   now: () => number;
   deliveries: PushDeliveriesRepository;
   outcome: (claimed: ClaimedNotification, result: PushResult, latencyMs: number) => void;
-  finished: (provider: string, status: FinalStatus) => void;
+  finished: (provider: string, status: FinalStatus, count?: number) => void;
   deadToken: (claimed: ClaimedNotification) => Promise<void>;
   delivered: () => void;
   logger: Logger;
@@ -201,6 +206,12 @@ class ProviderWorker {
   private claims = 0;
   private failing = false;
   private readonly running = new Set<Promise<void>>();
+  /** The last claim took as many as it could: more may be due, so a finished send looks again. */
+  private backlog = false;
+  /** Accepted notifications not yet recorded, written together (SENT_FLUSH_MS, SENT_FLUSH_COUNT). */
+  private sent: Array<{ id: string; claim: string; lastStatus: number | null; latencyMs: number }> = [];
+  private sentTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
   /** Claims with a send in flight, and how many each has: extended every third of a lease. */
   private readonly held = new Map<string, number>();
   private readonly heartbeat: NodeJS.Timeout;
@@ -224,6 +235,11 @@ class ProviderWorker {
       .catch((error: unknown) =>
         this.ctx.logger.warn(`push ${this.adapter.name}: extending claims failed: ${(error as Error).message}`),
       );
+  }
+
+  /** Whether it sends any of these registration providers. */
+  serves(providers: ReadonlySet<string>): boolean {
+    return this.adapter.serves.some((provider) => providers.has(provider));
   }
 
   wake(): void {
@@ -274,15 +290,47 @@ class ProviderWorker {
             if (left > 0) this.held.set(claim, left);
             else this.held.delete(claim);
             this.running.delete(running);
-            this.wake();
+            if (this.backlog) this.wake();
           });
         this.running.add(running);
       }
       // A full claim may have left more due: look again at once; otherwise wait for a wake or the poll.
-      if (claimed.length > 0 && claimed.length === free) continue;
+      this.backlog = free > 0 && claimed.length === free;
+      if (this.backlog) continue;
       await this.sleep(this.config.pollMs);
     }
     await Promise.all([...this.running]);
+    await this.flushSent();
+  }
+
+  /** Records an accepted notification with the others of the next few milliseconds, in one write. */
+  private recordSent(item: { id: string; claim: string; lastStatus: number | null; latencyMs: number }): void {
+    this.sent.push(item);
+    if (this.sent.length >= SENT_FLUSH_COUNT) void this.flushSent();
+    else this.sentTimer ??= setTimeout(() => void this.flushSent(), SENT_FLUSH_MS);
+  }
+
+  private flushSent(): Promise<void> {
+    if (this.sentTimer) clearTimeout(this.sentTimer);
+    this.sentTimer = null;
+    const batch = this.sent;
+    this.sent = [];
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing
+      .then(() =>
+        persist(() =>
+          this.ctx.deliveries.finishSent(batch, [...new Set(batch.map((item) => item.claim))], this.ctx.now()),
+        ),
+      )
+      .then((changed) => {
+        if (changed > 0) this.ctx.finished(this.adapter.name, 'sent', changed);
+      })
+      .catch((error: unknown) =>
+        this.ctx.logger.warn(
+          `push ${this.adapter.name}: recording sent notifications failed: ${(error as Error).message}`,
+        ),
+      );
+    return this.flushing;
   }
 
   private async process(item: ClaimedNotification, claim: string): Promise<void> {
@@ -321,7 +369,7 @@ class ProviderWorker {
     switch (result.outcome) {
       case 'sent':
         this.ctx.delivered();
-        return finish('sent', record);
+        return this.recordSent({ id: item.id, claim, lastStatus: result.status, latencyMs });
       case 'dead_token':
         await finish('dead_token', record);
         return this.ctx.deadToken(item);

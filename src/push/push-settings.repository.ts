@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { dialectOf } from '../database/sql-dialect';
 import { PushSettingsEntity } from './push.entities';
 
@@ -17,8 +17,20 @@ export class PushSettingsRepository {
     const out = new Map<string, PushSettingsEntity>();
     // 500 at a time: a group of thousands stays within every driver's parameter limit.
     for (let i = 0; i < userIds.length; i += 500) {
-      const rows = await this.rows.find({ where: { userId: In(userIds.slice(i, i + 500)) } });
-      for (const row of rows) out.set(row.userId, row);
+      const chunk = userIds.slice(i, i + 500);
+      const rows = (await this.rows.query(
+        `SELECT user_id, preview, quiet_start, quiet_end, timezone, updated_at FROM push_settings WHERE user_id IN (${chunk.map(() => '?').join(', ')})`,
+        [...chunk],
+      )) as Array<Record<string, string | number | null>>;
+      for (const row of rows)
+        out.set(String(row.user_id), {
+          userId: String(row.user_id),
+          preview: row.preview === null ? null : String(row.preview),
+          quietStart: row.quiet_start === null ? null : Number(row.quiet_start),
+          quietEnd: row.quiet_end === null ? null : Number(row.quiet_end),
+          timezone: row.timezone === null ? null : String(row.timezone),
+          updatedAt: Number(row.updated_at),
+        });
     }
     return out;
   }

@@ -30,6 +30,8 @@ afterEach(() => {
 async function pair(): Promise<{ sender: IssuedUser; receiver: IssuedUser; token: string }> {
   const [sender, receiver] = await w.api.users(2);
   await w.api.befriend(sender, receiver);
+  // The friend request is decided before the device exists (the dispatcher waits a moment for a burst).
+  await settled(w.t);
   const token = FakeFcm.deviceToken();
   await registerOk(w.t, receiver, { device_id: deviceId(), provider: 'fcm', token, platform: 'android' });
   return { sender, receiver, token };

@@ -43,6 +43,7 @@ describe('push claims across two instances', () => {
     const api = new ApiClient(first);
     const [a, b] = [await issueUser(first), await issueUser(first)];
     await api.befriend(a, b);
+    await settled(first);
     const token = FakeFcm.deviceToken();
     await register(first, b, androidDevice(token));
     // Warm both instances' access tokens, then make the next send need a new one, slowly:

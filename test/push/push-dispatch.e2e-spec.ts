@@ -40,6 +40,8 @@ describe('offline push (FCM)', () => {
   async function pair(): Promise<{ a: IssuedUser; b: IssuedUser; aToken: string; bToken: string }> {
     const [a, b] = [await issueUser(t), await issueUser(t)];
     await api.befriend(a, b);
+    // The friend request is decided before the devices exist: only what follows notifies.
+    await settled(t);
     const [aToken, bToken] = [FakeFcm.deviceToken(), FakeFcm.deviceToken()];
     await register(t, a, androidDevice(aToken));
     await register(t, b, androidDevice(bToken));
@@ -207,6 +209,7 @@ describe('offline push (FCM)', () => {
     const { a, b, bToken } = await pair();
     const c = await issueUser(t);
     await api.befriend(a, c);
+    await settled(t);
     await register(t, c, androidDevice(bToken));
     expect((await settings(b)).devices).toEqual([]);
     await api.send(a, friendCid(b), 'for b only');

@@ -109,6 +109,7 @@ describe('offline push through APNs, FCM, Huawei and Xiaomi', () => {
   it('shapes a message for each provider, with the event as collapse key, and never as a VoIP push', async () => {
     const [a, b] = [await issueUser(t), await issueUser(t)];
     await api.befriend(a, b);
+    await settled(t);
     const p = await phones(b);
     const sent = await api.send(a, friendCid(b), 'ship it');
     await eventually(
@@ -147,6 +148,7 @@ describe('offline push through APNs, FCM, Huawei and Xiaomi', () => {
   it('rings a call through the VoIP token at high priority, and the vendors as calls', async () => {
     const [a, b] = [await issueUser(t), await issueUser(t)];
     await api.befriend(a, b);
+    await settled(t);
     const p = await phones(b);
     const started = await calls.start(a, friendCid(b), { media: 'video' });
     await eventually(
@@ -168,6 +170,7 @@ describe('offline push through APNs, FCM, Huawei and Xiaomi', () => {
   it('retries a provider that is down, gives up at the deadline with a metric, and the others are not held up', async () => {
     const [a, b] = [await issueUser(t), await issueUser(t)];
     await api.befriend(a, b);
+    await settled(t);
     const fcmToken = FakeFcm.deviceToken();
     await register(t, b, androidDevice(fcmToken));
     const iphone = apnsToken();

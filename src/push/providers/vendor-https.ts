@@ -36,7 +36,10 @@ export class VendorHttpsClient {
     this.agent = new https.Agent({
       keepAlive: true,
       maxSockets: options.maxSockets ?? 16,
-      ca: options.extraCaPem ? [...tls.rootCertificates, options.extraCaPem] : undefined,
+      // A secure context built once: a `ca` list would be joined into the pool's key on every request.
+      ...(options.extraCaPem
+        ? { secureContext: tls.createSecureContext({ ca: [...tls.rootCertificates, options.extraCaPem] }) }
+        : {}),
     });
   }
 

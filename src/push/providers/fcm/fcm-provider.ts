@@ -54,7 +54,10 @@ export class FcmProvider implements PushProvider {
       keepAlive: true,
       maxSockets: options.maxSockets ?? 32,
       // In addition to the public roots, not instead of them: a proxy may still forward to Google.
-      ca: config.caPem ? [...tls.rootCertificates, config.caPem] : undefined,
+      // A secure context built once: a `ca` list would be joined into the pool's key on every request.
+      ...(config.caPem
+        ? { secureContext: tls.createSecureContext({ ca: [...tls.rootCertificates, config.caPem] }) }
+        : {}),
     });
     this.tokens = new ServiceAccountTokenSource({
       clientEmail: config.clientEmail,
