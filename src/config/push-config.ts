@@ -7,6 +7,11 @@ import { readChoice, readInteger } from './env-values';
 
 /** Offline push (src/push). Times are milliseconds unless named otherwise. */
 export interface PushConfig {
+  /**
+   * Whether this instance reads the outbox and sends notifications. Off: it still takes
+   * registrations and settings, and another instance (a dedicated push worker) sends.
+   */
+  dispatch: boolean;
   /** The preview level of users who chose none. */
   previewDefault: PushPreviewLevel;
   /** A notification still failing this long after its event is given up. */
@@ -50,6 +55,7 @@ export function loadPushConfig(env: NodeJS.ProcessEnv, problems: string[]): Push
   const backoffMaxMs = readInteger(env, 'PUSH_BACKOFF_MAX_MS', 60_000, 10, 3_600_000, problems);
   if (backoffMaxMs < backoffBaseMs) problems.push('PUSH_BACKOFF_MAX_MS must not be below PUSH_BACKOFF_BASE_MS');
   return {
+    dispatch: readChoice(env, 'PUSH_DISPATCH', ['true', 'false'] as const, 'true', problems) === 'true',
     previewDefault: readChoice(env, 'PUSH_PREVIEW_DEFAULT', PREVIEW_LEVELS, 'full', problems),
     retryMs: readInteger(env, 'PUSH_RETRY_SECONDS', 600, 1, 86_400, problems) * 1000,
     timeoutMs,

@@ -52,7 +52,7 @@ export class PushDispatcher implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.providers.adapters.length === 0) return;
+    if (this.providers.adapters.length === 0 || !this.config.push.dispatch) return;
     this.stream.onSequenced(() => this.wake());
     this.done = this.run();
   }

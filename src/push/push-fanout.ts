@@ -155,7 +155,8 @@ export class PushFanout {
           provider: device.provider,
           kind: candidate.subject.kind,
           payload: JSON.stringify(notification),
-          createdAt: now,
+          // The event's time: a record's age and the delay metric count from what happened.
+          createdAt,
           deadlineAt: Math.min(createdAt + this.config.push.retryMs, notification.expiresAt),
         });
       }

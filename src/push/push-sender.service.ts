@@ -58,6 +58,8 @@ export class PushSender implements OnApplicationBootstrap, BeforeApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
+    // PUSH_DISPATCH=false: another instance sends (the console's test send still works here).
+    if (!this.appConfig.push.dispatch) return;
     for (const adapter of this.providers.adapters) {
       this.guards.set(adapter.name, new DeadTokenGuard(DEAD_TOKEN_RUN));
       const worker = new ProviderWorker(adapter, this.owner, this.appConfig.push, {
@@ -290,13 +292,17 @@ class ProviderWorker {
             if (left > 0) this.held.set(claim, left);
             else this.held.delete(claim);
             this.running.delete(running);
-            if (this.backlog) this.wake();
+            // More may be due: claim again once a quarter of the slots is free (a claim a slot would
+            // cost three statements a notification).
+            if (this.backlog && this.config.concurrency - this.inFlight >= Math.ceil(this.config.concurrency / 4))
+              this.wake();
           });
         this.running.add(running);
       }
       // A full claim may have left more due: look again at once; otherwise wait for a wake or the poll.
-      this.backlog = free > 0 && claimed.length === free;
-      if (this.backlog) continue;
+      // With no slot free the last full claim still stands: a finished send wakes the worker.
+      if (free > 0) this.backlog = claimed.length === free;
+      if (free > 0 && this.backlog) continue;
       await this.sleep(this.config.pollMs);
     }
     await Promise.all([...this.running]);
