@@ -41,10 +41,14 @@ export class PushDispatchRepository {
     return changed === 1;
   }
 
-  async release(owner: string): Promise<void> {
+  /**
+   * Gives the lease up (any instance may claim it at once); `lease_until` keeps the time, so the
+   * outbox is still held for the dispatcher's return (PushRetentionService.outboxFloor).
+   */
+  async release(owner: string, now: number): Promise<void> {
     await this.rows.query(
-      'UPDATE push_dispatch SET lease_owner = NULL, lease_until = 0 WHERE id = 1 AND lease_owner = ?',
-      [owner],
+      'UPDATE push_dispatch SET lease_owner = NULL, lease_until = ? WHERE id = 1 AND lease_owner = ?',
+      [now, owner],
     );
   }
 }

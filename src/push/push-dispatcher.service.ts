@@ -93,7 +93,7 @@ export class PushDispatcher implements OnApplicationBootstrap, BeforeApplication
         }
       }
     } finally {
-      if (this.holding) await this.dispatch.release(this.owner).catch(() => undefined);
+      if (this.holding) await this.dispatch.release(this.owner, this.clock.now()).catch(() => undefined);
     }
   }
 

@@ -30,10 +30,14 @@ export class PushRetentionService {
   /**
    * The dispatcher's cursor while push runs: later events wait for it. It falls behind only
    * while the database fails it, and events older than PUSH_RETRY_SECONDS are not pushed
-   * anyway. Without a configured provider nothing is held back.
+   * anyway. Nothing is held back without a configured provider, nor when no instance has held
+   * the dispatcher's lease for longer than that (every instance runs with PUSH_DISPATCH=false):
+   * the outbox must not grow for a reader that is not there.
    */
   async outboxFloor(): Promise<string | null> {
     if (this.providers.adapters.length === 0) return null;
-    return (await this.dispatch.find())?.cursorPosition ?? null;
+    const state = await this.dispatch.find();
+    if (!state || state.leaseUntil < this.clock.now() - this.config.push.retryMs) return null;
+    return state.cursorPosition;
   }
 }
