@@ -1,9 +1,11 @@
-import type { PushPreviewLevel } from '../contract/push';
-import { ApnsConfig, loadApnsConfig } from '../push/providers/apns/apns-config';
-import { FcmConfig, loadFcmConfig } from '../push/providers/fcm/fcm-config';
-import { HuaweiConfig, loadHuaweiConfig } from '../push/providers/huawei/huawei-config';
-import { XiaomiConfig, loadXiaomiConfig } from '../push/providers/xiaomi/xiaomi-config';
+import { ApnsConfig, loadApnsConfig } from './push/apns-config';
+import { FcmConfig, loadFcmConfig } from './push/fcm-config';
+import { HuaweiConfig, loadHuaweiConfig } from './push/huawei-config';
+import { XiaomiConfig, loadXiaomiConfig } from './push/xiaomi-config';
 import { readChoice, readInteger } from './env-values';
+
+/** What a notification shows of a message (the contract's PushPreviewLevel). */
+export type PushPreviewLevel = 'full' | 'sender' | 'none';
 
 /** Offline push (src/push). Times are milliseconds unless named otherwise. */
 export interface PushConfig {

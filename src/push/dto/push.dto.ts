@@ -12,10 +12,10 @@ import type {
   PushUnregisterRequest,
   QuietHours,
 } from '../../contract/push';
+import { PREVIEW_LEVELS } from '../../config/push-config';
 import { PUSH_PROVIDERS } from '../providers/push-provider';
 
 export const PUSH_PLATFORMS: readonly PushPlatform[] = ['ios', 'android', 'harmony'];
-export const PREVIEW_LEVELS: readonly PushPreviewLevel[] = ['full', 'sender', 'none'];
 
 const DEVICE_ID_RULES: TextRules = {
   min: 1,

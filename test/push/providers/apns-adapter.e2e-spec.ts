@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, IncomingHttpHeaders } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApnsConfig, loadApnsConfig } from '../../../src/push/providers/apns/apns-config';
+import { ApnsConfig, loadApnsConfig } from '../../../src/config/push/apns-config';
 import { ApnsTokenSource } from '../../../src/push/providers/apns/apns-jwt';
 import { ApnsProvider, ApnsProviderOptions } from '../../../src/push/providers/apns/apns-provider';
 import type { PushDevice, PushNotification, PushResult } from '../../../src/push/providers/push-provider';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { loadFcmConfig } from '../../../src/push/providers/fcm/fcm-config';
+import { loadFcmConfig } from '../../../src/config/push/fcm-config';
 import { FcmProvider } from '../../../src/push/providers/fcm/fcm-provider';
 import type { PushDevice, PushNotification, PushResult } from '../../../src/push/providers/push-provider';
 import { FakeFcm, FakeServiceAccount } from '../fakes/fake-fcm';

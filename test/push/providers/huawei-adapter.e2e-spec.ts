@@ -1,5 +1,5 @@
 import type { PushDevice, PushNotification, PushResult } from '../../../src/push/providers/push-provider';
-import type { HuaweiConfig } from '../../../src/push/providers/huawei/huawei-config';
+import type { HuaweiConfig } from '../../../src/config/push/huawei-config';
 import { parseHuaweiServiceAccount } from '../../../src/push/providers/huawei/huawei-jwt';
 import { HuaweiProvider, type HuaweiProviderOptions } from '../../../src/push/providers/huawei/huawei-provider';
 import { huaweiNotifyId } from '../../../src/push/providers/huawei/huawei-request';

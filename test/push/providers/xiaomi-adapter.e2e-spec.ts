@@ -1,5 +1,5 @@
 import type { PushDevice, PushNotification, PushResult } from '../../../src/push/providers/push-provider';
-import type { XiaomiConfig } from '../../../src/push/providers/xiaomi/xiaomi-config';
+import type { XiaomiConfig } from '../../../src/config/push/xiaomi-config';
 import { XiaomiProvider, type XiaomiProviderOptions } from '../../../src/push/providers/xiaomi/xiaomi-provider';
 import { xiaomiNotifyId } from '../../../src/push/providers/xiaomi/xiaomi-request';
 import { FakeXiaomi } from '../fakes/fake-xiaomi';

@@ -1,7 +1,7 @@
 import { ClientHttp2Session, connect, constants, IncomingHttpHeaders } from 'node:http2';
 import { rootCertificates } from 'node:tls';
 import type { PushDevice, PushNotification, PushProvider, PushProviderName, PushResult } from '../push-provider';
-import type { ApnsConfig } from './apns-config';
+import type { ApnsConfig } from '../../../config/push/apns-config';
 import { ApnsTokenSource } from './apns-jwt';
 import { buildApnsRequest } from './apns-request';
 

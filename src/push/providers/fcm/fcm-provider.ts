@@ -1,7 +1,7 @@
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import type { PushDevice, PushNotification, PushProvider, PushProviderName, PushResult } from '../push-provider';
-import type { FcmConfig } from './fcm-config';
+import type { FcmConfig } from '../../../config/push/fcm-config';
 import { buildFcmRequest } from './fcm-request';
 import { GoogleOAuthError, httpsTokenExchange, retryAfter, ServiceAccountTokenSource } from './google-oauth';
 

@@ -1,4 +1,7 @@
-import { constants, createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { constants, sign } from 'node:crypto';
+import type { HuaweiServiceAccount } from '../../../config/push/huawei-service-account';
+
+export { parseHuaweiServiceAccount, type HuaweiServiceAccount } from '../../../config/push/huawei-service-account';
 
 /**
  * Push Kit v3 (HarmonyOS NEXT) authenticates with a JWT the server signs itself from a service
@@ -6,47 +9,10 @@ import { constants, createPrivateKey, sign, type KeyObject } from 'node:crypto';
  * exchange: the JWT is the Bearer credential.
  */
 
-/** The fields of the service account key file this adapter uses. */
-export interface HuaweiServiceAccount {
-  projectId: string;
-  keyId: string;
-  subAccount: string;
-  privateKey: KeyObject;
-  /** The key as the file holds it, for the log scrubber. */
-  privateKeyPem: string;
-}
-
 /** Huawei's fixed audience for service-account JWTs. */
 export const HUAWEI_JWT_AUDIENCE = 'https://oauth-login.cloud.huawei.com/oauth2/v3/token';
 /** Huawei advises an hour; it refuses more than a day (80300036). */
 export const HUAWEI_JWT_LIFETIME_SEC = 3600;
-
-/** Parses a downloaded service account key file; throws a secret-free message naming what is wrong. */
-export function parseHuaweiServiceAccount(json: string): HuaweiServiceAccount {
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(json) as Record<string, unknown>;
-  } catch {
-    throw new Error('is not JSON');
-  }
-  for (const field of ['project_id', 'key_id', 'sub_account', 'private_key']) {
-    if (typeof parsed[field] !== 'string' || !(parsed[field] as string).trim()) throw new Error(`has no ${field}`);
-  }
-  let privateKey: KeyObject;
-  try {
-    privateKey = createPrivateKey(parsed.private_key as string);
-  } catch {
-    throw new Error('has a private_key that is not a PEM private key');
-  }
-  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('has a private_key that is not an RSA key');
-  return {
-    projectId: parsed.project_id as string,
-    keyId: parsed.key_id as string,
-    subAccount: parsed.sub_account as string,
-    privateKey,
-    privateKeyPem: parsed.private_key as string,
-  };
-}
 
 /** A PS256 JWT: header {kid, typ, alg}, payload {aud, iss: sub_account, iat, exp}. */
 export function signHuaweiJwt(account: HuaweiServiceAccount, nowMs: number): { jwt: string; expiresAt: number } {

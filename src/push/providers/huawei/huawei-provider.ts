@@ -1,6 +1,6 @@
 import type { PushDevice, PushNotification, PushProvider, PushProviderName, PushResult } from '../push-provider';
 import { VendorHttpsClient, VendorHttpsError, retryAfterMs, type VendorHttpsResponse } from '../vendor-https';
-import type { HuaweiConfig } from './huawei-config';
+import type { HuaweiConfig } from '../../../config/push/huawei-config';
 import { signHuaweiJwt } from './huawei-jwt';
 import {
   buildHuaweiV1Body,

@@ -1,6 +1,6 @@
 import type { PushDevice, PushNotification, PushProvider, PushProviderName, PushResult } from '../push-provider';
 import { VendorHttpsClient, VendorHttpsError, retryAfterMs } from '../vendor-https';
-import type { XiaomiConfig } from './xiaomi-config';
+import type { XiaomiConfig } from '../../../config/push/xiaomi-config';
 import { buildXiaomiForm, classifyXiaomiAnswer } from './xiaomi-request';
 
 export interface XiaomiProviderOptions {

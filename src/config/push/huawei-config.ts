@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { checkHttpsUrl, readCaFile } from '../vendor-https';
-import { parseHuaweiServiceAccount, type HuaweiServiceAccount } from './huawei-jwt';
+import { checkHttpsUrl, readCaFile } from './provider-settings';
+import { parseHuaweiServiceAccount, type HuaweiServiceAccount } from './huawei-service-account';
 
 /** Huawei Push Kit (HMS, Android) credentials and endpoints. */
 export interface HuaweiConfig {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { checkHttpsUrl, readCaFile } from '../vendor-https';
+import { checkHttpsUrl, readCaFile } from './provider-settings';
 
 /** Xiaomi Mi Push credentials and endpoint. */
 export interface XiaomiConfig {

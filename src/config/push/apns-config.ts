@@ -1,6 +1,6 @@
 import { createPrivateKey, KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readChoice } from '../../../config/env-values';
+import { readChoice } from '../env-values';
 
 export const APNS_ENVIRONMENTS = ['production', 'sandbox'] as const;
 export type ApnsEnvironment = (typeof APNS_ENVIRONMENTS)[number];
