@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { EventStream } from '../../src/outbox/event-stream.service';
+import { eventually } from '../webhooks/receiver';
 import { FakeApns } from './fakes/fake-apns';
 import { FakeFcm } from './fakes/fake-fcm';
 import { FakeHuawei } from './fakes/fake-huawei';
@@ -66,19 +67,6 @@ export async function register(t: TestApp, user: IssuedUser, registration: Regis
 
 export function androidDevice(token = FakeFcm.deviceToken()): Registration {
   return { device_id: `pixel-${randomBytes(4).toString('hex')}`, provider: 'fcm', token, platform: 'android' };
-}
-
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /**
@@ -175,3 +163,5 @@ export async function xiaomiFake(
     },
   };
 }
+
+export { eventually };

@@ -95,15 +95,5 @@ export class VendorHttpsClient {
   }
 }
 
-/** Milliseconds from a Retry-After header (seconds or an HTTP date), when it names a sane wait. */
-export function retryAfterMs(header: string | string[] | undefined, now: number): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(value);
-  if (Number.isFinite(date) && date > now) return date - now;
-  return undefined;
-}
-
 export { checkHttpsUrl, readCaFile } from '../../config/push/provider-settings';
+export { retryAfterMs } from './provider-answers';

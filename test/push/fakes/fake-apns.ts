@@ -33,7 +33,7 @@ import {
   ServerHttp2Session,
   ServerHttp2Stream,
 } from 'node:http2';
-import { generate } from 'selfsigned';
+import { localhostCertificate } from './localhost-certificate';
 
 export interface FakeApnsOptions {
   /** The public half of the .p8 key the adapter signs with (PEM or KeyObject). */
@@ -107,22 +107,7 @@ export class FakeApns {
   }
 
   static async start(options: FakeApnsOptions): Promise<FakeApns> {
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 7, ip: '127.0.0.1' },
-          ],
-        },
-      ],
-    });
+    const pems = await localhostCertificate();
     const server = createSecureServer({ key: pems.private, cert: pems.cert, allowHTTP1: false });
     const fake = new FakeApns(server, options, pems.cert);
     server.on('session', (session: ServerHttp2Session) => {

@@ -3,7 +3,7 @@ import { AddressInfo, Socket } from 'node:net';
 import * as https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
-import { generate } from 'selfsigned';
+import { localhostCertificate } from './localhost-certificate';
 
 /**
  * A fake Firebase Cloud Messaging (HTTP v1) with its Google OAuth2 token endpoint, on one HTTPS
@@ -58,23 +58,7 @@ export class FakeFcm {
   ) {}
 
   static async start(): Promise<FakeFcm> {
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 7, ip: '127.0.0.1' },
-            { type: 7, ip: '::1' },
-          ],
-        },
-      ],
-    });
+    const pems = await localhostCertificate();
     const server = https.createServer({ key: pems.private, cert: pems.cert, keepAliveTimeout: 30_000 });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

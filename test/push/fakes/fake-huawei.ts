@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { localhostCertificate } from './localhost-certificate';
 
 export interface FakeHuaweiOptions {
   appId: string;
@@ -126,19 +126,7 @@ export class FakeHuawei {
   }
 
   static async start(options: FakeHuaweiOptions): Promise<FakeHuawei> {
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      extensions: [
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 7, ip: '127.0.0.1' },
-            { type: 2, value: 'localhost' },
-          ],
-        },
-      ],
-    });
+    const pems = await localhostCertificate();
     let fake: FakeHuawei | null = null;
     const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
       void fake?.handle(req, res);

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { localhostCertificate } from './localhost-certificate';
 
 export interface FakeXiaomiOptions {
   appSecret: string;
@@ -77,19 +77,7 @@ export class FakeXiaomi {
   ) {}
 
   static async start(options: FakeXiaomiOptions): Promise<FakeXiaomi> {
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      extensions: [
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 7, ip: '127.0.0.1' },
-            { type: 2, value: 'localhost' },
-          ],
-        },
-      ],
-    });
+    const pems = await localhostCertificate();
     let fake: FakeXiaomi | null = null;
     const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
       void fake?.handle(req, res);

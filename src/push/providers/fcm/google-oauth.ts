@@ -1,5 +1,6 @@
 import { createPrivateKey, KeyObject, sign } from 'node:crypto';
 import * as https from 'node:https';
+import { retryAfterMs as retryAfter } from '../provider-answers';
 
 export const FIREBASE_MESSAGING_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 
@@ -200,13 +201,4 @@ function describeOAuthError(body: string): string {
   }
 }
 
-/** Milliseconds from a Retry-After header (seconds or an HTTP date). */
-export function retryAfter(header: string | string[] | undefined, now: number): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(value);
-  if (Number.isFinite(date) && date > now) return date - now;
-  return undefined;
-}
+export { retryAfter };

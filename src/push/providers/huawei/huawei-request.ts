@@ -1,4 +1,5 @@
 import { notifyIdFromEvent } from '../notify-id';
+import { parseJsonObject, withoutToken } from '../provider-answers';
 import type { PushKind, PushNotification } from '../push-provider';
 
 /**
@@ -157,7 +158,7 @@ const RETRY_CODES = new Set(['81000001', '80600003']);
  * never echoed: the reason strings stay secret-free.
  */
 export function classifyHuaweiAnswer(status: number, rawBody: string, token: string): HuaweiVerdict {
-  const parsed = parseJson(rawBody);
+  const parsed = parseJsonObject(rawBody);
   const code = typeof parsed?.code === 'string' || typeof parsed?.code === 'number' ? String(parsed.code) : null;
   const msg = typeof parsed?.msg === 'string' ? parsed.msg : '';
   const requestId = typeof parsed?.requestId === 'string' ? parsed.requestId : undefined;
@@ -171,32 +172,17 @@ export function classifyHuaweiAnswer(status: number, rawBody: string, token: str
   if (code === '80000000') return requestId ? { kind: 'sent', requestId } : { kind: 'sent' };
   if (code === '80100000') {
     // Partial success: msg is itself JSON, {"success":n,"failure":n,"illegal_tokens":[...]}.
-    const detail = parseJson(msg);
+    const detail = parseJsonObject(msg);
     const illegal = Array.isArray(detail?.illegal_tokens) ? (detail.illegal_tokens as unknown[]) : [];
     if (illegal.includes(token))
       return { kind: 'dead_token', reason: 'Huawei 80100000: token listed in illegal_tokens' };
     return requestId ? { kind: 'sent', requestId } : { kind: 'sent' };
   }
   if (code === '80300007') return { kind: 'dead_token', reason: 'Huawei 80300007: all tokens are invalid' };
-  const described = `Huawei ${code}${msg ? `: ${safeMessage(msg, token)}` : ''} (HTTP ${status})`;
+  const described = `Huawei ${code}${msg ? `: ${withoutToken(msg, token, 'token')}` : ''} (HTTP ${status})`;
   if (AUTH_CODES.has(code)) return { kind: 'auth', reason: described };
   if (RETRY_CODES.has(code) || status === 429 || status >= 500) return { kind: 'retry', reason: described };
   return { kind: 'failed', reason: described };
-}
-
-/** A vendor message for a reason string: short, and without the device token should it echo one. */
-function safeMessage(msg: string, token: string): string {
-  const cleaned = token ? msg.split(token).join('[token]') : msg;
-  return cleaned.length > 120 ? `${cleaned.slice(0, 120)}…` : cleaned;
-}
-
-function parseJson(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The OAuth token endpoint's answer: an access token and its lifetime, or why not. */
@@ -206,7 +192,7 @@ export type HuaweiTokenAnswer =
   | { kind: 'failed'; reason: string };
 
 export function classifyHuaweiTokenAnswer(status: number, rawBody: string): HuaweiTokenAnswer {
-  const parsed = parseJson(rawBody);
+  const parsed = parseJsonObject(rawBody);
   if (status === 200 && typeof parsed?.access_token === 'string' && parsed.access_token) {
     const expiresIn = Number(parsed.expires_in);
     return {

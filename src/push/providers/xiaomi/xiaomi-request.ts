@@ -1,4 +1,5 @@
 import { notifyIdFromEvent } from '../notify-id';
+import { parseJsonObject, withoutToken } from '../provider-answers';
 import type { PushNotification } from '../push-provider';
 
 /**
@@ -74,7 +75,7 @@ const RETRY_CODES = new Set([-1, 1, 10001, 10002, 10003, 10027, 10034, 26003, 65
  * business outcomes; `token` is only compared, never echoed, so reasons stay secret-free.
  */
 export function classifyXiaomiAnswer(status: number, rawBody: string, token: string): XiaomiVerdict {
-  const parsed = parseJson(rawBody);
+  const parsed = parseJsonObject(rawBody);
   const code = parsed && parsed.code !== undefined ? Number(parsed.code) : NaN;
   if (!Number.isFinite(code)) {
     if (status === 429 || status >= 500) return { kind: 'retry', reason: `HTTP ${status} from Xiaomi` };
@@ -88,7 +89,7 @@ export function classifyXiaomiAnswer(status: number, rawBody: string, token: str
     return typeof data.id === 'string' ? { kind: 'sent', messageId: data.id } : { kind: 'sent' };
   }
   const reasonText = typeof parsed?.reason === 'string' ? parsed.reason : '';
-  const described = `Xiaomi ${code}${reasonText ? `: ${safeText(reasonText, token)}` : ''} (HTTP ${status})`;
+  const described = `Xiaomi ${code}${reasonText ? `: ${withoutToken(reasonText, token, 'regid')}` : ''} (HTTP ${status})`;
   // 20301 is "send failed"; for a single regid its reason "No valid targets!" means the regid is unknown or unregistered.
   if (code === 20301 && /valid target|regid/i.test(reasonText)) return { kind: 'dead_token', reason: described };
   if (RETRY_CODES.has(code) || status === 429 || status >= 500) return { kind: 'retry', reason: described };
@@ -100,18 +101,4 @@ function badRegIds(value: unknown): string[] {
   if (typeof value === 'string') return value.split(',').map((id) => id.trim());
   if (Array.isArray(value)) return value.filter((id): id is string => typeof id === 'string');
   return [];
-}
-
-function safeText(text: string, token: string): string {
-  const cleaned = token ? text.split(token).join('[regid]') : text;
-  return cleaned.length > 120 ? `${cleaned.slice(0, 120)}…` : cleaned;
-}
-
-function parseJson(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
