@@ -49,6 +49,21 @@ describe('push: presence across instances and kill -9 mid-send', () => {
     files.cleanup();
   });
 
+  /** Waits until the dispatcher's cursor has passed the event (read from the database); false after 30 s. */
+  async function dispatchedPast(eventId: string): Promise<boolean> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const [row] = await cluster.db.query<{ n: number | string }>(
+        'SELECT COUNT(*) AS n FROM outbox_events e JOIN push_dispatch d ON d.id = 1 WHERE e.event_id = ? AND e.position <= d.cursor_position',
+        [eventId],
+        cluster.database,
+      );
+      if (Number(row?.n) > 0) return true;
+      await sleep(50);
+    }
+    return false;
+  }
+
   const notified = (eventId: string) => fcm.received.filter((r) => r.token === bobToken && r.collapseKey === eventId);
 
   it('sends nothing to a user connected to the other instance', async () => {
@@ -62,10 +77,15 @@ describe('push: presence across instances and kill -9 mid-send', () => {
       socket.once('connection.ready', () => resolve());
       socket.once('connect_error', reject);
     });
-    const online = await sendMessage(cluster, 0, alice, friendConversationId(bob), 'you are online');
-    await new Promise<void>((resolve) => {
+    const heard = new Promise<void>((resolve) => {
       socket.once('message.new', () => resolve());
     });
+    const online = await sendMessage(cluster, 0, alice, friendConversationId(bob), 'you are online');
+    await heard;
+    // Presence is asked when the dispatcher reads the event (it lets a burst gather first): the
+    // socket stays until it has.
+    const dispatched = await dispatchedPast(online.eventId);
+    expect({ dispatched, logs: dispatched ? '' : cluster.logs() }).toEqual({ dispatched: true, logs: '' });
     socket.close();
     // The disconnect reaches the presence registry at once; a second's margin for the hop to Redis.
     await sleep(1000);
