@@ -213,19 +213,27 @@ export class PushDeliveriesRepository {
 
   /**
    * Notifications no sender will finish: pending past their deadline and not claimed (a
-   * provider no instance is configured for any more). Given up, their previews dropped.
+   * provider no instance is configured for any more, or a retry no worker reached before its
+   * deadline). Given up, their previews dropped; how many, by provider, for the outcome metric.
    */
-  async expireAbandoned(now: number, batchSize: number): Promise<number> {
+  async expireAbandoned(now: number, batchSize: number): Promise<Map<string, number>> {
     const rows = (await this.rows.query(
-      'SELECT id FROM push_deliveries WHERE status = ? AND deadline_at < ? AND claim_until < ? ORDER BY id LIMIT ?',
+      'SELECT id, provider FROM push_deliveries WHERE status = ? AND deadline_at < ? AND claim_until < ? ORDER BY id LIMIT ?',
       ['pending', now, now, batchSize],
-    )) as Array<{ id: string | number }>;
-    if (rows.length === 0) return 0;
-    return executeCountedAlone(
-      this.rows.manager.connection,
-      `UPDATE push_deliveries SET status = ?, payload = NULL, last_error = ?, finished_at = ? WHERE status = ? AND claim_until < ? AND id IN (${rows.map(() => '?').join(', ')})`,
-      ['expired', 'no sender took it before its deadline', now, 'pending', now, ...rows.map((row) => String(row.id))],
-    );
+    )) as Array<{ id: string | number; provider: string }>;
+    const byProvider = new Map<string, string[]>();
+    for (const row of rows) byProvider.set(row.provider, [...(byProvider.get(row.provider) ?? []), String(row.id)]);
+    const expired = new Map<string, number>();
+    for (const [provider, ids] of byProvider) {
+      // The condition again: a worker may have claimed one of them since the SELECT.
+      const changed = await executeCountedAlone(
+        this.rows.manager.connection,
+        `UPDATE push_deliveries SET status = ?, payload = NULL, last_error = ?, finished_at = ? WHERE status = ? AND claim_until < ? AND id IN (${ids.map(() => '?').join(', ')})`,
+        ['expired', 'no sender took it before its deadline', now, 'pending', now, ...ids],
+      );
+      if (changed > 0) expired.set(provider, changed);
+    }
+    return expired;
   }
 
   /** Erasure: every notification record of the user. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { PushDeliveriesRepository } from './push-deliveries.repository';
 import { PushDispatchRepository } from './push-dispatch.repository';
 import { PushProviders } from './push-providers';
@@ -14,6 +15,7 @@ export class PushRetentionService {
     private readonly deliveries: PushDeliveriesRepository,
     private readonly dispatch: PushDispatchRepository,
     private readonly providers: PushProviders,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Final notification records kept this long (0: for ever). */
@@ -23,7 +25,8 @@ export class PushRetentionService {
 
   /** Gives up what no sender will finish, then deletes final records created before `cutoff`. */
   async pruneDeliveriesBefore(cutoff: number, batchSize: number): Promise<number> {
-    await this.deliveries.expireAbandoned(this.clock.now(), batchSize);
+    const expired = await this.deliveries.expireAbandoned(this.clock.now(), batchSize);
+    for (const [provider, count] of expired) this.metrics.pushNotifications.inc({ provider, outcome: 'expired' }, count);
     return this.deliveries.prune(cutoff, batchSize);
   }
 
