@@ -13,6 +13,8 @@ export interface AuditEntry {
   targetId: string;
   before: unknown;
   after: unknown;
+  /** The report the action was taken from: the row is listed in that report's history too. */
+  reportId?: string;
 }
 
 /** Writes the audit row of an admin action with the action's own transaction, so neither exists without the other. */
@@ -35,6 +37,7 @@ export class AdminAuditService {
       traceId: actor.traceId,
       createdAt: this.clock.now(),
       actorKind: 'admin',
+      reportId: entry.reportId ?? null,
     });
   }
 
@@ -55,6 +58,7 @@ export class AdminAuditService {
       traceId,
       createdAt: this.clock.now(),
       actorKind: 'host',
+      reportId: entry.reportId ?? null,
     });
   }
 }

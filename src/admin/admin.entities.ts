@@ -25,6 +25,10 @@ export class AdminAccountEntity {
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
 
+  /** The console's language for this administrator: 'en' or 'zh-CN'. */
+  @Column({ type: 'varchar', length: 16, default: 'en' })
+  locale: string;
+
   /** The active TOTP secret (base32): two-factor sign-in is on when set. Never leaves the service. */
   @Column({ name: 'totp_secret', type: 'varchar', length: 64, nullable: true })
   totpSecret: string | null;
@@ -73,6 +77,7 @@ export type AuditActorKind = 'admin' | 'host';
 @Index('IDX_admin_audit_admin', ['adminId', 'id'])
 @Index('IDX_admin_audit_action', ['action', 'id'])
 @Index('IDX_admin_audit_target', ['targetType', 'targetId', 'id'])
+@Index('IDX_admin_audit_report', ['reportId', 'id'])
 export class AdminAuditEntity {
   @IdColumn()
   id: string;
@@ -109,4 +114,8 @@ export class AdminAuditEntity {
   /** 'admin' (a console account) or 'host' (the host backend through the server API: admin_id 0). */
   @Column({ name: 'actor_kind', type: 'varchar', length: 16, default: 'admin' })
   actorKind: AuditActorKind;
+
+  /** The report an action was taken from: listed in that report's history too. */
+  @Column({ name: 'report_id', type: 'varchar', length: 32, nullable: true })
+  reportId: string | null;
 }

@@ -3,6 +3,8 @@ import { IdColumn, msTime } from '../database/columns';
 import type { User } from './user';
 
 @Entity('users')
+@Index('IDX_users_last_active', ['lastActiveAt', 'id'])
+@Index('IDX_users_nickname', ['nickname', 'id'])
 export class UserEntity implements User {
   @IdColumn()
   id: string;
@@ -36,6 +38,18 @@ export class UserEntity implements User {
 
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
+
+  /** A disable with an end: the user is enabled again from this time. NULL: for good (or not disabled). */
+  @Column({ name: 'disabled_until', type: 'bigint', nullable: true, transformer: msTime })
+  disabledUntil: number | null;
+
+  /** Shown to the disabled user's client as the 1003 error's `msg`. */
+  @Column({ name: 'disabled_reason', type: 'varchar', length: 200, nullable: true })
+  disabledReason: string | null;
+
+  /** Last authenticated SDK request or socket connection, written at most once a minute per user. */
+  @Column({ name: 'last_active_at', type: 'bigint', nullable: true, transformer: msTime })
+  lastActiveAt: number | null;
 
   /** Set when the user was erased (server API): the row stays, anonymised, and can never be enabled again. */
   @Column({ name: 'erased_at', type: 'bigint', nullable: true, transformer: msTime })

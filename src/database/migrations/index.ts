@@ -18,6 +18,10 @@ import { Webhooks1733900000000 } from './1733900000000-webhooks';
 import { ServerRequests1733910000000 } from './1733910000000-server-requests';
 import { UserErasures1734150000000 } from './1734150000000-user-erasures';
 import { Push1734200000000 } from './1734200000000-push';
+import { OperatorConsole1734300000000 } from './1734300000000-operator-console';
+import { Analytics1734310000000 } from './1734310000000-analytics';
+import { ReportTargets1734330000000 } from './1734330000000-report-targets';
+import { BrowseIndexes1734340000000 } from './1734340000000-browse-indexes';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -41,4 +45,8 @@ export const MIGRATIONS = [
   ServerRequests1733910000000,
   UserErasures1734150000000,
   Push1734200000000,
+  OperatorConsole1734300000000,
+  Analytics1734310000000,
+  ReportTargets1734330000000,
+  BrowseIndexes1734340000000,
 ];

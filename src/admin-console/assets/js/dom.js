@@ -1,5 +1,6 @@
 // Small DOM helpers. Every value from the API is written as text (textContent or an attribute),
 // never parsed as markup.
+import { t } from './i18n.js';
 
 /** An element with attributes (`on*` functions become listeners) and children (strings are text). */
 export function h(tag, attrs = {}, ...children) {
@@ -65,7 +66,7 @@ export function table(caption, columns, rows) {
         'tbody',
         {},
         rows.length === 0
-          ? h('tr', {}, h('td', { colspan: columns.length }, 'Nothing to show.'))
+          ? h('tr', {}, h('td', { colspan: columns.length }, t('common.empty')))
           : rows.map((row) =>
               h(
                 'tr',
@@ -104,4 +105,39 @@ export function formValues(form) {
   const values = {};
   for (const [name, value] of new FormData(form).entries()) if (value !== '') values[name] = String(value);
   return values;
+}
+
+let dialogs = 0;
+/**
+ * Asks in the page before a destructive or service-wide action (never the browser's confirm):
+ * a modal dialog naming what will happen, Cancel focused first, Escape cancels. Resolves true
+ * only when the administrator chose the action.
+ */
+export function confirmAction({ title, body, action, cancel = t('common.cancel') }) {
+  return new Promise((resolve) => {
+    const id = `dialog${++dialogs}`;
+    const yes = h('button', { type: 'button', class: 'danger' }, action);
+    const no = h('button', { type: 'button', class: 'secondary' }, cancel);
+    const dialog = h(
+      'dialog',
+      { class: 'confirm', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-body` },
+      h('h2', { id: `${id}-title` }, title),
+      h('p', { id: `${id}-body` }, body),
+      h('div', { class: 'actions' }, no, yes),
+    );
+    const done = (answer) => {
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+    };
+    yes.addEventListener('click', () => done(true));
+    no.addEventListener('click', () => done(false));
+    dialog.addEventListener('cancel', (event) => {
+      event.preventDefault();
+      done(false);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    no.focus();
+  });
 }

@@ -1,6 +1,7 @@
 // The console's shell: the session, the navigation by role, and hash routing (#/reports).
 import { api, onSignedOut } from './api.js';
 import { announce, clearStatus, h } from './dom.js';
+import { setLocale } from './i18n.js';
 import { renderLogin } from './pages/login.js';
 import { renderDashboard } from './pages/dashboard.js';
 import { renderReports } from './pages/reports.js';
@@ -85,9 +86,20 @@ function renderNav(current) {
   );
 }
 
+function decodePart(part) {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 async function route() {
   if (!me) return;
-  const path = location.hash.replace(/^#\/?/, '').split('?')[0] || 'dashboard';
+  // #/reports/42: the page, then what it shows (a report, a user, a group), passed as `params`.
+  const [path = 'dashboard', ...params] = (location.hash.replace(/^#\/?/, '').split('?')[0] || 'dashboard')
+    .split('/')
+    .map(decodePart);
   const page = PAGES.find((p) => p.path === path && can(p.least)) ?? PAGES[0];
   renderNav(page.path);
   setMenuOpen(false);
@@ -95,7 +107,7 @@ async function route() {
   clearStatus();
   main.replaceChildren(h('h1', {}, page.title));
   try {
-    await page.render(main, { me, can });
+    await page.render(main, { me, can, params: page.path === path ? params : [] });
   } catch (error) {
     announce(error.message, true);
   }
@@ -106,6 +118,7 @@ async function route() {
 async function start() {
   try {
     me = (await api.get('auth/me')).admin;
+    setLocale(me.locale);
   } catch {
     showLogin();
     return;
