@@ -8,7 +8,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import type { Group } from '../groups/group';
 import { GroupDirectory } from '../groups/group-directory.service';
 import { GroupsService } from '../groups/groups.service';
-import type { User } from '../users/user';
+import { type User, disabledMessage } from '../users/user';
 import { UsersService } from '../users/users.service';
 import { PresenceService } from '../realtime/presence.service';
 import type { AdminActor } from './admin-actor';
@@ -27,10 +27,16 @@ import {
 } from './admin-moderation.reply';
 import { GroupMembersQueryDto, GroupsQueryDto, UsersQueryDto } from './admin.dto';
 import { pageOf } from './admin-pages';
+import { UserStatusChange, disableTerms } from './admin-disable-terms';
 
 const PAGE = 50;
 
-const auditedUser = (u: User) => ({ disabled: u.disabled, token_version: u.tokenVersion });
+const auditedUser = (u: User) => ({
+  disabled: u.disabled,
+  disabled_until: u.disabledUntil,
+  disabled_reason: u.disabledReason,
+  token_version: u.tokenVersion,
+});
 const auditedGroup = (g: Group) => ({ disabled: g.disabled, dismissed_at: g.dismissedAt });
 
 /**
@@ -56,7 +62,8 @@ export class AdminDirectoryService {
     const filters = { q: dto.q };
     const after = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.users', filters) : null;
     const rows = await this.users.search(dto.q, after, PAGE + 1);
-    return pageOf(rows, PAGE, toAdminUserReply, (last) =>
+    const now = this.clock.now();
+    return pageOf(rows, PAGE, (u) => toAdminUserReply(u, now), (last) =>
       this.cursors.encode(actor.id, 'admin.users', filters, String(last.id)),
     );
   }
@@ -69,7 +76,7 @@ export class AdminDirectoryService {
       this.presence.stateOf(String(user.id)),
     ]);
     return {
-      user: toAdminUserReply(user),
+      user: toAdminUserReply(user, this.clock.now()),
       group_count: groupCount,
       conversation_count: conversationCount,
       online: presence?.online ?? null,
@@ -77,20 +84,33 @@ export class AdminDirectoryService {
     };
   }
 
-  async setUserDisabled(actor: AdminActor, externalId: string, disabled: boolean): Promise<AdminUserReply> {
+  /**
+   * Disable (for `durationSeconds`, or for good; with a reason the user's client is shown as the
+   * 1003 error's msg) or enable. A repeat with other terms replaces them. Live sockets close after
+   * the commit, carrying the same msg.
+   */
+  async setUserDisabled(actor: AdminActor, externalId: string, change: UserStatusChange): Promise<AdminUserReply> {
+    const terms = disableTerms(change, this.clock.now());
     const { before, after } = await this.tx.run(async (manager) => {
-      const change = await this.users.setDisabledWith(manager, externalId, disabled);
+      const result = await this.users.setDisabledWith(manager, externalId, change.disabled, terms);
       await this.audit.record(manager, actor, {
-        action: disabled ? 'user.disabled' : 'user.enabled',
+        action: change.disabled ? 'user.disabled' : 'user.enabled',
         targetType: 'user',
         targetId: externalId,
-        before: auditedUser(change.before),
-        after: auditedUser(change.after),
+        before: auditedUser(result.before),
+        after: auditedUser(result.after),
+        reportId: change.reportId,
       });
-      return change;
+      return result;
     });
-    this.users.accessChanged(after.id, disabled && !before.disabled ? 'disabled' : null);
-    return toAdminUserReply(after);
+    const newlyDisabled = this.users.isDisabled(after) && !this.users.isDisabled(before);
+    const reasonChanged = this.users.isDisabled(after) && after.disabledReason !== before.disabledReason;
+    this.users.accessChanged(
+      after.id,
+      newlyDisabled || reasonChanged ? 'disabled' : null,
+      disabledMessage(after),
+    );
+    return toAdminUserReply(after, this.clock.now());
   }
 
   async forceLogout(actor: AdminActor, externalId: string): Promise<AdminUserReply> {
@@ -106,7 +126,7 @@ export class AdminDirectoryService {
       return change;
     });
     this.users.accessChanged(after.id, 'revoked');
-    return toAdminUserReply(after);
+    return toAdminUserReply(after, this.clock.now());
   }
 
   async searchGroups(actor: AdminActor, dto: GroupsQueryDto): Promise<AdminGroupPageReply> {
@@ -142,7 +162,12 @@ export class AdminDirectoryService {
   }
 
   /** A disabled group answers 1218 to every member's group operation and send. */
-  async setGroupDisabled(actor: AdminActor, publicId: string, disabled: boolean): Promise<AdminGroupReply> {
+  async setGroupDisabled(
+    actor: AdminActor,
+    publicId: string,
+    disabled: boolean,
+    reportId?: string,
+  ): Promise<AdminGroupReply> {
     const group = await this.requireGroup(publicId);
     const after = Object.assign({}, group, { disabled });
     await this.tx.run(async (manager) => {
@@ -156,6 +181,7 @@ export class AdminDirectoryService {
         targetId: group.publicId,
         before: auditedGroup(group),
         after: auditedGroup(after),
+        reportId,
       });
     });
     const [owners, count] = await Promise.all([
@@ -166,7 +192,7 @@ export class AdminDirectoryService {
   }
 
   /** The owner's dismissal, made by the operator (GroupsService.dismissAsOperator). */
-  dismissGroup(actor: AdminActor, publicId: string): Promise<AdminGroupDismissReply> {
+  dismissGroup(actor: AdminActor, publicId: string, reportId?: string): Promise<AdminGroupDismissReply> {
     return this.groupsService.dismissAsOperator(publicId, (manager, before, reply) =>
       this.audit.record(manager, actor, {
         action: 'group.dismissed',
@@ -174,6 +200,7 @@ export class AdminDirectoryService {
         targetId: before.publicId,
         before: auditedGroup(before),
         after: { disabled: before.disabled, dismissed_at: reply.dismissed_at },
+        reportId,
       }),
     );
   }

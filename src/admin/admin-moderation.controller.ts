@@ -5,33 +5,32 @@ import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
 import { AdminActor, CurrentAdmin } from './admin-actor';
 import { AdminApi } from './admin-api.decorator';
 import { AdminDirectoryService } from './admin-directory.service';
+import { AdminBrowseService } from './admin-browse.service';
+import { GroupsBrowseQueryDto, UsersBrowseQueryDto } from './admin-browse.dto';
+import { AdminGroupListReply, AdminUserListReply } from './admin-browse.reply';
 import {
   AdminGroupDismissReply,
   AdminGroupMembersPageReply,
-  AdminGroupPageReply,
   AdminGroupReply,
   AdminReportDetailReply,
   AdminReportPageReply,
   AdminReportReply,
   AdminUserDetailReply,
-  AdminUserPageReply,
   AdminUserReply,
 } from './admin-moderation.reply';
 import { AdminReportsService } from './admin-reports.service';
 import {
   GroupMembersQueryDto,
   AdminGroupRefDto,
-  GroupsQueryDto,
   ReportRefDto,
   ReportTransitionDto,
   ReportsQueryDto,
   SetDisabledGroupDto,
-  SetDisabledUserDto,
   AdminUserActionDto,
   AdminUserRefDto,
-  UsersQueryDto,
 } from './admin.dto';
 import { AdminRoles } from './admin.guard';
+import { SetUserStatusDto, statusChangeOf } from './admin-enforcement.dto';
 
 /** The reports queue: every role reads, moderators and owners move reports. */
 @AdminApi()
@@ -68,14 +67,20 @@ export class AdminReportsController {
 @AdminApi()
 @Controller('app/admin/users')
 export class AdminUsersController {
-  constructor(private readonly directory: AdminDirectoryService) {}
+  constructor(
+    private readonly directory: AdminDirectoryService,
+    private readonly browse: AdminBrowseService,
+  ) {}
 
   @Get()
   @AdminRoles('viewer')
-  @ApiOperation({ summary: 'Search by exact user_id or username, or nickname prefix; 50 per page.' })
-  @ApiEnvelope(AdminUserPageReply, ENDPOINT_ERRORS.adminUsers.search)
-  search(@CurrentAdmin() actor: AdminActor, @Query() dto: UsersQueryDto): Promise<AdminUserPageReply> {
-    return this.directory.searchUsers(actor, dto);
+  @ApiOperation({
+    summary:
+      'Users, 50 per page, newest first or by last activity or name; optional search (exact user_id or username, or nickname prefix) and filters.',
+  })
+  @ApiEnvelope(AdminUserListReply, ENDPOINT_ERRORS.adminUsers.search)
+  search(@CurrentAdmin() actor: AdminActor, @Query() dto: UsersBrowseQueryDto): Promise<AdminUserListReply> {
+    return this.browse.listUsers(actor, dto);
   }
 
   @Get('detail')
@@ -89,11 +94,12 @@ export class AdminUsersController {
   @Post('status')
   @AdminRoles('moderator')
   @ApiOperation({
-    summary: 'Disable (1003 on the next SDK call, sockets closed) or enable, as POST /app/sdk/users/status.',
+    summary:
+      "Disable for duration_seconds or for good, with a reason the user's client sees as the 1003 msg (next SDK call; sockets closed), or enable.",
   })
   @ApiEnvelope(AdminUserReply, ENDPOINT_ERRORS.adminUsers.setStatus)
-  setStatus(@CurrentAdmin() actor: AdminActor, @Body() dto: SetDisabledUserDto): Promise<AdminUserReply> {
-    return this.directory.setUserDisabled(actor, dto.user_id, dto.disabled);
+  setStatus(@CurrentAdmin() actor: AdminActor, @Body() dto: SetUserStatusDto): Promise<AdminUserReply> {
+    return this.directory.setUserDisabled(actor, dto.user_id, statusChangeOf(dto));
   }
 
   @Post('force-logout')
@@ -109,14 +115,19 @@ export class AdminUsersController {
 @AdminApi()
 @Controller('app/admin/groups')
 export class AdminGroupsController {
-  constructor(private readonly directory: AdminDirectoryService) {}
+  constructor(
+    private readonly directory: AdminDirectoryService,
+    private readonly browse: AdminBrowseService,
+  ) {}
 
   @Get()
   @AdminRoles('viewer')
-  @ApiOperation({ summary: 'Search by exact group_id or name prefix; 50 per page.' })
-  @ApiEnvelope(AdminGroupPageReply, ENDPOINT_ERRORS.adminGroups.search)
-  search(@CurrentAdmin() actor: AdminActor, @Query() dto: GroupsQueryDto): Promise<AdminGroupPageReply> {
-    return this.directory.searchGroups(actor, dto);
+  @ApiOperation({
+    summary: 'Groups, 50 per page, newest first or by name; optional search (exact group_id or name prefix) and filters.',
+  })
+  @ApiEnvelope(AdminGroupListReply, ENDPOINT_ERRORS.adminGroups.search)
+  search(@CurrentAdmin() actor: AdminActor, @Query() dto: GroupsBrowseQueryDto): Promise<AdminGroupListReply> {
+    return this.browse.listGroups(actor, dto);
   }
 
   @Get('members')

@@ -3,8 +3,9 @@ import type { ClientErrorRecord } from '../client-errors/client-error-record';
 import type { Group, GroupMember } from '../groups/group';
 import { MessageReply } from '../messages/message.mapper';
 import type { Report } from '../reports/report';
-import type { User } from '../users/user';
+import { type User, isDisabledAt } from '../users/user';
 import { AuditItemReply, CountBucketReply } from './admin.reply';
+import { reportReasonName } from './report-reasons';
 
 export class AdminReportReply {
   @ApiProperty({ description: 'Report ID (decimal string).' }) report_id: string;
@@ -13,6 +14,8 @@ export class AdminReportReply {
   @ApiProperty({ description: 'The target as the reporter named it (user_id or group_id).' }) target_id: string;
   @ApiProperty({ description: 'External user ID of the reporter.' }) reporter_user_id: string;
   @ApiProperty() reason_code: number;
+  @ApiProperty({ description: "The reason's name in the service spec (4.3), e.g. harassment.", example: 'harassment' })
+  reason_name: string;
   @ApiProperty() description: string;
   @ApiProperty({ description: "The reporter's conversation ID; '' when none." }) conversation_id: string;
   @ApiProperty({ type: [String] }) message_ids: string[];
@@ -37,7 +40,8 @@ export class AdminReportDetailReply {
   messages: MessageReply[] | null;
   @ApiProperty({
     type: [AuditItemReply],
-    description: 'Admin actions on this report, newest first (notes are in `after`).',
+    description:
+      'Admin actions on this report and those taken from it (their report_id), newest first, at most 50 (notes are in `after`).',
   })
   history: AuditItemReply[];
 }
@@ -50,6 +54,7 @@ export function toAdminReportReply(report: Report, reporterExternalId: string): 
     target_id: report.targetPublicId,
     reporter_user_id: reporterExternalId,
     reason_code: report.reasonCode,
+    reason_name: reportReasonName(report.reasonCode),
     description: report.description,
     conversation_id: report.conversationId,
     message_ids: JSON.parse(report.messageIds) as string[],
@@ -71,12 +76,6 @@ export class ClientErrorGroupReply {
   @ApiProperty() occurrence_count: number;
   @ApiProperty() first_seen_at: number;
   @ApiProperty() last_seen_at: number;
-}
-
-export class ClientErrorPageReply {
-  @ApiProperty({ type: [ClientErrorGroupReply] }) items: ClientErrorGroupReply[];
-  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
-  @ApiProperty() has_more: boolean;
 }
 
 export class ClientErrorDetailReply {
@@ -122,7 +121,26 @@ export class AdminUserReply {
   @ApiProperty() username: string;
   @ApiProperty() nickname: string;
   @ApiProperty() avatar: string;
-  @ApiProperty() disabled: boolean;
+  @ApiProperty({ description: 'Disabled now (a disable whose end has passed counts as enabled).' })
+  disabled: boolean;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Unix ms at which the disable ends by itself; null when disabled for good or not disabled.',
+  })
+  disabled_until: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The reason shown to the user's client as the 1003 error's msg; null when none or not disabled.",
+  })
+  disabled_reason: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Unix ms of the last authenticated SDK request or connection (to the minute); null: never.',
+  })
+  last_active_at: number | null;
   @ApiProperty({ description: 'Raised by each forced logout; tokens of an older version fail with 1102.' })
   token_version: number;
   @ApiProperty() created_at: number;
@@ -154,14 +172,19 @@ export class AdminUserDetailReply {
   last_seen_at: number | null;
 }
 
-export function toAdminUserReply(user: User): AdminUserReply {
+/** `now`: a disable whose end has passed is shown as enabled, before any sweep has flipped the row. */
+export function toAdminUserReply(user: User, now: number = Date.now()): AdminUserReply {
+  const disabled = isDisabledAt(user, now);
   return {
     id: String(user.id),
     user_id: user.externalId,
     username: user.username ?? '',
     nickname: user.nickname,
     avatar: user.avatar,
-    disabled: user.disabled,
+    disabled,
+    disabled_until: disabled ? user.disabledUntil : null,
+    disabled_reason: disabled ? user.disabledReason : null,
+    last_active_at: user.lastActiveAt,
     token_version: user.tokenVersion,
     created_at: user.createdAt,
     updated_at: user.updatedAt,

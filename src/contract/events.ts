@@ -135,7 +135,8 @@ export interface EphemeralEventMap {
   'conversation.typing': { conversation_id: string; user_id: string };
   'presence.changed': { user_id: string; online: boolean; last_seen_at: number | null };
   'session.expired': { code: number };
-  'session.revoked': { code: number };
+  /** `msg` comes with 1003: what an SDK call would answer, the operator's reason when one was given. */
+  'session.revoked': { code: number; msg?: string };
 }
 
 /** `connection.ready`: sent flat, not in an envelope. */

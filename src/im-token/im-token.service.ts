@@ -5,7 +5,7 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { User } from '../users/user';
+import { type User, disabledMessage, isDisabledAt } from '../users/user';
 import { UsersService } from '../users/users.service';
 import { AuthUser } from '../common/auth-user';
 import { RuntimeSettingsService } from '../settings/runtime-settings.service';
@@ -98,7 +98,7 @@ export class ImTokenService {
     if (!state || state.externalId !== claims.user_id || state.tokenVersion !== claims.tv) {
       throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
     }
-    if (state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+    if (isDisabledAt(state, this.clock.now())) throw new AppError(ErrorCode.USER_DISABLED, disabledMessage(state));
     return {
       user: { internalId: String(state.id), externalId: state.externalId },
       expireAt: claims.exp,

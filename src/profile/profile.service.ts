@@ -88,7 +88,7 @@ export class ProfileService implements OnModuleInit {
   private async visibleTo(auth: AuthUser, user: User | null, field: string): Promise<UserReply> {
     const hidden =
       !user ||
-      user.disabled ||
+      this.users.isDisabled(user) ||
       (user.id !== auth.internalId && (await this.friends.hasBlocked(user.id, auth.internalId)));
     if (hidden) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: profile inaccessible`);
     return this.reply(user);

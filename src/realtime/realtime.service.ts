@@ -69,7 +69,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     );
     this.hub = new DeliveryHub(stream, this.tokens, metrics);
     this.ends = new SessionEnds(this.hub, users, clock, () => this.server);
-    accessEvents.subscribe((userId, change) => this.ends.revoke(userId, change));
+    accessEvents.subscribe((userId, change, msg) => this.ends.revoke(userId, change, msg));
     // Each instance sees the switch at its own refresh and ends its own sockets.
     settings.onChange((now, before) => {
       if (before.sdkEnabled && !now.sdkEnabled) this.ends.endAll(ErrorCode.SDK_DISABLED);

@@ -1,6 +1,7 @@
 import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { AccessChange } from '../users/user-access-events';
+import { disabledMessage, isDisabledAt } from '../users/user';
 import { UsersService } from '../users/users.service';
 import type { DeliveryHub } from './delivery-hub';
 import { emitEphemeral, ephemeral, userRoom } from './realtime-events';
@@ -35,11 +36,14 @@ export class SessionEnds {
   }
 
   /** Access changed on this instance: every instance's sockets of the user end now (the adapter carries it). */
-  revoke(userId: string, change: AccessChange): void {
-    const code = change === 'disabled' ? ErrorCode.USER_DISABLED : ErrorCode.TOKEN_INVALID;
+  revoke(userId: string, change: AccessChange, msg?: string): void {
+    const data =
+      change === 'disabled'
+        ? { code: ErrorCode.USER_DISABLED, msg: msg ?? disabledMessage({ disabledReason: null }) }
+        : { code: ErrorCode.TOKEN_INVALID };
     const server = this.server();
     if (!server) return;
-    server.to(userRoom(userId)).emit('session.revoked', ephemeral('session.revoked', { code }, this.clock.now()));
+    server.to(userRoom(userId)).emit('session.revoked', ephemeral('session.revoked', data, this.clock.now()));
     server.in(userRoom(userId)).disconnectSockets(true);
   }
 
@@ -66,7 +70,8 @@ export class SessionEnds {
         for (const session of [...this.hub.sessionsOf(id)]) {
           if (!state || state.tokenVersion !== session.tokenVersion)
             this.end(session, 'session.revoked', ErrorCode.TOKEN_INVALID);
-          else if (state.disabled) this.end(session, 'session.revoked', ErrorCode.USER_DISABLED);
+          else if (isDisabledAt(state, this.clock.now()))
+            this.end(session, 'session.revoked', ErrorCode.USER_DISABLED, disabledMessage(state));
         }
       }
     } catch {
@@ -76,10 +81,10 @@ export class SessionEnds {
     }
   }
 
-  private end(session: SocketSession, type: 'session.expired' | 'session.revoked', code: number): void {
+  private end(session: SocketSession, type: 'session.expired' | 'session.revoked', code: number, msg?: string): void {
     if (session.closed) return;
     session.closed = true;
-    emitEphemeral(session.socket, ephemeral(type, { code }, this.clock.now()));
+    emitEphemeral(session.socket, ephemeral(type, msg === undefined ? { code } : { code, msg }, this.clock.now()));
     session.socket.disconnect(true);
   }
 }

@@ -70,7 +70,7 @@ export class ServerWrites {
     return externalIds.map((id) => {
       const user = found.get(id);
       if (!user) throw AppError.invalid(field, `no such user "${id}" (upsert the user first)`);
-      if (active && user.disabled) throw AppError.invalid(field, `user "${id}" is disabled`);
+      if (active && this.users.isDisabled(user)) throw AppError.invalid(field, `user "${id}" is disabled`);
       return user;
     });
   }

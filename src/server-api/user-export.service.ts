@@ -107,7 +107,7 @@ export class UserExportService {
         nickname: user.nickname,
         avatar: user.avatar,
         signature: user.signature,
-        disabled: user.disabled,
+        disabled: this.users.isDisabled(user),
         created_at: user.createdAt,
         profile_updated_at: user.profileUpdatedAt,
       },

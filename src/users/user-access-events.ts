@@ -10,16 +10,17 @@ export type AccessChange = 'disabled' | 'revoked';
 @Injectable()
 export class UserAccessEvents {
   private readonly logger = new Logger('UserAccessEvents');
-  private readonly listeners: Array<(userId: string, change: AccessChange) => void> = [];
+  private readonly listeners: Array<(userId: string, change: AccessChange, msg?: string) => void> = [];
 
-  subscribe(listener: (userId: string, change: AccessChange) => void): void {
+  subscribe(listener: (userId: string, change: AccessChange, msg?: string) => void): void {
     this.listeners.push(listener);
   }
 
-  changed(userId: string, change: AccessChange): void {
+  /** `msg`: for a disable, what the user's client is told (the operator's reason, when given). */
+  changed(userId: string, change: AccessChange, msg?: string): void {
     for (const listener of this.listeners) {
       try {
-        listener(userId, change);
+        listener(userId, change, msg);
       } catch (error) {
         this.logger.error(`an access listener failed: ${(error as Error).message}`);
       }

@@ -13,15 +13,38 @@ export interface User {
   signature: string;
   profileUpdatedAt: number;
   tokenVersion: number;
+  /** The stored flag; whether the user is disabled now is isDisabledAt (a disable with an end lapses by itself). */
   disabled: boolean;
+  /** Unix ms at which a disable ends by itself; null: for good (or not disabled). */
+  disabledUntil: number | null;
+  /** The operator's reason, shown to the user's client as the 1003 error's `msg`; null when none was given. */
+  disabledReason: string | null;
+  /** Unix ms of the last authenticated SDK request or socket connection (written at most once a minute); null: never. */
+  lastActiveAt: number | null;
   /** When the user was erased (server API); such a row is anonymised and disabled for good. */
   erasedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
 
-/** What the IM token guard needs on every request: one primary-key lookup of four columns. */
-export type UserAuthState = Pick<User, 'id' | 'externalId' | 'tokenVersion' | 'disabled'>;
+/** What the IM token guard needs on every request: one primary-key lookup of a few columns. */
+export type UserAuthState = Pick<
+  User,
+  'id' | 'externalId' | 'tokenVersion' | 'disabled' | 'disabledUntil' | 'disabledReason'
+>;
+
+/**
+ * Whether a user is disabled at `now`: a disable with an end lapses by itself at `disabledUntil`,
+ * so every check of the flag goes through here (the stored row is flipped back later, lazily).
+ */
+export function isDisabledAt(state: Pick<User, 'disabled' | 'disabledUntil'>, now: number): boolean {
+  return state.disabled && (state.disabledUntil === null || state.disabledUntil > now);
+}
+
+/** The 1003 error's `msg` for a disabled user: the operator's reason when one was given. */
+export function disabledMessage(state: Pick<User, 'disabledReason'>): string {
+  return state.disabledReason ?? 'user is disabled';
+}
 
 /**
  * The users table's columns and row shape for read models that join it in plain SQL (a
@@ -29,7 +52,7 @@ export type UserAuthState = Pick<User, 'id' | 'externalId' | 'tokenVersion' | 'd
  * module's.
  */
 export const USER_COLUMNS =
-  'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, erased_at, created_at, updated_at';
+  'id, external_id, username, nickname, avatar, signature, profile_updated_at, token_version, disabled, disabled_until, disabled_reason, last_active_at, erased_at, created_at, updated_at';
 
 export interface UserRow {
   id: string | number;
@@ -41,6 +64,9 @@ export interface UserRow {
   profile_updated_at: string | number;
   token_version: string | number;
   disabled: number | boolean;
+  disabled_until: string | number | null;
+  disabled_reason: string | null;
+  last_active_at: string | number | null;
   erased_at: string | number | null;
   created_at: string | number;
   updated_at: string | number;
@@ -59,8 +85,18 @@ export function userFromRow(source: UserRow | Record<string, unknown>, p = ''): 
     profileUpdatedAt: Number(row[`${p}profile_updated_at`]),
     tokenVersion: Number(row[`${p}token_version`]),
     disabled: Boolean(Number(row[`${p}disabled`])),
+    disabledUntil: nullableNumber(row[`${p}disabled_until`]),
+    disabledReason:
+      row[`${p}disabled_reason`] === null || row[`${p}disabled_reason`] === undefined
+        ? null
+        : String(row[`${p}disabled_reason`]),
+    lastActiveAt: nullableNumber(row[`${p}last_active_at`]),
     erasedAt: row[`${p}erased_at`] === null || row[`${p}erased_at`] === undefined ? null : Number(row[`${p}erased_at`]),
     createdAt: Number(row[`${p}created_at`]),
     updatedAt: Number(row[`${p}updated_at`]),
   };
+}
+
+function nullableNumber(value: string | number | boolean | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }

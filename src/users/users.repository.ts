@@ -20,7 +20,35 @@ export interface NewUser {
 
 export type ProfileChanges = Partial<Pick<User, 'username' | 'nickname' | 'avatar' | 'signature'>>;
 
+/** A disable's end (Unix ms; null: for good) and the reason shown to the user's client. */
+export interface DisableTerms {
+  until: number | null;
+  reason: string | null;
+}
+
 const AUTH_CACHE_MAX_ENTRIES = 100_000;
+
+const AUTH_STATE_COLUMNS = 'id, external_id, token_version, disabled, disabled_until, disabled_reason';
+
+interface AuthStateRow {
+  id: string | number;
+  external_id: string;
+  token_version: number | string;
+  disabled: number | boolean;
+  disabled_until: number | string | null;
+  disabled_reason: string | null;
+}
+
+function authStateOf(row: AuthStateRow): UserAuthState {
+  return {
+    id: String(row.id),
+    externalId: row.external_id,
+    tokenVersion: Number(row.token_version),
+    disabled: Boolean(Number(row.disabled)),
+    disabledUntil: row.disabled_until === null ? null : Number(row.disabled_until),
+    disabledReason: row.disabled_reason,
+  };
+}
 
 @Injectable()
 export class UsersRepository {
@@ -106,22 +134,12 @@ export class UsersRepository {
     const now = Date.now();
     const cached = this.authCache.get(id);
     if (cached && cached.until > now) return cached.state;
-    const rows = (await this.users.query('SELECT id, external_id, token_version, disabled FROM users WHERE id = ?', [
+    const rows = (await this.users.query(`SELECT ${AUTH_STATE_COLUMNS} FROM users WHERE id = ?`, [
       id,
-    ])) as Array<{
-      id: string | number;
-      external_id: string;
-      token_version: number | string;
-      disabled: number | boolean;
-    }>;
+    ])) as AuthStateRow[];
     const row = rows[0];
     if (!row) return null;
-    const state = {
-      id: String(row.id),
-      externalId: row.external_id,
-      tokenVersion: Number(row.token_version),
-      disabled: Boolean(row.disabled),
-    };
+    const state = authStateOf(row);
     if (this.config.authCacheMs > 0) {
       if (this.authCache.size >= AUTH_CACHE_MAX_ENTRIES) this.authCache.clear();
       this.authCache.set(id, { state, until: now + this.config.authCacheMs });
@@ -135,21 +153,10 @@ export class UsersRepository {
     for (let i = 0; i < ids.length; i += 500) {
       const batch = ids.slice(i, i + 500);
       const rows = (await this.users.query(
-        `SELECT id, external_id, token_version, disabled FROM users WHERE id IN (${batch.map(() => '?').join(', ')})`,
+        `SELECT ${AUTH_STATE_COLUMNS} FROM users WHERE id IN (${batch.map(() => '?').join(', ')})`,
         batch,
-      )) as Array<{
-        id: string | number;
-        external_id: string;
-        token_version: number | string;
-        disabled: number | boolean;
-      }>;
-      for (const row of rows)
-        states.set(String(row.id), {
-          id: String(row.id),
-          externalId: row.external_id,
-          tokenVersion: Number(row.token_version),
-          disabled: Boolean(row.disabled),
-        });
+      )) as AuthStateRow[];
+      for (const row of rows) states.set(String(row.id), authStateOf(row));
     }
     return states;
   }
@@ -165,6 +172,9 @@ export class UsersRepository {
       profileUpdatedAt: user.now,
       tokenVersion: 0,
       disabled: false,
+      disabledUntil: null,
+      disabledReason: null,
+      lastActiveAt: null,
       erasedAt: null,
       createdAt: user.now,
       updatedAt: user.now,
@@ -177,10 +187,48 @@ export class UsersRepository {
     await this.repo(manager).update({ id }, { ...changes, profileUpdatedAt: now, updatedAt: now });
   }
 
-  /** An erased user is never enabled again, whatever raced with the erasure's last step. */
-  async setDisabled(id: string, disabled: boolean, now: number, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).update(disabled ? { id } : { id, erasedAt: IsNull() }, { disabled, updatedAt: now });
+  /**
+   * An erased user is never enabled again, whatever raced with the erasure's last step, and never
+   * gains an end to their disable either. Enabling clears the end and the reason.
+   */
+  async setDisabled(
+    id: string,
+    disabled: boolean,
+    now: number,
+    manager?: EntityManager,
+    terms: DisableTerms = { until: null, reason: null },
+  ): Promise<void> {
+    const repo = this.repo(manager);
+    const values = disabled
+      ? { disabled, disabledUntil: terms.until, disabledReason: terms.reason, updatedAt: now }
+      : { disabled, disabledUntil: null, disabledReason: null, updatedAt: now };
+    await repo.update({ id, erasedAt: IsNull() }, values);
     this.authCache.delete(String(id));
+  }
+
+  /**
+   * A disable whose end has passed is flipped back (the flag cleared with its end and reason), so
+   * lists and filters read the truth. Only rows still carrying that lapsed end are touched, so a
+   * new disable written in between is kept. Returns the IDs flipped.
+   */
+  async clearLapsedDisables(now: number, limit: number): Promise<string[]> {
+    const rows = (await this.users.query(
+      'SELECT id FROM users WHERE disabled_until IS NOT NULL AND disabled_until <= ? AND erased_at IS NULL ORDER BY disabled_until LIMIT ?',
+      [now, limit],
+    )) as Array<{ id: string | number }>;
+    const cleared: string[] = [];
+    for (const row of rows) {
+      const id = String(row.id);
+      const result = await this.users
+        .createQueryBuilder()
+        .update(UserEntity)
+        .set({ disabled: false, disabledUntil: null, disabledReason: null, updatedAt: now })
+        .where('id = :id AND disabled_until IS NOT NULL AND disabled_until <= :now', { id, now })
+        .execute();
+      if ((result.affected ?? 0) > 0) cleared.push(id);
+      this.authCache.delete(id);
+    }
+    return cleared;
   }
 
   /** Atomic increment, so two concurrent forced logouts both take effect. */
@@ -200,7 +248,7 @@ export class UsersRepository {
    */
   async lockOutForErasure(manager: EntityManager, id: string, now: number): Promise<void> {
     await manager.query(
-      'UPDATE users SET token_version = token_version + 1, disabled = 1, updated_at = ? WHERE id = ?',
+      'UPDATE users SET token_version = token_version + 1, disabled = 1, disabled_until = NULL, updated_at = ? WHERE id = ?',
       [now, id],
     );
     this.authCache.delete(String(id));
@@ -244,6 +292,21 @@ export class UsersRepository {
 
   count(): Promise<number> {
     return this.users.count();
+  }
+
+  /**
+   * Marks users active at `at` in one statement (the activity tracker's batch); a later time
+   * already stored is kept, so instances flushing out of order never move it back.
+   */
+  async touchLastActive(ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.users
+      .createQueryBuilder()
+      .update()
+      .set({ lastActiveAt: at })
+      .where('id IN (:...ids)', { ids })
+      .andWhere('(last_active_at IS NULL OR last_active_at < :at)', { at })
+      .execute();
   }
 
   /**

@@ -8,8 +8,8 @@ import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ProfileChangeAnnouncer } from './profile-change-announcer';
 import { AccessChange, UserAccessEvents } from './user-access-events';
-import { User, UserAuthState } from './user';
-import { ProfileChanges, UsersRepository } from './users.repository';
+import { User, UserAuthState, disabledMessage, isDisabledAt } from './user';
+import { DisableTerms, ProfileChanges, UsersRepository } from './users.repository';
 
 /**
  * A public profile as sent by the host backend or the user. `undefined` or `null` leaves a
@@ -52,8 +52,8 @@ export class UsersService {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const existing = await this.users.findByExternalId(input.externalId);
       if (existing?.erasedAt != null) throw erasedUser();
-      if (existing && options.refuseDisabled && existing.disabled)
-        throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+      if (existing && options.refuseDisabled && isDisabledAt(existing, this.clock.now()))
+        throw new AppError(ErrorCode.USER_DISABLED, disabledMessage(existing));
       try {
         if (!existing) {
           return await this.users.insert({
@@ -151,6 +151,11 @@ export class UsersService {
     return this.users.findByUsername(username);
   }
 
+  /** Whether the user is disabled now: a disable with an end lapses by itself (see isDisabledAt). */
+  isDisabled(user: Pick<User, 'disabled' | 'disabledUntil'>): boolean {
+    return isDisabledAt(user, this.clock.now());
+  }
+
   /** Token version and disabled flag, cached for AUTH_CACHE_MS (every SDK request checks them). */
   findAuthState(id: string): Promise<UserAuthState | null> {
     return this.users.findAuthState(id);
@@ -174,15 +179,22 @@ export class UsersService {
     return this.users.search(query, afterId, limit);
   }
 
+  /**
+   * The host's disable/enable (POST /app/sdk/users/status): a disable is for good and without a
+   * reason; enabling clears any end and reason an operator set.
+   */
   async setDisabled(externalId: string, disabled: boolean): Promise<User> {
     const user = await this.requireByExternalId(externalId);
     if (!disabled && user.erasedAt !== null) throw erasedUser();
-    if (user.disabled !== disabled) {
+    const lapsed = user.disabled && !isDisabledAt(user, this.clock.now());
+    const stale = user.erasedAt === null && (user.disabledUntil !== null || user.disabledReason !== null);
+    if (user.disabled !== disabled || lapsed || stale) {
       const now = this.clock.now();
+      const wasDisabled = isDisabledAt(user, now);
       await this.users.setDisabled(user.id, disabled, now);
-      user.disabled = disabled;
-      user.updatedAt = now;
-      if (disabled) this.accessEvents.changed(user.id, 'disabled');
+      Object.assign(user, { disabled, updatedAt: now });
+      if (user.erasedAt === null) Object.assign(user, { disabledUntil: null, disabledReason: null });
+      if (disabled && !wasDisabled) this.accessEvents.changed(user.id, 'disabled');
     }
     return user;
   }
@@ -197,21 +209,43 @@ export class UsersService {
   /**
    * The admin console's disable/enable: the same change as setDisabled, written with the
    * caller's transaction (which holds its audit row). Call accessChanged after the commit.
+   * A disable may end by itself (`until`, Unix ms) and carry a reason the user's client is shown
+   * as the 1003 error's `msg`; enabling clears both. A disable whose end has passed counts as
+   * enabled, so enabling it changes only the stored row.
    */
   async setDisabledWith(
     manager: EntityManager,
     externalId: string,
     disabled: boolean,
+    opts: { until?: number | null; reason?: string | null } = {},
   ): Promise<{ before: User; after: User }> {
     const user = await this.requireByExternalId(externalId, manager);
     if (!disabled && user.erasedAt !== null) throw erasedUser();
     const before = { ...user };
-    if (user.disabled !== disabled) {
+    const terms: DisableTerms = disabled
+      ? { until: user.erasedAt !== null ? null : (opts.until ?? null), reason: opts.reason ?? null }
+      : { until: null, reason: null };
+    if (
+      user.disabled !== disabled ||
+      (user.erasedAt === null && (user.disabledUntil !== terms.until || user.disabledReason !== terms.reason))
+    ) {
       const now = this.clock.now();
-      await this.users.setDisabled(user.id, disabled, now, manager);
-      Object.assign(user, { disabled, updatedAt: now });
+      await this.users.setDisabled(user.id, disabled, now, manager, terms);
+      Object.assign(user, {
+        disabled,
+        ...(user.erasedAt === null ? { disabledUntil: terms.until, disabledReason: terms.reason } : {}),
+        updatedAt: now,
+      });
     }
     return { before, after: user };
+  }
+
+  /**
+   * Flips back disables whose end has passed (at most `limit` rows), so the stored flag that
+   * lists filter on tells the truth; enforcement never waits for this (isDisabledAt).
+   */
+  clearLapsedDisables(limit = 500): Promise<string[]> {
+    return this.users.clearLapsedDisables(this.clock.now(), limit);
   }
 
   /** The admin console's forced logout: revokeTokens with the caller's transaction. Call accessChanged after the commit. */
@@ -259,16 +293,22 @@ export class UsersService {
       avatar: '',
       signature: '',
       disabled: true,
+      disabledUntil: null,
       erasedAt: now,
       profileUpdatedAt: now,
       updatedAt: now,
     };
   }
 
+  /** The activity tracker's batched write of when users were last active (never moves a time back). */
+  touchLastActive(userIds: readonly string[], at: number): Promise<void> {
+    return this.users.touchLastActive(userIds, at);
+  }
+
   /** After commit: caches forget the user's old state and live sessions close (as setDisabled and revokeTokens do). */
-  accessChanged(userId: string, change: AccessChange | null): void {
+  accessChanged(userId: string, change: AccessChange | null, msg?: string): void {
     this.users.forgetAuthState(userId);
-    if (change) this.accessEvents.changed(userId, change);
+    if (change) this.accessEvents.changed(userId, change, msg);
   }
 
   private async requireByExternalId(externalId: string, manager?: EntityManager): Promise<User> {

@@ -220,6 +220,7 @@ export const ENDPOINT_ERRORS = {
     totpSetup: ADMIN,
     totpEnable: ADMIN,
     totpDisable: ADMIN,
+    setLocale: ADMIN,
   },
   adminAccounts: {
     list: ADMIN,
@@ -232,23 +233,49 @@ export const ENDPOINT_ERRORS = {
     list: ADMIN,
     detail: ADMIN,
     transition: ADMIN,
+    /** What the action's own endpoint answers: no such user (1204), group (1209) or message (1207). */
+    act: [...ADMIN, PROFILE_INACCESSIBLE, GROUP_OPERATION_FORBIDDEN, MESSAGE_ABSENT, RECALL_FORBIDDEN],
+    /** The reporter no longer sees the conversation (1201) or the message (1207). */
+    context: [...ADMIN, CONVERSATION_INACCESSIBLE, MESSAGE_ABSENT],
+    targets: ADMIN,
+  },
+  adminClientErrors: {
+    groups: ADMIN,
+    group: ADMIN,
+    occurrences: ADMIN,
   },
   adminInsights: {
-    clientErrors: ADMIN,
     clientErrorDetail: ADMIN,
     dashboard: ADMIN,
+    analytics: ADMIN,
   },
   adminUsers: {
     search: ADMIN,
     detail: [...ADMIN, PROFILE_INACCESSIBLE],
-    setStatus: [...ADMIN, PROFILE_INACCESSIBLE],
+    /** 1003: enabling an erased user. */
+    setStatus: [...ADMIN, PROFILE_INACCESSIBLE, USER_DISABLED],
     forceLogout: [...ADMIN, PROFILE_INACCESSIBLE],
+    overview: [...ADMIN, PROFILE_INACCESSIBLE],
+    export: ADMIN,
   },
   adminGroups: {
     search: ADMIN,
+    overview: [...ADMIN, GROUP_OPERATION_FORBIDDEN],
+    export: ADMIN,
     members: [...ADMIN, GROUP_OPERATION_FORBIDDEN],
     setStatus: [...ADMIN, GROUP_OPERATION_FORBIDDEN],
     dismiss: [...ADMIN, GROUP_OPERATION_FORBIDDEN],
+  },
+  /** No such user (1204); no such group, dismissed, not a member, or the owner named (1209). */
+  adminGroupMembers: {
+    mute: [...ADMIN, PROFILE_INACCESSIBLE, GROUP_OPERATION_FORBIDDEN],
+    remove: [...ADMIN, PROFILE_INACCESSIBLE, GROUP_OPERATION_FORBIDDEN],
+    transfer: [...ADMIN, PROFILE_INACCESSIBLE, GROUP_OPERATION_FORBIDDEN],
+  },
+  /** No such conversation (1201); a message not in it (1207). */
+  adminMessages: {
+    recall: [...ADMIN, CONVERSATION_INACCESSIBLE, MESSAGE_ABSENT],
+    delete: [...ADMIN, CONVERSATION_INACCESSIBLE, MESSAGE_ABSENT],
   },
   adminSettings: {
     get: ADMIN,
