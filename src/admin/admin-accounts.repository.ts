@@ -6,7 +6,7 @@ import type { AdminRole } from './admin-roles';
 import { AdminAccountEntity, AdminSessionEntity } from './admin.entities';
 
 export type AdminChanges = Partial<
-  Pick<AdminAccountEntity, 'role' | 'disabled' | 'passwordHash' | 'totpSecret' | 'totpPendingSecret' | 'totpLastStep'>
+  Pick<AdminAccountEntity, 'role' | 'disabled' | 'passwordHash' | 'totpSecret' | 'totpPendingSecret' | 'totpLastStep' | 'locale'>
 >;
 
 /** Admin accounts and their sessions. */
@@ -60,6 +60,7 @@ export class AdminAccountsRepository {
       passwordHash: account.passwordHash,
       role: account.role,
       disabled: false,
+      locale: 'en',
       totpSecret: null,
       totpPendingSecret: null,
       totpLastStep: null,

@@ -11,6 +11,8 @@ import { AdminAuthService } from './admin-auth.service';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './admin-session-cookie';
 import { AdminLoginDto, ChangePasswordDto, TotpCodeDto, TotpDisableDto } from './admin.dto';
 import { AdminTotpService } from './admin-totp.service';
+import { SetAdminLocaleDto } from './admin-locale.dto';
+import { AdminLocaleService } from './admin-locale.service';
 import { AdminPublic, AdminRoles } from './admin.guard';
 import { AdminDoneReply, AdminMeReply, TotpSetupReply, toAdminReply } from './admin.reply';
 
@@ -21,6 +23,7 @@ export class AdminAuthController {
   constructor(
     private readonly auth: AdminAuthService,
     private readonly totp: AdminTotpService,
+    private readonly locales: AdminLocaleService,
     private readonly accounts: AdminAccountsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -107,6 +110,16 @@ export class AdminAuthController {
   async totpDisable(@CurrentAdmin() actor: AdminActor, @Body() dto: TotpDisableDto): Promise<AdminDoneReply> {
     await this.totp.disable(actor, dto.password, dto.code);
     return { done: true };
+  }
+
+  @Post('locale')
+  @AdminRoles('viewer')
+  @ApiOperation({
+    summary: "Choose one's own console language (any role, own account only); audited as admin.locale_changed.",
+  })
+  @ApiEnvelope(AdminMeReply, ENDPOINT_ERRORS.adminAuth.setLocale)
+  setLocale(@CurrentAdmin() actor: AdminActor, @Body() dto: SetAdminLocaleDto): Promise<AdminMeReply> {
+    return this.locales.setOwn(actor, dto.locale);
   }
 
   private get secure(): boolean {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ADMIN_LOCALES, AdminLocale, adminLocaleOf } from './admin-locales';
 import { ADMIN_ROLES, AdminRole } from './admin-roles';
 import type { AdminAccountEntity, AdminAuditEntity } from './admin.entities';
 
@@ -7,6 +8,8 @@ export class AdminReply {
   @ApiProperty({ enum: ADMIN_ROLES }) role: AdminRole;
   @ApiProperty() disabled: boolean;
   @ApiProperty({ description: 'Two-factor sign-in (TOTP) is on.' }) totp_enabled: boolean;
+  @ApiProperty({ enum: ADMIN_LOCALES, description: "The console's language for this administrator." })
+  locale: AdminLocale;
   @ApiProperty({ description: 'Unix ms.' }) created_at: number;
   @ApiProperty({ description: 'Unix ms.' }) updated_at: number;
 }
@@ -49,6 +52,12 @@ export class AuditItemReply {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) after: Record<string, unknown> | null;
   @ApiProperty({ description: 'X-Request-Id of the request that made the change.' }) trace_id: string;
   @ApiProperty({ description: 'Unix ms.' }) created_at: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The report the action was taken from (listed in that report's history too); null when none.",
+  })
+  report_id: string | null;
 }
 
 export class AuditPageReply {
@@ -63,6 +72,7 @@ export function toAdminReply(account: AdminAccountEntity): AdminReply {
     role: account.role,
     disabled: account.disabled,
     totp_enabled: account.totpSecret !== null,
+    locale: adminLocaleOf(account.locale),
     created_at: account.createdAt,
     updated_at: account.updatedAt,
   };
@@ -83,6 +93,7 @@ export function toAuditItemReply(row: AdminAuditEntity): AuditItemReply {
     after: parsed(row.afterJson),
     trace_id: row.traceId,
     created_at: row.createdAt,
+    report_id: row.reportId ?? null,
   };
 }
 
@@ -95,7 +106,7 @@ export class CountBucketReply {
 export class DashboardReply {
   @ApiProperty({ description: 'IM users known to the service.' }) users: number;
   @ApiProperty({ description: 'Reports still pending.' }) open_reports: number;
-  @ApiProperty({ type: [CountBucketReply], description: 'Messages per UTC day, the last 14 days, oldest first.' })
+  @ApiProperty({ type: [CountBucketReply], description: 'Messages per UTC day, the last 14 days, oldest first (from the analytics rollup, about a minute behind).' })
   messages_per_day: CountBucketReply[];
   @ApiProperty({
     type: [CountBucketReply],
@@ -108,6 +119,8 @@ export class DashboardReply {
   connected_instances: number;
   @ApiProperty({ description: 'False when an instance did not answer in time: connected_sockets is then a floor.' })
   connected_sockets_complete: boolean;
+  @ApiProperty({ description: 'Users active today (UTC): an SDK request or a socket connection.' }) dau: number;
+  @ApiProperty({ description: 'Distinct users active in the 30 days ending today.' }) mau: number;
   @ApiPropertyOptional({ description: 'Unix ms the counts were taken at.' }) generated_at: number;
 }
 

@@ -29,6 +29,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/app/admin/auth/totp/setup', least: 'viewer' },
   { method: 'POST', path: '/app/admin/auth/totp/enable', least: 'viewer', body: { code: 'x' } },
   { method: 'POST', path: '/app/admin/auth/totp/disable', least: 'viewer', body: { password: 'x', code: 'x' } },
+  { method: 'POST', path: '/app/admin/auth/locale', least: 'viewer', body: { locale: 'xx' } },
   { method: 'GET', path: '/app/admin/admins', least: 'owner' },
   {
     method: 'POST',
@@ -191,6 +192,7 @@ describe('admin console API (issue 14)', () => {
         'new_pasword',
       ],
       [viewer, 'auth/totp/enable', { code: '123456', cdoe: '1' }, 'cdoe'],
+      [viewer, 'auth/locale', { locale: 'zh-CN', locael: 'en' }, 'locael'],
     ];
     for (const [session, path, body, key] of cases) {
       const response = await session.post(`/app/admin/${path}`, body);
@@ -212,7 +214,9 @@ describe('admin console API (issue 14)', () => {
     ).items;
     expect(admins.find((a) => a.username === newName)).toBeUndefined();
     expect(admins.find((a) => a.username === viewer.username)).toMatchObject({ role: 'viewer', disabled: false });
-    expect(expectOk(await viewer.get('/app/admin/auth/me'))).toMatchObject({ admin: { username: viewer.username } });
+    expect(expectOk(await viewer.get('/app/admin/auth/me'))).toMatchObject({
+      admin: { username: viewer.username, locale: 'en' },
+    });
     expect(
       expectOk<{ report: { status: string } }>(
         await sessions.viewer.get('/app/admin/reports/detail', { report_id: reportId }),

@@ -483,6 +483,8 @@ describe('replies match the served OpenAPI document', () => {
     await ok('GET /app/admin/admins', { headers: as });
     await ok('POST /app/admin/admins/update', { headers: as, body: { username: extra, role: 'moderator' } });
     await ok('POST /app/admin/admins/delete', { headers: as, body: { username: extra } });
+    await ok('POST /app/admin/auth/locale', { headers: seen, body: { locale: 'zh-CN' } });
+    await refused('POST /app/admin/auth/locale', 1004, { headers: seen, body: { locale: 'fr' } });
     await ok('POST /app/admin/auth/password', {
       headers: seen,
       body: { current_password: ADMIN_PASSWORD, new_password: ADMIN_PASSWORD },
