@@ -18,6 +18,7 @@ import { ROOM_CALLBACK_BODY_LIMIT, ROOM_CALLBACK_PATH, markRoomCallback } from '
 import { AppConfig } from './config/app-config';
 import { configuredSecrets } from './config/secrets';
 import { AppModule, AppOverrides } from './app.module';
+import { ApiTraffic } from './analytics/api-traffic.service';
 import { SecretGuard } from './auth/secret.guard';
 import { Lifecycle } from './health/lifecycle';
 import { MetricsService } from './metrics/metrics.service';
@@ -50,7 +51,16 @@ export async function createApp(
   applyServerTimeouts(app.getHttpServer(), config.http);
 
   const lifecycle = app.get(Lifecycle);
-  app.use(requestContext(root, app.get(MetricsService), configuredSecrets(config), () => lifecycle.shuttingDown));
+  const traffic = app.get(ApiTraffic);
+  app.use(
+    requestContext(
+      root,
+      app.get(MetricsService),
+      configuredSecrets(config),
+      () => lifecycle.shuttingDown,
+      (path, status, code) => traffic.record(path, status, code),
+    ),
+  );
   const cors = corsFor(config.operations.corsOrigins, routesGuardedBy(app, SecretGuard));
   if (cors) app.enableCors(cors);
   // The callback signature covers the exact received bytes, so that route keeps them raw and

@@ -3,15 +3,16 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/pagination/cursor';
 import { ClientErrorRecordsService } from '../client-errors/client-error-records.service';
-import { MessageHistory } from '../conversations/message-history.service';
+import { AnalyticsService } from '../analytics/analytics.service';
 import { ReportQueue } from '../reports/report-queue.service';
 import { UsersService } from '../users/users.service';
 import { SocketCensus } from '../realtime/socket-census';
 import type { AdminActor } from './admin-actor';
-import { ClientErrorDetailReply, ClientErrorPageReply, toClientErrorGroupReply } from './admin-moderation.reply';
-import { ClientErrorsQueryDto } from './admin.dto';
+import { ClientErrorDetailReply, toClientErrorGroupReply } from './admin-moderation.reply';
 import { DashboardReply, toBuckets } from './admin.reply';
 import { pageOf } from './admin-pages';
+import { AnalyticsQueryDto } from './admin-analytics.dto';
+import { AnalyticsReply, toAnalyticsReply } from './admin-analytics.reply';
 
 const PAGE = 50;
 const HOUR = 3_600_000;
@@ -22,34 +23,13 @@ const DAY = 24 * HOUR;
 export class AdminInsightsService {
   constructor(
     private readonly clientErrors: ClientErrorRecordsService,
-    private readonly messages: MessageHistory,
+    private readonly figures: AnalyticsService,
     private readonly reports: ReportQueue,
     private readonly users: UsersService,
     private readonly census: SocketCensus,
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
-
-  async clientErrorList(actor: AdminActor, dto: ClientErrorsQueryDto): Promise<ClientErrorPageReply> {
-    const filters = {
-      platform: dto.platform,
-      buildId: dto.build_id,
-      errorCode: dto.error_code,
-      from: dto.from === undefined ? undefined : Number(dto.from),
-      to: dto.to === undefined ? undefined : Number(dto.to),
-    };
-    const before = dto.cursor
-      ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.client_errors', filters)
-      : null;
-    const rows = await this.clientErrors.list(filters, before, PAGE + 1);
-    const users = await this.externalIds(rows.map((r) => r.userId));
-    return pageOf(
-      rows,
-      PAGE,
-      (r) => toClientErrorGroupReply(r, users.get(r.userId) ?? ''),
-      (last) => this.cursors.encode(actor.id, 'admin.client_errors', filters, String(last.id)),
-    );
-  }
 
   async clientErrorDetail(mergeKey: string): Promise<ClientErrorDetailReply> {
     const record = await this.clientErrors.findByMergeKey(mergeKey);
@@ -76,12 +56,14 @@ export class AdminInsightsService {
     const now = this.clock.now();
     const dayStart = now - (now % DAY) - 13 * DAY;
     const hourStart = this.hourStart() - 23 * HOUR;
-    const [users, openReports, perDay, perHour, sockets] = await Promise.all([
+    // Messages from the rollup (never a scan of the messages table); active users counted live.
+    const [users, openReports, perDay, perHour, sockets, active] = await Promise.all([
       this.users.count(),
       this.reports.countByStatus('pending'),
-      this.messages.countPerDay(dayStart),
+      this.figures.messagesPerDay(dayStart, dayStart + 13 * DAY),
       this.clientErrors.countPerHour(hourStart),
       this.census.count(),
+      this.figures.activeToday(),
     ]);
     return {
       users,
@@ -91,8 +73,14 @@ export class AdminInsightsService {
       connected_sockets: sockets.sockets,
       connected_instances: sockets.instances,
       connected_sockets_complete: sockets.complete,
+      dau: active.dau,
+      mau: active.mau,
       generated_at: now,
     };
+  }
+
+  async analytics(dto: AnalyticsQueryDto): Promise<AnalyticsReply> {
+    return toAnalyticsReply(await this.figures.overview(dto.range === '90d' ? 90 : 30));
   }
 
   private hourStart(): number {

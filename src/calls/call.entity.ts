@@ -25,6 +25,8 @@ export type { CallEndReason };
  */
 @Entity('calls')
 @Index('UQ_calls_caller_client_call', ['callerId', 'clientCallId'], { unique: true })
+// The analytics job reads finished calls past its (ended_at, id) cursor.
+@Index('IDX_calls_ended', ['endedAt', 'id'])
 export class CallEntity {
   @IdColumn()
   id: string;

@@ -16,6 +16,7 @@ import { CallsRepository } from './calls.repository';
 import { CallStartService } from './call-start.service';
 import { CallTransitions } from './call-transitions';
 import { CallsService } from './calls.service';
+import { CallHistory } from './call-history.service';
 import { RelationshipChangesModule } from '../relationship-changes/relationship-changes.module';
 import { RtcCredentialsService } from './rtc-credentials';
 
@@ -41,6 +42,8 @@ import { RtcCredentialsService } from './rtc-credentials';
     CallRoomEventsService,
     RtcCredentialsService,
     CapabilityGuard,
+    CallHistory,
   ],
+  exports: [CallHistory],
 })
 export class CallsModule {}

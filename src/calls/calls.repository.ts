@@ -35,6 +35,28 @@ export class CallsRepository {
     return manager.getRepository(CallEntity).findOneBy({ callId });
   }
 
+  /**
+   * Analytics: calls that ended at or before `endedBy`, after the (ended_at, id) cursor, in that
+   * order (index IDX_calls_ended).
+   */
+  async finishedAfter(
+    at: number,
+    id: string,
+    endedBy: number,
+    limit: number,
+  ): Promise<Array<{ id: string; media: string; acceptedAt: number | null; endedAt: number }>> {
+    const rows = (await this.calls.query(
+      'SELECT id, media, accepted_at, ended_at FROM calls WHERE ended_at IS NOT NULL AND ended_at <= ? AND (ended_at > ? OR (ended_at = ? AND id > ?)) ORDER BY ended_at, id LIMIT ?',
+      [endedBy, at, at, id, limit],
+    )) as Array<{ id: string | number; media: string; accepted_at: string | number | null; ended_at: string | number }>;
+    return rows.map((row) => ({
+      id: String(row.id),
+      media: row.media,
+      acceptedAt: row.accepted_at === null ? null : Number(row.accepted_at),
+      endedAt: Number(row.ended_at),
+    }));
+  }
+
   findById(rowId: string): Promise<CallEntity | null> {
     return this.calls.findOneBy({ id: rowId });
   }

@@ -11,6 +11,7 @@ import { RealtimeConfig, loadRealtimeConfig } from './realtime-config';
 import { RetentionConfig, loadRetentionConfig } from './retention-config';
 import { UserErasureConfig, loadUserErasureConfig } from './user-erasure-config';
 import { PushConfig, loadPushConfig } from './push-config';
+import { AnalyticsConfig, loadAnalyticsConfig } from './analytics-config';
 import { WebhookDeliveryConfig, loadWebhookDeliveryConfig } from './webhook-delivery-config';
 
 export type DatabaseConfig =
@@ -55,6 +56,7 @@ export interface AppConfig {
   /** Webhook deliveries to host endpoints (src/webhooks). */
   webhookDelivery: WebhookDeliveryConfig;
   push: PushConfig;
+  analytics: AnalyticsConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -193,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const webhookDelivery = loadWebhookDeliveryConfig(env, nodeEnv === 'production', problems);
   const beforeSend = loadBeforeSendConfig(env, nodeEnv, problems);
   const push = loadPushConfig(env, problems);
+  const analytics = loadAnalyticsConfig(env, problems);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -225,5 +228,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     beforeSend,
     webhookDelivery,
     push,
+    analytics,
   };
 }

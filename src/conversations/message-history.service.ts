@@ -6,7 +6,7 @@ import type { SeqRange } from './visibility';
 
 /**
  * Reading stored messages: by ID, by the sender's key, windows and search within what a member
- * can see (the caller passes the member's visible range), and the daily counts of the console.
+ * can see (the caller passes the member's visible range), and the analytics rollup's read by ID.
  * Writes are ConversationStore's.
  */
 @Injectable()
@@ -49,7 +49,8 @@ export class MessageHistory {
   }
 
   /** Messages sent per UTC day since `from`. */
-  countPerDay(from: number): Promise<Map<number, number>> {
-    return this.messages.countPerDay(from);
+  /** Analytics: (id, type, created_at) of up to `limit` messages after `afterId`, in ID order. */
+  typesAfter(afterId: string, limit: number): Promise<Array<{ id: string; type: string; createdAt: number }>> {
+    return this.messages.typesAfter(afterId, limit);
   }
 }

@@ -188,19 +188,12 @@ export class MessagesRepository {
     return query.orderBy('m.id', 'DESC').limit(count).getMany();
   }
 
-  /**
-   * Messages created per UTC day since `from` (day start in Unix ms → count), for the admin
-   * dashboard. There is no index on created_at, so this reads the table; it is asked for by an
-   * operator's page load, never by the SDK.
-   */
-  async countPerDay(from: number): Promise<Map<number, number>> {
-    const rows = await this.messages
-      .createQueryBuilder('m')
-      .select('m.created_at - (m.created_at % 86400000)', 'day')
-      .addSelect('COUNT(*)', 'count')
-      .where('m.created_at >= :from', { from })
-      .groupBy('day')
-      .getRawMany<{ day: string | number; count: string | number }>();
-    return new Map(rows.map((row) => [Number(row.day), Number(row.count)]));
+  /** The analytics rollup's read: (id, type, created_at) of messages by ID after `afterId` (the primary key). */
+  async typesAfter(afterId: string, limit: number): Promise<Array<{ id: string; type: string; createdAt: number }>> {
+    const rows = (await this.messages.query(
+      'SELECT id, type, created_at FROM messages WHERE id > ? ORDER BY id LIMIT ?',
+      [afterId, limit],
+    )) as Array<{ id: string | number; type: string; created_at: string | number }>;
+    return rows.map((row) => ({ id: String(row.id), type: row.type, createdAt: Number(row.created_at) }));
   }
 }

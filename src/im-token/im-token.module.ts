@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { createSecretKey } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AnalyticsActivityModule } from '../analytics/analytics-activity.module';
 import { UsersModule } from '../users/users.module';
 import { ImTokenGuard } from './im-token.guard';
 import { ImTokenService } from './im-token.service';
@@ -16,8 +17,10 @@ import { ImTokenService } from './im-token.service';
       useFactory: (config: AppConfig) => ({ secret: createSecretKey(Buffer.from(config.jwtSecret, 'utf8')) }),
     }),
     UsersModule,
+    AnalyticsActivityModule,
   ],
   providers: [ImTokenService, ImTokenGuard],
-  exports: [ImTokenService, ImTokenGuard, UsersModule],
+  // The guard's tracker goes with it: every module that uses the guard resolves it.
+  exports: [ImTokenService, ImTokenGuard, UsersModule, AnalyticsActivityModule],
 })
 export class ImTokenModule {}

@@ -8,6 +8,7 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
+import { ActivityTracker } from '../analytics/activity-tracker.service';
 import type { ClientAck } from '../contract/events';
 import { PresenceService } from './presence.service';
 import { RealtimeService } from './realtime.service';
@@ -29,16 +30,24 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     private readonly typingService: TypingService,
     private readonly presence: PresenceService,
     private readonly census: SocketCensus,
+    private readonly activity: ActivityTracker,
   ) {}
 
   afterInit(server: ImServer): void {
     this.realtime.bind(server);
-    this.census.bind(server, () => this.realtime.localSockets);
+    this.census.bind(
+      server,
+      () => this.realtime.localSockets,
+      (userId) => this.realtime.hub.sessionsOf(userId).size,
+    );
   }
 
   handleConnection(socket: ImSocket): void {
     this.realtime
-      .connected(socket, (session) => this.presence.connected(session))
+      .connected(socket, (session) => {
+        this.activity.seen(session.user.internalId);
+        return this.presence.connected(session);
+      })
       .catch((error: unknown) => this.logger.error(`connection setup failed: ${(error as Error).message}`));
   }
 

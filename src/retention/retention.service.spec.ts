@@ -9,6 +9,7 @@ import { MAX_BATCHES_PER_RUN, RetentionService, jitteredDelayMs } from './retent
 import type { ServerRequestsService } from '../server-api/server-requests.service';
 import type { WebhookRetentionService } from '../webhooks/webhook-retention.service';
 import type { PushRetentionService } from '../push/push-retention.service';
+import type { AnalyticsRetentionService } from '../analytics/analytics-retention.service';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = 1_800_000_000_000;
@@ -50,6 +51,8 @@ function service(
   const clientErrors = {
     pruneRecordsBefore: tables.errors.prune,
     pruneSubmissionsBefore: tables.submissions.prune,
+    pruneGroupsBefore: jest.fn(async () => 0),
+    pruneGroupBucketsBefore: jest.fn(async () => 0),
   } as unknown as ClientErrorRecordsService;
   const roomEvents = { pruneEventsBefore: tables.events.prune } as unknown as RtcCallbackService;
   const outbox = { prune: outboxTable.prune } as unknown as OutboxRetention;
@@ -85,6 +88,7 @@ function service(
         pruneDeliveriesBefore: jest.fn(async () => 0),
         outboxFloor: jest.fn(async () => null),
       } as unknown as PushRetentionService,
+      { userDaysKeepMs: 0, pruneUserDaysBefore: jest.fn(async () => 0) } as unknown as AnalyticsRetentionService,
     ),
   };
 }
@@ -100,6 +104,9 @@ describe('RetentionService', () => {
     expect(await retention.runOnce()).toEqual({
       deleted: {
         client_errors: 5,
+        client_error_groups: 0,
+        client_error_group_hours: 0,
+        client_error_group_days: 0,
         client_error_submissions: 1,
         rtc_room_events: 0,
         outbox_events: 0,
@@ -125,6 +132,8 @@ describe('RetentionService', () => {
     const run = await retention.runOnce();
     expect(tables.errors.prune).not.toHaveBeenCalled();
     expect(run.deleted).toEqual({
+      client_error_group_hours: 0,
+      client_error_group_days: 0,
       client_error_submissions: MAX_BATCHES_PER_RUN,
       rtc_room_events: 0,
       outbox_events: 0,
@@ -198,6 +207,9 @@ describe('RetentionService', () => {
     expect(jest.getTimerCount()).toBe(1);
     jest.useRealTimers();
     expect((await retention.runOnce()).deleted).toEqual({
+      // The trend buckets only serve the console's 24 h and 30 d charts: they always expire.
+      client_error_group_hours: 0,
+      client_error_group_days: 0,
       outbox_events: 1,
       host_sessions: 0,
       host_sms_codes: 0,

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ClientErrorRecordsService } from '../client-errors/client-error-records.service';
+import { CLIENT_ERROR_TREND_KEEP_MS, ClientErrorRecordsService } from '../client-errors/client-error-records.service';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RetentionConfig } from '../config/retention-config';
@@ -9,6 +9,7 @@ import { RtcCallbackService } from '../rtc-callback/rtc-callback.service';
 import { WebhookRetentionService } from '../webhooks/webhook-retention.service';
 import { PushRetentionService } from '../push/push-retention.service';
 import { ServerRequestsService } from '../server-api/server-requests.service';
+import { AnalyticsRetentionService } from '../analytics/analytics-retention.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Batches per table and run: a large backlog is worked off over several runs, never in one long burst. */
@@ -57,6 +58,7 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     serverRequests: ServerRequestsService,
     webhooks: WebhookRetentionService,
     push: PushRetentionService,
+    analytics: AnalyticsRetentionService,
   ) {
     this.settings = config.retention;
     this.tables = [
@@ -64,6 +66,22 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
         table: 'client_errors',
         keepMs: this.settings.clientErrorsDays * DAY_MS,
         prune: (cutoff, size) => clientErrors.pruneRecordsBefore(cutoff, size),
+      },
+      // A group goes with its last record (same cutoff); its counters until then are lifetime.
+      {
+        table: 'client_error_groups',
+        keepMs: this.settings.clientErrorsDays * DAY_MS,
+        prune: (cutoff, size) => clientErrors.pruneGroupsBefore(cutoff, size),
+      },
+      {
+        table: 'client_error_group_hours',
+        keepMs: CLIENT_ERROR_TREND_KEEP_MS.hours,
+        prune: (cutoff, size) => clientErrors.pruneGroupBucketsBefore('hours', cutoff, size),
+      },
+      {
+        table: 'client_error_group_days',
+        keepMs: CLIENT_ERROR_TREND_KEEP_MS.days,
+        prune: (cutoff, size) => clientErrors.pruneGroupBucketsBefore('days', cutoff, size),
       },
       {
         table: 'client_error_submissions',
@@ -117,6 +135,12 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
         table: 'server_requests',
         keepMs: this.settings.idempotencyDays * DAY_MS,
         prune: (cutoff, size) => serverRequests.pruneBefore(cutoff, size),
+      },
+      // Who was active on which day (DAU/MAU); the rollups stay.
+      {
+        table: 'analytics_user_days',
+        keepMs: analytics.userDaysKeepMs,
+        prune: (cutoff, size) => analytics.pruneUserDaysBefore(cutoff, size),
       },
     ];
   }

@@ -43,6 +43,8 @@ export function requestContext(
   metrics: MetricsService,
   secrets: readonly string[],
   draining: () => boolean,
+  /** Told of every finished request (the analytics request counts); memory only, it must not block. */
+  tally: (path: string, status: number | null, code: number | undefined) => void = () => undefined,
 ): (request: Request, response: Response, next: NextFunction) => void {
   return (request, response, next) => {
     const id = traceIdOf(request.headers['x-request-id'], secrets);
@@ -72,12 +74,14 @@ export function requestContext(
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
       if (refused) metrics.connectionErrors.inc({ reason: refused.reason });
+      const path = pathOf(request);
+      tally(path, status, code);
       writeAccessLine(root, {
         traceId: id,
         // The client address only on the lines the HTTP server's replies write, as theirs do.
         req: {
           method: request.method,
-          path: pathOf(request),
+          path,
           ...(refused ? { remoteAddress: refused.remoteAddress } : {}),
         },
         status,

@@ -20,6 +20,7 @@ import { UserErasures1734150000000 } from './1734150000000-user-erasures';
 import { Push1734200000000 } from './1734200000000-push';
 import { OperatorConsole1734300000000 } from './1734300000000-operator-console';
 import { Analytics1734310000000 } from './1734310000000-analytics';
+import { ClientErrorGroups1734320000000 } from './1734320000000-client-error-groups';
 import { ReportTargets1734330000000 } from './1734330000000-report-targets';
 import { BrowseIndexes1734340000000 } from './1734340000000-browse-indexes';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   Push1734200000000,
   OperatorConsole1734300000000,
   Analytics1734310000000,
+  ClientErrorGroups1734320000000,
   ReportTargets1734330000000,
   BrowseIndexes1734340000000,
 ];
