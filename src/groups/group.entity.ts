@@ -3,6 +3,7 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
 import type { Group } from './group';
 
 @Entity('groups')
+@Index('IDX_groups_name', ['name', 'id'])
 export class GroupEntity implements Group {
   @IdColumn()
   id: string;

@@ -147,6 +147,21 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /**
+   * onlineAmong for the admin console's "online now" filter, which must not pass an outage off
+   * as "nobody is online": 1001 (unavailable) when the shared store does not answer.
+   */
+  async onlineAmongOrFail(internalIds: readonly string[]): Promise<Set<string>> {
+    if (internalIds.length === 0) return new Set();
+    try {
+      const states = await this.registry.stateOf(internalIds, this.clock.now());
+      return new Set([...states].filter(([, state]) => state.online).map(([id]) => id));
+    } catch (error) {
+      if (error instanceof PresenceUnavailableError) throw AppError.unavailable('the presence store did not answer');
+      throw error;
+    }
+  }
+
+  /**
    * The asked users' presence, for those who are the caller's friends (presence is shared with
    * friends only, as presence.changed is), in the order asked.
    */

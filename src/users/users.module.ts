@@ -5,10 +5,19 @@ import { UserAccessEvents } from './user-access-events';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { UserBrowser } from './user-browser.service';
+import { UsersBrowseRepository } from './users-browse.repository';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity])],
-  providers: [UsersRepository, UsersService, UserAccessEvents, ProfileChangeAnnouncer],
-  exports: [UsersService, UserAccessEvents, ProfileChangeAnnouncer],
+  providers: [
+    UsersRepository,
+    UsersService,
+    UsersBrowseRepository,
+    UserBrowser,
+    UserAccessEvents,
+    ProfileChangeAnnouncer,
+  ],
+  exports: [UsersService, UserBrowser, UserAccessEvents, ProfileChangeAnnouncer],
 })
 export class UsersModule {}

@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { ListQueryDto } from '../common/pagination/list-query.dto';
+import { GROUP_ID_RULES } from '../common/validation/field-rules';
+import { Optional, Required } from '../common/validation/presence.decorators';
+import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { GROUP_SORTS, GroupSort } from '../groups/group-browse';
+import { USER_SORTS, UserSort } from '../users/user-browse';
+
+const SEARCH: TextRules = { min: 1, max: 80, noControl: true };
+/** Query strings stay strings: a filter is the text 'true' or 'false', nothing converted. */
+const TRUE_FALSE: TextRules = {
+  min: 4,
+  max: 5,
+  pattern: { regex: /^(?:true|false)$/, description: "'true' or 'false'" },
+};
+const TRUE_ONLY: TextRules = { min: 4, max: 4, pattern: { regex: /^true$/, description: "'true'" } };
+
+/** The Users list's search, order and filters (the list and its CSV export). */
+export class UsersFilterDto {
+  @ApiPropertyOptional({ description: 'Exact user_id or username, or the start of a nickname.' })
+  @Optional()
+  @IsText(SEARCH)
+  q?: string;
+
+  @ApiPropertyOptional({
+    enum: USER_SORTS,
+    description:
+      'newest (default): creation, newest first; last_active: most recently active first, never-active users last; name: nickname (binary collation), then ID.',
+  })
+  @Optional()
+  @IsIn(USER_SORTS, { message: `sort must be one of ${USER_SORTS.join(', ')}` })
+  sort?: UserSort;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: 'Disabled now (a timed disable that has ended counts as enabled).',
+  })
+  @Optional()
+  @IsText(TRUE_FALSE)
+  disabled?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description:
+      'Connected now on any instance (the presence registry). Pages may then hold fewer than 50 items; see `partial`.',
+  })
+  @Optional()
+  @IsText(TRUE_FALSE)
+  online?: string;
+
+  @ApiPropertyOptional({ enum: ['true'], description: 'Only users with an open (pending) report against them.' })
+  @Optional()
+  @IsText(TRUE_ONLY)
+  open_reports?: string;
+}
+
+export class UsersBrowseQueryDto extends UsersFilterDto implements ListQueryDto {
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page, unchanged; bound to the filters and sort.' })
+  @Optional()
+  @IsText({ min: 1, max: 1024 })
+  cursor?: string;
+}
+
+/** The Groups list's search, order and filters (the list and its CSV export). */
+export class GroupsFilterDto {
+  @ApiPropertyOptional({ description: 'Exact group_id, or the start of a name.' })
+  @Optional()
+  @IsText(SEARCH)
+  q?: string;
+
+  @ApiPropertyOptional({
+    enum: GROUP_SORTS,
+    description: 'newest (default): creation, newest first; name: name (binary collation), then ID.',
+  })
+  @Optional()
+  @IsIn(GROUP_SORTS, { message: `sort must be one of ${GROUP_SORTS.join(', ')}` })
+  sort?: GroupSort;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'] }) @Optional() @IsText(TRUE_FALSE) disabled?: string;
+  @ApiPropertyOptional({ enum: ['true', 'false'] }) @Optional() @IsText(TRUE_FALSE) dismissed?: string;
+
+  @ApiPropertyOptional({ enum: ['true'], description: 'Only groups with an open (pending) report against them.' })
+  @Optional()
+  @IsText(TRUE_ONLY)
+  open_reports?: string;
+}
+
+export class GroupsBrowseQueryDto extends GroupsFilterDto implements ListQueryDto {
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page, unchanged; bound to the filters and sort.' })
+  @Optional()
+  @IsText({ min: 1, max: 1024 })
+  cursor?: string;
+}
+
+/** A group's page (a query: unknown keys are ignored like every query's). */
+export class GroupOverviewQueryDto {
+  @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
+}

@@ -1,0 +1,272 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { CursorCodec } from '../common/pagination/cursor';
+import { ClientErrorsOfUser } from '../client-errors/client-errors-of-user.service';
+import { Relationships } from '../friends/relationships.service';
+import type { Group } from '../groups/group';
+import type { GroupBrowseFilters, GroupPosition, GroupSort } from '../groups/group-browse';
+import { positionOfGroup } from '../groups/group-browse';
+import { GroupBrowser } from '../groups/group-browser.service';
+import { GroupDirectory } from '../groups/group-directory.service';
+import { PresenceService } from '../realtime/presence.service';
+import { SocketCensus } from '../realtime/socket-census';
+import type { Report } from '../reports/report';
+import { ReportLookups } from '../reports/report-lookups.service';
+import type { User } from '../users/user';
+import type { UserPosition } from '../users/user-browse';
+import { UserBrowser } from '../users/user-browser.service';
+import { UsersService } from '../users/users.service';
+import type { AdminActor } from './admin-actor';
+import { AdminAuditRepository } from './admin-audit.repository';
+import { ScannedPage, UserQuery, scanUsers } from './admin-browse-scan';
+import type {
+  GroupOverviewQueryDto,
+  GroupsBrowseQueryDto,
+  GroupsFilterDto,
+  UsersBrowseQueryDto,
+  UsersFilterDto,
+} from './admin-browse.dto';
+import {
+  AdminGroupListItemReply,
+  AdminGroupListReply,
+  AdminGroupOverviewReply,
+  AdminReportsAroundReply,
+  AdminUserListItemReply,
+  AdminUserListReply,
+  AdminUserOverviewReply,
+  toAdminGroupListItem,
+  toAdminMembershipReply,
+  toAdminUserListItem,
+  toClientErrorOfUserReply,
+} from './admin-browse.reply';
+import { toAdminReportReply } from './admin-moderation.reply';
+import { toAuditItemReply } from './admin.reply';
+
+const PAGE = 50;
+/** Users or groups with an open report that the open_reports filter considers (the open queue rarely nears it). */
+export const OPEN_TARGETS_CAP = 10_000;
+const FIRST = 20;
+const LATEST = 5;
+
+const flag = (value: string | undefined): boolean | undefined => (value === undefined ? undefined : value === 'true');
+
+export interface GroupQuery {
+  filters: GroupBrowseFilters;
+  sort: GroupSort;
+}
+
+/**
+ * The console's Users and Groups lists (sorted, filtered, keyset-paged with cursors bound to
+ * the filters and order) and a user's and a group's page, composed from the owning modules'
+ * services. Writes stay with AdminDirectoryService.
+ */
+@Injectable()
+export class AdminBrowseService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly userBrowser: UserBrowser,
+    private readonly groupBrowser: GroupBrowser,
+    private readonly groups: GroupDirectory,
+    private readonly reports: ReportLookups,
+    private readonly friends: Relationships,
+    private readonly clientErrors: ClientErrorsOfUser,
+    private readonly presence: PresenceService,
+    private readonly census: SocketCensus,
+    private readonly auditRows: AdminAuditRepository,
+    private readonly cursors: CursorCodec,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async listUsers(actor: AdminActor, dto: UsersBrowseQueryDto): Promise<AdminUserListReply> {
+    const query = await this.userQuery(dto);
+    const key = this.userKey(dto);
+    const after = dto.cursor
+      ? this.cursors.decode<UserPosition>(dto.cursor, actor.id, 'admin.users.browse', key)
+      : null;
+    const page = await this.userPage(query, after, PAGE);
+    return {
+      items: await this.userItems(page.rows, query.online),
+      next_cursor: page.next ? this.cursors.encode(actor.id, 'admin.users.browse', key, page.next) : null,
+      has_more: page.next !== null,
+      partial: page.partial,
+    };
+  }
+
+  async listGroups(actor: AdminActor, dto: GroupsBrowseQueryDto): Promise<AdminGroupListReply> {
+    const query = await this.groupQuery(dto);
+    const key = this.groupKey(dto);
+    const after = dto.cursor
+      ? this.cursors.decode<GroupPosition>(dto.cursor, actor.id, 'admin.groups.browse', key)
+      : null;
+    const { rows, next } = await this.groupPage(query, after, PAGE);
+    return {
+      items: await this.groupItems(rows),
+      next_cursor: next ? this.cursors.encode(actor.id, 'admin.groups.browse', key, next) : null,
+      has_more: next !== null,
+    };
+  }
+
+  /** The filters as the list reads them; open_reports asks the reports module which users have one. */
+  async userQuery(dto: UsersFilterDto): Promise<UserQuery> {
+    return {
+      filters: {
+        q: dto.q,
+        disabled: flag(dto.disabled),
+        onlyIds: dto.open_reports === 'true' ? await this.reports.openTargetIds('user', OPEN_TARGETS_CAP) : undefined,
+      },
+      sort: dto.sort ?? 'newest',
+      online: flag(dto.online),
+    };
+  }
+
+  async groupQuery(dto: GroupsFilterDto): Promise<GroupQuery> {
+    return {
+      filters: {
+        q: dto.q,
+        disabled: flag(dto.disabled),
+        dismissed: flag(dto.dismissed),
+        onlyIds: dto.open_reports === 'true' ? await this.reports.openTargetIds('group', OPEN_TARGETS_CAP) : undefined,
+      },
+      sort: dto.sort ?? 'newest',
+    };
+  }
+
+  userPage(query: UserQuery, after: UserPosition | null, want: number): Promise<ScannedPage> {
+    const now = this.clock.now();
+    return scanUsers(
+      query,
+      after,
+      want,
+      (position, limit) => this.userBrowser.page(query.filters, query.sort, position, limit, now),
+      (ids) => this.presence.onlineAmongOrFail(ids),
+    );
+  }
+
+  async groupPage(
+    query: GroupQuery,
+    after: GroupPosition | null,
+    want: number,
+  ): Promise<{ rows: Group[]; next: GroupPosition | null }> {
+    const rows = await this.groupBrowser.page(query.filters, query.sort, after, want + 1);
+    const page = rows.slice(0, want);
+    return { rows: page, next: rows.length > want ? positionOfGroup(query.sort, page[page.length - 1]) : null };
+  }
+
+  /** The page's rows with their presence (known when the online filter chose them) and open report counts. */
+  async userItems(rows: User[], online?: boolean): Promise<AdminUserListItemReply[]> {
+    const ids = rows.map((u) => u.id);
+    const [present, openCounts] = await Promise.all([
+      online === undefined ? this.presence.onlineAmongOrFail(ids).catch(() => null) : Promise.resolve(null),
+      this.reports.openCountsAmong('user', ids),
+    ]);
+    const now = this.clock.now();
+    return rows.map((u) =>
+      toAdminUserListItem(u, now, online ?? (present ? present.has(u.id) : null), openCounts.get(u.id) ?? 0),
+    );
+  }
+
+  async groupItems(page: Group[]): Promise<AdminGroupListItemReply[]> {
+    const ids = page.map((g) => g.id);
+    const [owners, counts, openCounts] = await Promise.all([
+      this.users.externalIds(page.map((g) => g.ownerId)),
+      this.groups.countActiveMembersByGroup(ids),
+      this.reports.openCountsAmong('group', ids),
+    ]);
+    return page.map((g) =>
+      toAdminGroupListItem(g, owners.get(g.ownerId) ?? '', counts.get(g.id) ?? 0, openCounts.get(g.id) ?? 0),
+    );
+  }
+
+  /** What a cursor is bound to: every filter and the order (an absent one as null). */
+  userKey(dto: UsersFilterDto): Record<string, unknown> {
+    return {
+      q: dto.q,
+      sort: dto.sort ?? 'newest',
+      disabled: dto.disabled,
+      online: dto.online,
+      open_reports: dto.open_reports,
+    };
+  }
+
+  groupKey(dto: GroupsFilterDto): Record<string, unknown> {
+    return {
+      q: dto.q,
+      sort: dto.sort ?? 'newest',
+      disabled: dto.disabled,
+      dismissed: dto.dismissed,
+      open_reports: dto.open_reports,
+    };
+  }
+
+  async userOverview(externalId: string): Promise<AdminUserOverviewReply> {
+    const user = await this.users.findByExternalId(externalId);
+    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
+    const [state, sockets, friendIds, groupCount, memberships, against, filed, errors, audit, items] =
+      await Promise.all([
+        this.presence.stateOf(user.id),
+        this.census.countOf(user.id),
+        this.friends.friendIds(user.id),
+        this.groups.countActiveGroupsOfUser(user.id),
+        this.groupBrowser.membershipsOfUser(user.id, FIRST),
+        this.reports.against('user', user.externalId, LATEST),
+        this.reports.filedBy(user.id, LATEST),
+        this.clientErrors.summary(user.id, LATEST),
+        this.auditRows.list({ targetType: 'user', targetId: user.externalId }, null, FIRST),
+        this.userItems([user]),
+      ]);
+    const friends = await this.users.findByIds(friendIds.slice(0, FIRST));
+    const byId = new Map(friends.map((f) => [f.id, f]));
+    return {
+      user: { ...items[0], online: state?.online ?? null },
+      signature: user.signature,
+      presence: {
+        online: state?.online ?? null,
+        last_seen_at: state?.online ? null : (state?.lastSeenAt ?? null),
+        connections: sockets.sockets,
+        instances: sockets.instances,
+        complete: sockets.complete,
+      },
+      friends: {
+        count: friendIds.length,
+        items: friendIds.slice(0, FIRST).flatMap((id) => {
+          const f = byId.get(id);
+          return f ? [{ user_id: f.externalId, nickname: f.nickname }] : [];
+        }),
+      },
+      groups: { count: groupCount, items: memberships.map(toAdminMembershipReply) },
+      reports_against: await this.reportsAround(against.count, against.openCount, against.latest),
+      reports_filed: await this.reportsAround(filed.count, filed.openCount, filed.latest),
+      client_errors: { count: errors.count, latest: errors.latest.map(toClientErrorOfUserReply) },
+      audit: audit.map(toAuditItemReply),
+    };
+  }
+
+  async groupOverview(dto: GroupOverviewQueryDto): Promise<AdminGroupOverviewReply> {
+    const group = await this.groups.findByPublicId(dto.group_id);
+    if (!group) throw new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, 'group_id: no such group');
+    const [items, owner, against, audit] = await Promise.all([
+      this.groupItems([group]),
+      this.users.findById(group.ownerId),
+      this.reports.against('group', group.publicId, LATEST),
+      this.auditRows.list({ targetType: 'group', targetId: group.publicId }, null, FIRST),
+    ]);
+    return {
+      group: items[0],
+      introduction: group.introduction,
+      owner: { user_id: owner?.externalId ?? '', nickname: owner?.nickname ?? '' },
+      reports_against: await this.reportsAround(against.count, against.openCount, against.latest),
+      audit: audit.map(toAuditItemReply),
+    };
+  }
+
+  private async reportsAround(count: number, openCount: number, latest: Report[]): Promise<AdminReportsAroundReply> {
+    const reporters = await this.users.externalIds(latest.map((r) => r.reporterId));
+    return {
+      count,
+      open_count: openCount,
+      latest: latest.map((r) => toAdminReportReply(r, reporters.get(r.reporterId) ?? '')),
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import type { Group } from './group';
+import type { GroupBrowseFilters, GroupPosition, GroupSort, MembershipOfUser } from './group-browse';
+import { GroupsBrowseRepository } from './groups-browse.repository';
+
+/** The operator console's Groups list and a user's groups, as plain records. */
+@Injectable()
+export class GroupBrowser {
+  constructor(private readonly repository: GroupsBrowseRepository) {}
+
+  page(filters: GroupBrowseFilters, sort: GroupSort, after: GroupPosition | null, limit: number): Promise<Group[]> {
+    return this.repository.page(filters, sort, after, limit);
+  }
+
+  membershipsOfUser(userId: string, limit: number): Promise<MembershipOfUser[]> {
+    return this.repository.membershipsOfUser(userId, limit);
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { likePrefix } from '../database/like-prefix';
+import { GROUP_COLUMNS, Group, GroupRole, GroupRow, groupFromRow } from './group';
+import type { GroupBrowseFilters, GroupPosition, GroupSort, MembershipOfUser } from './group-browse';
+import { GroupEntity } from './group.entity';
+
+interface Clause {
+  sql: string;
+  params: unknown[];
+}
+
+/** The Groups list's keyset reads: by the primary key (newest) or IDX_groups_name (name). */
+@Injectable()
+export class GroupsBrowseRepository {
+  constructor(@InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>) {}
+
+  async page(
+    filters: GroupBrowseFilters,
+    sort: GroupSort,
+    after: GroupPosition | null,
+    limit: number,
+  ): Promise<Group[]> {
+    if (filters.onlyIds && filters.onlyIds.length === 0) return [];
+    const clauses: Clause[] = [];
+    if (filters.q !== undefined)
+      clauses.push({ sql: "(public_id = ? OR name LIKE ? ESCAPE '!')", params: [filters.q, likePrefix(filters.q)] });
+    if (filters.disabled !== undefined) clauses.push({ sql: 'disabled = ?', params: [filters.disabled ? 1 : 0] });
+    if (filters.dismissed !== undefined)
+      clauses.push({ sql: filters.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL', params: [] });
+    if (filters.onlyIds)
+      clauses.push({ sql: `id IN (${filters.onlyIds.map(() => '?').join(', ')})`, params: [...filters.onlyIds] });
+    let order = 'id DESC';
+    if (sort === 'name') {
+      order = 'name ASC, id ASC';
+      if (after)
+        clauses.push({ sql: '(name > ? OR (name = ? AND id > ?))', params: [after.n ?? '', after.n ?? '', after.id] });
+    } else if (after) clauses.push({ sql: 'id < ?', params: [after.id] });
+    const where = clauses.length ? `WHERE ${clauses.map((c) => c.sql).join(' AND ')}` : '';
+    const rows = (await this.groups.query(
+      `SELECT ${GROUP_COLUMNS} FROM \`groups\` ${where} ORDER BY ${order} LIMIT ?`,
+      [...clauses.flatMap((c) => c.params), limit],
+    )) as GroupRow[];
+    return rows.map((row) => groupFromRow(row));
+  }
+
+  /** The user's first `limit` current memberships (by first join), disabled groups included. */
+  async membershipsOfUser(userId: string, limit: number): Promise<MembershipOfUser[]> {
+    const columns = GROUP_COLUMNS.split(', ')
+      .map((c) => `g.${c} AS g_${c}`)
+      .join(', ');
+    const rows = (await this.groups.query(
+      `SELECT ${columns}, m.role AS m_role, m.muted_until AS m_muted_until, m.joined_at AS m_joined_at
+         FROM group_members m JOIN \`groups\` g ON g.id = m.group_id
+        WHERE m.user_id = ? AND m.status = 'active' ORDER BY m.id ASC LIMIT ?`,
+      [userId, limit],
+    )) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({
+      group: groupFromRow(row, 'g_'),
+      role: String(row.m_role) as GroupRole,
+      mutedUntil: Number(row.m_muted_until ?? 0),
+      joinedAt: Number(row.m_joined_at),
+    }));
+  }
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { likePrefix } from '../database/like-prefix';
+import { UserEntity } from './user.entity';
+import { USER_COLUMNS, User, UserRow, userFromRow } from './user';
+import type { UserBrowseFilters, UserPosition, UserSort } from './user-browse';
+
+interface Clause {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The Users list's keyset reads. Each order has an index: the primary key (newest),
+ * IDX_users_last_active (last_active), IDX_users_nickname (name). Users never active sort
+ * after all others: read as a second phase (by ID) once the active ones are exhausted, so each
+ * phase is a plain range scan of its index instead of one OR over NULLs.
+ */
+@Injectable()
+export class UsersBrowseRepository {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+
+  async page(
+    filters: UserBrowseFilters,
+    sort: UserSort,
+    after: UserPosition | null,
+    limit: number,
+    now: number,
+  ): Promise<User[]> {
+    if (filters.onlyIds && filters.onlyIds.length === 0) return [];
+    const where = this.filterClauses(filters, now);
+    if (sort === 'newest') {
+      const keyset = after ? [{ sql: 'id < ?', params: [after.id] }] : [];
+      return this.select([...where, ...keyset], 'id DESC', limit);
+    }
+    if (sort === 'name') {
+      const keyset = after
+        ? [{ sql: '(nickname > ? OR (nickname = ? AND id > ?))', params: [after.n ?? '', after.n ?? '', after.id] }]
+        : [];
+      return this.select([...where, ...keyset], 'nickname ASC, id ASC', limit);
+    }
+    const rows: User[] = [];
+    if (!after || (after.a !== null && after.a !== undefined)) {
+      const keyset = after
+        ? [{ sql: '(last_active_at < ? OR (last_active_at = ? AND id < ?))', params: [after.a, after.a, after.id] }]
+        : [];
+      const active = [...where, { sql: 'last_active_at IS NOT NULL', params: [] }, ...keyset];
+      rows.push(...(await this.select(active, 'last_active_at DESC, id DESC', limit)));
+      if (rows.length >= limit) return rows;
+    }
+    const idAfter = after && (after.a === null || after.a === undefined) ? [{ sql: 'id < ?', params: [after.id] }] : [];
+    const never = [...where, { sql: 'last_active_at IS NULL', params: [] }, ...idAfter];
+    rows.push(...(await this.select(never, 'id DESC', limit - rows.length)));
+    return rows;
+  }
+
+  private filterClauses(filters: UserBrowseFilters, now: number): Clause[] {
+    const clauses: Clause[] = [];
+    if (filters.q !== undefined)
+      clauses.push({
+        sql: "(external_id = ? OR username = ? OR nickname LIKE ? ESCAPE '!')",
+        params: [filters.q, filters.q, likePrefix(filters.q)],
+      });
+    // As isDisabledAt: a disable whose end has passed no longer counts, whatever the stored flag.
+    const disabledNow = '(disabled = 1 AND (disabled_until IS NULL OR disabled_until > ?))';
+    if (filters.disabled === true) clauses.push({ sql: disabledNow, params: [now] });
+    if (filters.disabled === false) clauses.push({ sql: `NOT ${disabledNow}`, params: [now] });
+    if (filters.onlyIds)
+      clauses.push({ sql: `id IN (${filters.onlyIds.map(() => '?').join(', ')})`, params: [...filters.onlyIds] });
+    return clauses;
+  }
+
+  private async select(clauses: Clause[], order: string, limit: number): Promise<User[]> {
+    const where = clauses.length ? `WHERE ${clauses.map((c) => c.sql).join(' AND ')}` : '';
+    const rows = (await this.users.query(`SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY ${order} LIMIT ?`, [
+      ...clauses.flatMap((c) => c.params),
+      limit,
+    ])) as UserRow[];
+    return rows.map((row) => userFromRow(row));
+  }
+}
