@@ -36,4 +36,27 @@ export class AdminAuditRepository {
     if (beforeId !== null) qb.andWhere('a.id < :beforeId', { beforeId });
     return qb.orderBy('a.id', 'DESC').limit(limit).getMany();
   }
+
+  /**
+   * A report's history, newest first: the rows about the report itself and the rows of actions
+   * taken from it (report_id). Two index reads merged, rather than one OR neither index serves.
+   */
+  async listForReport(reportId: string, limit: number): Promise<AdminAuditEntity[]> {
+    const [about, from] = await Promise.all([
+      this.audit
+        .createQueryBuilder('a')
+        .where('a.target_type = :tt AND a.target_id = :tid', { tt: 'report', tid: reportId })
+        .orderBy('a.id', 'DESC')
+        .limit(limit)
+        .getMany(),
+      this.audit
+        .createQueryBuilder('a')
+        .where('a.report_id = :rid', { rid: reportId })
+        .orderBy('a.id', 'DESC')
+        .limit(limit)
+        .getMany(),
+    ]);
+    const byId = new Map([...about, ...from].map((row) => [String(row.id), row]));
+    return [...byId.values()].sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1)).slice(0, limit);
+  }
 }

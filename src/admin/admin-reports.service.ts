@@ -68,7 +68,7 @@ export class AdminReportsService {
     const [reporters, messages, history] = await Promise.all([
       this.reporterIds([report]),
       this.reportsService.evidenceAsReporterSees(report),
-      this.auditRows.list({ targetType: 'report', targetId: String(report.id) }, null, HISTORY),
+      this.auditRows.listForReport(String(report.id), HISTORY),
     ]);
     return {
       report: toAdminReportReply(report, reporters.get(report.reporterId) ?? ''),

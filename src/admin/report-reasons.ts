@@ -15,3 +15,8 @@ export const REPORT_REASON_NAMES: Readonly<Record<(typeof REASON_CODES)[number],
   7: 'chat content violation',
   8: 'profile violation',
 };
+
+/** The spec's name of a reason code; a code without one (none is accepted today) is named by its number. */
+export function reportReasonName(code: number): string {
+  return (REPORT_REASON_NAMES as Record<number, string>)[code] ?? `reason ${code}`;
+}

@@ -35,3 +35,32 @@ export interface ReportFilters {
   from?: number;
   to?: number;
 }
+
+/** The console's reports grouped by target: which reports count, and the order of the groups. */
+export type ReportTargetStatus = 'open' | 'all';
+export type ReportTargetSort = 'count' | 'latest';
+
+/** Where a page of targets ended: the sort value of its last group, then the target itself. */
+export interface ReportTargetPosition {
+  value: number;
+  targetType: ReportTargetType;
+  targetPublicId: string;
+}
+
+/** One target's reports, counted over the reports the status filter takes ('open': pending only). */
+export interface ReportTargetSummary {
+  targetType: ReportTargetType;
+  targetPublicId: string;
+  reportCount: number;
+  /** Pending reports among them. */
+  openCount: number;
+  reporterCount: number;
+  firstReportAt: number;
+  lastReportAt: number;
+  /** The most frequent reason_code (the lowest code on a tie). */
+  topReasonCode: number;
+  /** Internal user IDs of the first reporters, by their first report, at most REPORT_TARGET_REPORTERS. */
+  firstReporterIds: string[];
+}
+
+export const REPORT_TARGET_REPORTERS = 5;

@@ -1,162 +1,142 @@
+// The Reports page: the queue (newest first) or the reports grouped by target, and each report
+// on its own URL (#/reports/<id>, pages/report-detail.js).
 import { api } from '../api.js';
-import { announce, field, h, select, table, time } from '../dom.js';
+import { field, h, select, time } from '../dom.js';
+import { t } from '../i18n.js';
 import { pagedTable } from '../list.js';
 import { REPORT_REASONS } from '../report-reasons.js';
 import { dateFields, filterForm } from './filters.js';
+import { renderReportDetail } from './report-detail.js';
+import { reasonName, reportLink, statusBadge, targetLink, userLink } from './report-links.js';
 
-const REASON_NAMES = new Map(REPORT_REASONS);
-/** The spec's name of a reason code (the code itself if a newer one has no name here). */
-const reasonName = (code) => REASON_NAMES.get(code) ?? `code ${code}`;
+export async function renderReports(main, ctx) {
+  const [first] = ctx.params ?? [];
+  if (first && first !== 'by-target') {
+    await renderReportDetail(main, ctx, first);
+    return;
+  }
+  const byTarget = first === 'by-target';
+  main.append(
+    h(
+      'nav',
+      { class: 'views', 'aria-label': t('reports.views') },
+      h('a', { href: '#/reports', 'aria-current': byTarget ? undefined : 'page' }, t('reports.view.queue')),
+      h('a', { href: '#/reports/by-target', 'aria-current': byTarget ? 'page' : undefined }, t('reports.view.targets')),
+    ),
+  );
+  if (byTarget) await renderTargets(main);
+  else await renderQueue(main);
+}
 
-const NEXT = { pending: ['reviewed', 'closed'], reviewed: ['closed'], closed: [] };
-
-export async function renderReports(main, { can }) {
-  const results = h('section', { 'aria-label': 'Reports' });
-  const detail = h('section', { 'aria-label': 'Report detail' });
+async function renderQueue(main) {
+  const results = h('section', { 'aria-label': t('reports.queue') });
   const show = async (filters) => {
     results.replaceChildren();
     await pagedTable(
       results,
-      'Reports, newest first',
+      t('reports.queue_caption'),
       [
-        ['Report', (r) => r.report_id],
-        ['Status', (r) => h('span', { class: r.status === 'pending' ? 'badge warn' : 'badge' }, r.status)],
-        ['Target', (r) => `${r.target_type} ${r.target_id}`],
-        ['Reason', (r) => reasonName(r.reason_code)],
-        ['Reporter', (r) => r.reporter_user_id],
-        ['Filed', (r) => time(r.created_at)],
-        [
-          'Actions',
-          (r) =>
-            h(
-              'button',
-              { type: 'button', class: 'secondary', onclick: () => void open(r.report_id) },
-              `Open report ${r.report_id}`,
-            ),
-        ],
+        [t('reports.col.report'), (r) => reportLink(r.report_id)],
+        [t('reports.col.status'), (r) => statusBadge(r.status)],
+        [t('reports.col.target'), (r) => targetLink(r.target_type, r.target_id)],
+        [t('reports.col.reason'), (r) => reasonName(r.reason_code)],
+        [t('reports.col.reporter'), (r) => userLink(r.reporter_user_id)],
+        [t('reports.col.filed'), (r) => time(r.created_at)],
       ],
       (cursor) => api.get('reports', { ...filters, cursor }),
     );
   };
-  const open = async (reportId) => {
-    try {
-      const d = await api.get('reports/detail', { report_id: reportId });
-      detail.replaceChildren(
-        reportDetail(d, can('moderator'), async (status, note) => {
-          await api.post('reports/transition', { report_id: reportId, status, ...(note ? { note } : {}) });
-          announce(`Report ${reportId} is now ${status}.`);
-          await open(reportId);
-          await show(current);
-        }),
-      );
-      detail.querySelector('h2').focus();
-    } catch (error) {
-      announce(error.message, true);
-    }
-  };
-  let current = { status: 'pending' };
   const form = filterForm(
-    'Filter reports',
+    t('reports.filter'),
     [
       field(
-        'Status',
+        t('reports.col.status'),
         select(
           'status',
-          [
-            ['', 'any'],
-            ['pending', 'pending'],
-            ['reviewed', 'reviewed'],
-            ['closed', 'closed'],
-          ],
+          [['', t('common.any')], ...['pending', 'reviewed', 'closed'].map((s) => [s, t(`reports.status.${s}`)])],
           'pending',
         ),
       ),
       field(
-        'Target type',
+        t('reports.target_type'),
         select('target_type', [
-          ['', 'any'],
-          ['user', 'user'],
-          ['group', 'group'],
+          ['', t('common.any')],
+          ['user', t('reports.target.user')],
+          ['group', t('reports.target.group')],
         ]),
       ),
-      field('Reason', select('reason', [['', 'any'], ...REPORT_REASONS.map(([code, name]) => [String(code), name])])),
+      // The reason filter lists names; the API is sent the code.
+      field(
+        t('reports.col.reason'),
+        select('reason', [['', t('common.any')], ...REPORT_REASONS.map(([code]) => [String(code), reasonName(code)])]),
+      ),
       ...dateFields(),
     ],
-    async (filters) => {
-      current = filters;
-      await show(filters);
-    },
+    show,
   );
-  main.append(form, results, detail);
-  await show(current);
+  main.append(form, results);
+  await show({ status: 'pending' });
 }
 
-function reportDetail(d, mayMove, move) {
-  const r = d.report;
-  const section = h(
-    'div',
-    { class: 'detail' },
-    h('h2', { tabindex: '-1' }, `Report ${r.report_id} (${r.status})`),
-    h(
-      'p',
-      {},
-      `${r.target_type} ${r.target_id}, reason: ${reasonName(r.reason_code)}, filed by ${r.reporter_user_id} at ${time(r.created_at)}`,
-    ),
-    r.description ? h('p', {}, `Description: ${r.description}`) : '',
-    d.messages === null
-      ? h('p', { class: 'muted' }, 'No reported messages visible to the reporter.')
-      : table(
-          'Reported messages as the reporter sees them',
-          [
-            ['Seq', (m) => m.conversation_seq],
-            ['Sender', (m) => m.sender_id],
-            ['Type', (m) => m.type],
-            ['Status', (m) => m.status],
-            [
-              'Content',
-              (m) => (m.content && typeof m.content.text === 'string' ? m.content.text : JSON.stringify(m.content)),
-            ],
-          ],
-          d.messages,
-        ),
-    table(
-      'History',
+async function renderTargets(main) {
+  const results = h('section', { 'aria-label': t('reports.targets') });
+  const show = async (filters) => {
+    results.replaceChildren();
+    const query = { status: filters.status ?? 'open', sort: filters.sort ?? 'count' };
+    await pagedTable(
+      results,
+      t(query.sort === 'count' ? 'reports.targets_caption_count' : 'reports.targets_caption_latest'),
       [
-        ['When', (a) => time(a.created_at)],
-        ['Administrator', (a) => a.admin],
-        ['Action', (a) => a.action],
-        ['Note', (a) => a.after?.note ?? ''],
+        [t('reports.col.target'), (g) => targetLink(g.target_type, g.target_id)],
+        [t('reports.col.open'), (g) => String(g.open_count)],
+        [t('reports.col.count'), (g) => String(g.report_count)],
+        [
+          t('reports.col.reporters'),
+          (g) =>
+            h(
+              'span',
+              {},
+              t('reports.reporters_count', { count: g.reporter_count }),
+              ': ',
+              g.first_reporter_ids.flatMap((id, i) => (i ? [', ', userLink(id)] : [userLink(id)])),
+              g.reporter_count > g.first_reporter_ids.length ? ' …' : '',
+            ),
+        ],
+        [t('reports.col.top_reason'), (g) => reasonName(g.top_reason_code)],
+        [t('reports.col.first'), (g) => time(g.first_report_at)],
+        [t('reports.col.last'), (g) => time(g.last_report_at)],
       ],
-      d.history,
-    ),
-  );
-  const allowed = NEXT[r.status] ?? [];
-  if (allowed.length && mayMove) {
-    const note = h('textarea', { name: 'note', maxlength: 1000 });
-    const form = h(
-      'form',
-      { class: 'inline', 'aria-label': 'Move the report' },
+      (cursor) => api.get('reports/targets', { ...query, cursor }),
+    );
+  };
+  const form = filterForm(
+    t('reports.filter_targets'),
+    [
       field(
-        'New status',
+        t('reports.col.status'),
         select(
           'status',
-          allowed.map((s) => [s, s]),
+          [
+            ['open', t('reports.targets_open')],
+            ['all', t('reports.targets_all')],
+          ],
+          'open',
         ),
       ),
-      field('Note', note),
-      h('button', { type: 'submit' }, 'Move report'),
-    );
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      try {
-        await move(String(new FormData(form).get('status')), note.value.trim());
-      } catch (error) {
-        announce(error.message, true);
-      }
-    });
-    section.append(form);
-  } else if (allowed.length) {
-    section.append(h('p', { class: 'muted' }, 'Moving reports needs the moderator role.'));
-  }
-  return section;
+      field(
+        t('reports.sort'),
+        select(
+          'sort',
+          [
+            ['count', t('reports.sort.count')],
+            ['latest', t('reports.sort.latest')],
+          ],
+          'count',
+        ),
+      ),
+    ],
+    show,
+  );
+  main.append(form, results);
+  await show({});
 }

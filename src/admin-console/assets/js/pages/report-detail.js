@@ -1,0 +1,165 @@
+// One report on its own URL (#/reports/<id>): the report, its reporter and target, the evidence
+// with its context on demand, the actions a moderator can take from it, and its history.
+import { api } from '../api.js';
+import { announce, h, table, time } from '../dom.js';
+import { t } from '../i18n.js';
+import { groupLink, reasonName, reportLink, statusBadge, targetLink, userLink } from './report-links.js';
+import { reportActions } from './report-actions.js';
+
+const text = (m) =>
+  m.content === null
+    ? t(`reports.message.${m.status}`)
+    : typeof m.content.text === 'string'
+      ? m.content.text
+      : JSON.stringify(m.content);
+
+export async function renderReportDetail(main, { can }, reportId) {
+  const holder = h('div');
+  main.append(h('p', {}, h('a', { href: '#/reports' }, t('reports.back'))), holder);
+  const load = async () => {
+    const d = await api.get('reports/detail', { report_id: reportId });
+    holder.replaceChildren(...view(d, can('moderator'), load));
+  };
+  await load();
+}
+
+function view(d, isModerator, reload) {
+  const r = d.report;
+  const context = h('section', { 'aria-live': 'polite' });
+  return [
+    h(
+      'h2',
+      { tabindex: '-1', id: 'report-title' },
+      t('reports.detail.title', { id: r.report_id }),
+      ' ',
+      statusBadge(r.status),
+    ),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, t('reports.col.target')),
+      h('dd', {}, targetLink(r.target_type, r.target_id)),
+      h('dt', {}, t('reports.col.reporter')),
+      h('dd', {}, userLink(r.reporter_user_id)),
+      h('dt', {}, t('reports.col.reason')),
+      h('dd', {}, reasonName(r.reason_code)),
+      h('dt', {}, t('reports.col.filed')),
+      h('dd', {}, time(r.created_at)),
+      h('dt', {}, t('reports.detail.updated')),
+      h('dd', {}, time(r.updated_at)),
+      h('dt', {}, t('reports.detail.description')),
+      h('dd', {}, r.description || '—'),
+      h('dt', {}, t('reports.detail.conversation')),
+      h('dd', {}, conversationText(r.conversation_id)),
+    ),
+    h('h2', {}, t('reports.evidence.title')),
+    evidence(d, isModerator, context),
+    context,
+    h('h2', {}, t('reports.actions.title')),
+    isModerator
+      ? reportActions(d, reload)
+      : h('p', { class: 'muted', id: 'no-actions' }, t('reports.actions.need_moderator')),
+    h('h2', {}, t('reports.history.title')),
+    history(d.history),
+  ];
+}
+
+/** The reporter's ID of the conversation, with a link when it is a group's. */
+function conversationText(conversationId) {
+  if (!conversationId) return '—';
+  if (conversationId.startsWith('group_'))
+    return h('span', {}, conversationId, ' (', groupLink(conversationId.slice(6)), ')');
+  return conversationId;
+}
+
+function evidence(d, isModerator, contextHolder) {
+  if (d.messages === null) return h('p', { class: 'muted' }, t('reports.evidence.none'));
+  const columns = [
+    [t('reports.message.seq'), (m) => m.conversation_seq],
+    [t('reports.message.sender'), (m) => userLink(m.sender_id)],
+    [t('reports.message.status'), (m) => t(`reports.message.status_${m.status}`)],
+    [t('reports.message.content'), (m) => h('span', { class: 'breakable' }, text(m))],
+  ];
+  if (isModerator)
+    columns.push([
+      t('common.actions'),
+      (m) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            onclick: () => void showContext(d.report.report_id, m.mid, contextHolder),
+          },
+          t('reports.context.show', { mid: m.mid }),
+        ),
+    ]);
+  return h(
+    'div',
+    {},
+    table(t('reports.evidence.caption'), columns, d.messages),
+    isModerator ? h('p', { class: 'muted' }, t('reports.context.audited_note')) : '',
+  );
+}
+
+async function showContext(reportId, mid, holder) {
+  try {
+    const c = await api.get('reports/context', { report_id: reportId, message_id: mid });
+    const rows = [...c.before, { ...c.message, reported: true }, ...c.after];
+    holder.replaceChildren(
+      h('h3', { tabindex: '-1' }, t('reports.context.title', { mid })),
+      h('p', { class: 'muted' }, t('reports.context.recorded')),
+      c.has_more_before ? h('p', { class: 'muted' }, t('reports.context.more_before')) : '',
+      table(
+        t('reports.context.caption', { count: rows.length }),
+        [
+          [t('reports.message.seq'), (m) => m.conversation_seq],
+          [t('reports.message.sender'), (m) => userLink(m.sender_id)],
+          [t('reports.message.sent'), (m) => time(m.created_at)],
+          [
+            t('reports.message.content'),
+            (m) =>
+              m.reported
+                ? h('strong', { class: 'breakable reported' }, t('reports.context.reported_marker'), ' ', text(m))
+                : h('span', { class: 'breakable' }, text(m)),
+          ],
+        ],
+        rows,
+      ),
+      c.has_more_after ? h('p', { class: 'muted' }, t('reports.context.more_after')) : '',
+    );
+    holder.querySelector('h3').focus();
+  } catch (error) {
+    announce(error.message, true);
+  }
+}
+
+function historyTarget(a) {
+  if (a.target_type === 'report') return reportLink(a.target_id);
+  if (a.target_type === 'user' || a.target_type === 'group') return targetLink(a.target_type, a.target_id);
+  return `${a.target_type} ${a.target_id}`;
+}
+
+function details(a) {
+  const after = a.after ?? {};
+  const parts = [];
+  for (const key of ['status', 'note', 'reason', 'disabled_reason', 'message_id', 'message_ids', 'by_action'])
+    if (after[key] !== undefined && after[key] !== null && after[key] !== '')
+      parts.push(`${key}: ${Array.isArray(after[key]) ? after[key].join(', ') : after[key]}`);
+  return h('span', { class: 'breakable' }, parts.join('; ') || '—');
+}
+
+function history(rows) {
+  return table(
+    t('reports.history.caption'),
+    [
+      [t('reports.history.when'), (a) => time(a.created_at)],
+      [t('reports.history.admin'), (a) => a.admin],
+      // Action names are identifiers (as in the audit log and the API): untranslated.
+      [t('reports.history.action'), (a) => h('code', {}, a.action)],
+      [t('reports.history.target'), historyTarget],
+      [t('reports.history.details'), details],
+    ],
+    rows,
+  );
+}

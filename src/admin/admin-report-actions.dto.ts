@@ -1,0 +1,121 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, Max, Min } from 'class-validator';
+import { ListQueryDto } from '../common/pagination/list-query.dto';
+import { USER_ID_RULES } from '../common/validation/field-rules';
+import { Optional, Required } from '../common/validation/presence.decorators';
+import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
+import { ReportRefDto } from './admin.dto';
+
+const DECIMAL: TextRules = { min: 1, max: 19, pattern: { regex: /^[0-9]+$/, description: 'a decimal number' } };
+const MESSAGE_ID: TextRules = {
+  min: 1,
+  max: 19,
+  pattern: { regex: /^[1-9][0-9]*$/, description: 'a message ID (decimal, no leading zero)' },
+};
+/** The users.disabled_reason column: the user's client shows it as the 1003 error's msg. */
+const REASON: TextRules = { min: 1, max: 200, noControl: true, noEdgeWhitespace: true };
+const NOTE: TextRules = { min: 0, max: 1000, pattern: { regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u, description: 'text' } };
+
+/** Ten years: longer is "for good" (leave duration_seconds out). */
+export const MAX_DISABLE_SECONDS = 10 * 365 * 24 * 3600;
+
+export const REPORT_ACTIONS = [
+  'disable_user',
+  'mute_member',
+  'recall_messages',
+  'delete_messages',
+  'disable_group',
+  'dismiss_group',
+  'close',
+] as const;
+export type ReportAction = (typeof REPORT_ACTIONS)[number];
+
+/** POST /app/admin/reports/act: one action on what the report names. */
+@RefuseUnknownFields()
+export class ReportActionDto extends ReportRefDto {
+  @ApiProperty({
+    enum: REPORT_ACTIONS,
+    description:
+      "disable_user (the reported user, or user_id), mute_member (that user in the report's group), recall_messages / delete_messages (the reported messages, or message_ids of them), disable_group / dismiss_group (the report's group), close (with a note).",
+  })
+  @Required()
+  @IsIn(REPORT_ACTIONS, { message: `action must be one of ${REPORT_ACTIONS.join(', ')}` })
+  action: ReportAction;
+
+  @ApiPropertyOptional({
+    description:
+      "disable_user, mute_member: the user to act on, when not the reported user: the sender of one of the report's messages. Defaults to the reported user (a user report).",
+    example: 'u_10087',
+  })
+  @Optional()
+  @IsText(USER_ID_RULES)
+  user_id?: string;
+
+  @ApiPropertyOptional({
+    description: `disable_user: JSON integer 1–${MAX_DISABLE_SECONDS}; absent means for good. mute_member: required, 1–2592000 (30 days).`,
+    example: 86400,
+  })
+  @Optional()
+  @IsInt({ message: 'duration_seconds must be a JSON integer' })
+  @Min(1, { message: `duration_seconds must be an integer from 1 to ${MAX_DISABLE_SECONDS}` })
+  @Max(MAX_DISABLE_SECONDS, { message: `duration_seconds must be an integer from 1 to ${MAX_DISABLE_SECONDS}` })
+  duration_seconds?: number;
+
+  @ApiPropertyOptional({
+    description: "disable_user (required): 1–200 characters, shown to the user's client as the 1003 error's msg.",
+    example: 'Spam in group chats',
+  })
+  @Optional()
+  @IsText(REASON)
+  reason?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: "recall_messages, delete_messages: a subset of the report's message_ids; absent means all of them.",
+  })
+  @Optional()
+  @IsArray({ message: 'message_ids must be a JSON array of strings' })
+  @ArrayMinSize(1, { message: 'message_ids must not be empty (leave it out for all the reported messages)' })
+  @ArrayMaxSize(20, { message: 'message_ids must have at most 20 items' })
+  @ArrayUnique((id: unknown) => id, { message: 'message_ids must not contain duplicates' })
+  @IsText(MESSAGE_ID, { each: true })
+  message_ids?: string[];
+
+  @ApiPropertyOptional({
+    description: "A moderator note (any action; close's note), kept in the report's history.",
+  })
+  @Optional()
+  @IsText(NOTE)
+  note?: string;
+}
+
+/** GET /app/admin/reports/context */
+export class ReportContextQueryDto extends ReportRefDto {
+  @ApiProperty({ description: "One of the report's message_ids.", example: '1024' })
+  @Required()
+  @IsText(DECIMAL)
+  message_id: string;
+}
+
+export const REPORT_TARGET_STATUSES = ['open', 'all'] as const;
+export const REPORT_TARGET_SORTS = ['count', 'latest'] as const;
+
+/** GET /app/admin/reports/targets */
+export class ReportTargetsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({
+    enum: REPORT_TARGET_STATUSES,
+    description: 'open (default): pending reports only; all: every report.',
+  })
+  @Optional()
+  @IsIn(REPORT_TARGET_STATUSES, { message: 'status must be open or all' })
+  status?: (typeof REPORT_TARGET_STATUSES)[number];
+
+  @ApiPropertyOptional({
+    enum: REPORT_TARGET_SORTS,
+    description: 'count (default): most reports first; latest: most recent report first.',
+  })
+  @Optional()
+  @IsIn(REPORT_TARGET_SORTS, { message: 'sort must be count or latest' })
+  sort?: (typeof REPORT_TARGET_SORTS)[number];
+}
