@@ -7,6 +7,7 @@ import { ActivityTracker } from '../../src/analytics/activity-tracker.service';
 import { AnalyticsRollupJob } from '../../src/analytics/analytics-rollup-job.service';
 import { AnalyticsRollupsRepository } from '../../src/analytics/analytics-rollups.repository';
 import { ApiTraffic } from '../../src/analytics/api-traffic.service';
+import { RetentionService } from '../../src/retention/retention.service';
 import { DAY_MS, HOUR_MS, dayOf, hourOf } from '../../src/analytics/rollup';
 import { adminSession } from '../helpers/admin-client';
 import { ApiClient, cmid, friendCid } from '../helpers/api-client';
@@ -193,6 +194,30 @@ describe('analytics', () => {
     expect(hour.hour).toBe(H);
     expect(hour.client_errors).toBeGreaterThanOrEqual(2);
     expect(hour.error_rate).toBeCloseTo(hour.client_errors / hour.requests, 3);
+  });
+
+  it('prunes who was active on a day after 400 days, through the retention pass; rollups stay', async () => {
+    const t = await start({ RETENTION_BATCH_SIZE: '2' });
+    const now = Date.now();
+    t.clock.set(now);
+    const today = dayOf(now);
+    const old = today - 401 * DAY_MS;
+    const kept = today - 399 * DAY_MS;
+    for (const [day, ids] of [
+      [old, ['1', '2', '3']],
+      [old + DAY_MS, ['1']],
+      [kept, ['1', '2']],
+    ] as const)
+      await query(t, `INSERT INTO analytics_user_days (day, user_id) VALUES ${ids.map(() => '(?, ?)').join(', ')}`, [
+        ...ids.flatMap((id) => [day, id]),
+      ]);
+    await t.app
+      .get(AnalyticsRollupsRepository)
+      .upsert('analytics_daily', [{ bucket: old, metric: 'dau', dimension: '', value: 3 }], 'set');
+    const run = await t.app.get(RetentionService).runOnce();
+    expect(run.deleted.analytics_user_days).toBe(4);
+    expect(await query(t, 'SELECT day FROM analytics_user_days ORDER BY day')).toHaveLength(2);
+    expect(await daily(t, old, 'dau')).toEqual({ '': 3 });
   });
 
   it('answers the analytics page from the rollups: 30 or 90 days, 48 hours, for every role', async () => {

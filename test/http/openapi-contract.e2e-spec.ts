@@ -507,6 +507,8 @@ describe('replies match the served OpenAPI document', () => {
     });
     await ok('GET /app/admin/client-errors/detail', { headers: seen, query: { merge_key: errors.items[0].merge_key } });
     await ok('GET /app/admin/dashboard', { headers: seen });
+    await ok('GET /app/admin/analytics', { headers: seen, query: { range: '90d' } });
+    await refused('GET /app/admin/analytics', 1004, { headers: seen, query: { range: '7d' } });
 
     await ok('GET /app/admin/users', { headers: seen, query: { q: dave.userId } });
     await ok('GET /app/admin/users/detail', { headers: seen, query: { user_id: dave.userId } });

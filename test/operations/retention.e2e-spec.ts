@@ -136,6 +136,8 @@ describe('retention of client errors, room events and idempotency records', () =
           server_requests: expect.any(Number),
           webhook_deliveries: expect.any(Number),
           push_deliveries: expect.any(Number),
+          // Its own spec: test/analytics.
+          analytics_user_days: expect.any(Number),
         },
         failed: [],
       });
@@ -175,6 +177,8 @@ describe('retention of client errors, room events and idempotency records', () =
           host_sms_phone_sends: expect.any(Number),
           webhook_deliveries: expect.any(Number),
           push_deliveries: expect.any(Number),
+          // Its own spec: test/analytics.
+          analytics_user_days: expect.any(Number),
         },
         failed: [],
       });
