@@ -16,6 +16,7 @@ import { toString as qrSvg } from 'qrcode';
 import { ADMIN_PASSWORD, CSRF, createAdmin, login } from '../helpers/admin-client';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
+import { answerConfirm, navPages, setAdminLocale } from './console-pages';
 
 /** Polls from the test side (the page's policy forbids the eval that waitForFunction needs). */
 async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
@@ -26,19 +27,8 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
   }
 }
 
-const PAGES = [
-  'dashboard',
-  'reports',
-  'client-errors',
-  'users',
-  'groups',
-  'settings',
-  'webhooks',
-  'push',
-  'audit',
-  'admins',
-  'account',
-];
+/** The sections an owner's navigation offers (read from the page: a new page is covered at once). */
+let PAGES: string[] = [];
 
 (existsSync(CHROMIUM) ? describe : describe.skip)('admin console in Chromium', () => {
   let database: IsolatedDatabase;
@@ -50,9 +40,6 @@ const PAGES = [
   let owner: string;
   /** Console errors and CSP violations: the pages must produce none. */
   const problems: string[] = [];
-  /** The confirmation dialogs the page opened, and how the next ones are answered. */
-  const dialogs: string[] = [];
-  let acceptDialogs = true;
 
   beforeAll(async () => {
     database = await isolatedDatabase();
@@ -70,9 +57,10 @@ const PAGES = [
       if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
+    // Confirmations are asked in the page (dom.js confirmAction), never by the browser.
     page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void (acceptDialogs ? dialog.accept() : dialog.dismiss());
+      problems.push(`a browser dialog: ${dialog.message()}`);
+      void dialog.dismiss();
     });
   });
   // A test that fails half-way must not leave the SDK or a capability off for the next ones.
@@ -132,6 +120,8 @@ const PAGES = [
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    PAGES = await navPages(page);
+    expect(PAGES).toEqual(expect.arrayContaining(['dashboard', 'settings', 'webhooks', 'push', 'admins', 'account']));
     await page.locator('canvas').first().waitFor();
     await page.screenshot({ path: join(SHOTS, 'dashboard.png'), fullPage: true });
   });
@@ -154,13 +144,14 @@ const PAGES = [
     )!.report_id;
 
     await goTo('reports');
-    await page.getByRole('button', { name: `Open report ${reportId}` }).click();
-    for (const status of ['reviewed', 'closed']) {
-      await page.getByLabel('New status').selectOption(status);
-      await page.getByLabel('Note').fill(`moved to ${status} in the browser`);
-      await page.getByRole('button', { name: 'Move report' }).click();
-      await page.getByRole('heading', { name: `Report ${reportId} (${status})` }).waitFor();
-    }
+    // Each report has its own page (#/reports/<id>): marked reviewed, then closed with a note.
+    await page.getByRole('link', { name: `Report ${reportId}`, exact: true }).click();
+    await page.getByRole('button', { name: 'Mark reviewed' }).click();
+    await page.getByRole('heading', { name: `Report ${reportId} reviewed` }).waitFor();
+    await page.getByLabel('Note').fill('moved to closed in the browser');
+    await page.getByRole('button', { name: 'Close report…' }).click();
+    expect(await answerConfirm(page, true)).toContain('moved to closed in the browser');
+    await page.getByRole('heading', { name: `Report ${reportId} closed` }).waitFor();
     await page.getByRole('cell', { name: 'moved to closed in the browser' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'report-closed.png'), fullPage: true });
     const detail = await t.http
@@ -199,10 +190,9 @@ const PAGES = [
     expect((await request()).body.code).toBe(0);
     await goTo('settings');
     await page.getByLabel('friends open').uncheck();
-    dialogs.length = 0;
     await page.getByRole('button', { name: 'Save capabilities' }).click();
+    expect(await answerConfirm(page, true)).toContain('friends: open → closed');
     await page.getByRole('status').filter({ hasText: 'Capabilities: saved' }).waitFor();
-    expect(dialogs).toEqual([expect.stringContaining('friends')]);
     await page.screenshot({ path: join(SHOTS, 'capability-closed.png'), fullPage: true });
     expect((await request()).body).toMatchObject({ code: 1202, data: null });
     await page.getByRole('button', { name: 'Reset capabilities' }).click();
@@ -215,20 +205,13 @@ const PAGES = [
       (await t.http.get('/app/admin/settings').set('Cookie', await cookie())).body.data as { sdk_enabled: boolean };
     await goTo('settings');
     await page.getByLabel(/SDK enabled/).uncheck();
-    dialogs.length = 0;
-    acceptDialogs = false;
-    try {
-      await page.getByRole('button', { name: 'Save sdk' }).click();
-      await until(() => dialogs.length === 1, 'a confirmation dialog');
-    } finally {
-      acceptDialogs = true;
-    }
-    expect(dialogs[0]).toMatch(/SDK/);
+    await page.getByRole('button', { name: 'Save sdk' }).click();
+    expect(await answerConfirm(page, false)).toMatch(/SDK: on → off/);
     expect((await settings()).sdk_enabled).toBe(true);
     await page.getByRole('button', { name: 'Save sdk' }).click();
+    await answerConfirm(page, true);
     await page.getByRole('status').filter({ hasText: 'SDK: saved' }).waitFor();
     expect((await settings()).sdk_enabled).toBe(false);
-    expect(dialogs).toHaveLength(2);
     await page.getByRole('button', { name: 'Reset sdk' }).click();
     await page.getByRole('status').filter({ hasText: 'SDK reset: saved' }).waitFor();
     expect((await settings()).sdk_enabled).toBe(true);
@@ -265,15 +248,8 @@ const PAGES = [
   it('asks before closing a capability: cancelling changes nothing', async () => {
     await goTo('settings');
     await page.getByLabel('groups open').uncheck();
-    dialogs.length = 0;
-    acceptDialogs = false;
-    try {
-      await page.getByRole('button', { name: 'Save capabilities' }).click();
-      await until(() => dialogs.length === 1, 'a confirmation dialog');
-    } finally {
-      acceptDialogs = true;
-    }
-    expect(dialogs[0]).toMatch(/groups/);
+    await page.getByRole('button', { name: 'Save capabilities' }).click();
+    expect(await answerConfirm(page, false)).toMatch(/groups/);
     const { body } = await t.http.get('/app/admin/settings').set('Cookie', await cookie());
     expect(body.data.capabilities.groups).toBe(true);
   });
@@ -286,17 +262,11 @@ const PAGES = [
         .disabled;
     };
     await goTo('admins');
-    dialogs.length = 0;
-    acceptDialogs = false;
-    try {
-      await page.getByRole('button', { name: `Disable ${moderator}` }).click();
-      await until(() => dialogs.length === 1, 'a confirmation dialog');
-    } finally {
-      acceptDialogs = true;
-    }
-    expect(dialogs[0]).toContain(moderator);
+    await page.getByRole('button', { name: `Disable ${moderator}` }).click();
+    expect(await answerConfirm(page, false)).toContain(moderator);
     expect(await disabled()).toBe(false);
     await page.getByRole('button', { name: `Disable ${moderator}` }).click();
+    await answerConfirm(page, true);
     await page.getByRole('button', { name: `Enable ${moderator}` }).waitFor();
     expect(await disabled()).toBe(true);
   });
@@ -315,25 +285,19 @@ const PAGES = [
     try {
       await goTo('admins');
       await page.getByLabel(`Role of ${owner2}`).selectOption('viewer');
-      dialogs.length = 0;
-      acceptDialogs = false;
-      try {
-        await page.getByRole('button', { name: `Set role of ${owner2}` }).click();
-        await until(() => dialogs.length === 1, 'a confirmation dialog');
-      } finally {
-        acceptDialogs = true;
-      }
-      expect(dialogs[0]).toContain(owner2);
-      expect(dialogs[0]).toContain('viewer');
+      await page.getByRole('button', { name: `Set role of ${owner2}` }).click();
+      const asked = await answerConfirm(page, false);
+      expect(asked).toContain(owner2);
+      expect(asked).toContain('owner → viewer');
       expect(updates).toEqual([]);
       expect(await roleOf(owner2)).toBe('owner');
       await page.getByRole('button', { name: `Set role of ${owner2}` }).click();
+      await answerConfirm(page, true);
       await page
         .getByRole('status')
         .filter({ hasText: `Role of ${owner2}: done.` })
         .waitFor();
       expect(await roleOf(owner2)).toBe('viewer');
-      expect(dialogs).toHaveLength(2);
       // Raising a viewer to moderator takes nothing away: it does not ask.
       await page.getByLabel(`Role of ${viewer}`).selectOption('moderator');
       await page.getByRole('button', { name: `Set role of ${viewer}` }).click();
@@ -342,7 +306,7 @@ const PAGES = [
         .filter({ hasText: `Role of ${viewer}: done.` })
         .waitFor();
       expect(await roleOf(viewer)).toBe('moderator');
-      expect(dialogs).toHaveLength(2);
+      expect(await page.locator('dialog').count()).toBe(0);
     } finally {
       page.off('request', onRequest);
     }
@@ -355,17 +319,11 @@ const PAGES = [
     const form = page.getByRole('form', { name: 'Reset a password' });
     await form.getByLabel('Administrator').selectOption(moderator);
     await form.getByLabel(/New password/).fill(fresh);
-    dialogs.length = 0;
-    acceptDialogs = false;
-    try {
-      await form.getByRole('button', { name: 'Reset password' }).click();
-      await until(() => dialogs.length === 1, 'a confirmation dialog');
-    } finally {
-      acceptDialogs = true;
-    }
-    expect(dialogs[0]).toContain(moderator);
+    await form.getByRole('button', { name: 'Reset password' }).click();
+    expect(await answerConfirm(page, false)).toContain(moderator);
     expect((await login(t, moderator, fresh)).body.code).toBe(1102);
     await form.getByRole('button', { name: 'Reset password' }).click();
+    await answerConfirm(page, true);
     await page
       .getByRole('status')
       .filter({ hasText: `Password of ${moderator}: done.` })
@@ -578,42 +536,53 @@ const PAGES = [
     }
   });
 
-  it('passes axe-core on every page with no serious or critical violations', async () => {
-    // axe is injected as a script, which the console's own policy forbids: this context bypasses CSP.
-    const axeContext = await browser.newContext({ baseURL: base, bypassCSP: true });
-    try {
-      const axePage = await axeContext.newPage();
-      await axePage.goto('/admin');
-      const report: string[] = [];
-      const check = async (name: string) => {
-        await axePage.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-        const violations = (await axePage.evaluate('axe.run(document).then((result) => result.violations)')) as Array<{
-          id: string;
-          impact: string;
-          nodes: unknown[];
-        }>;
-        report.push(`${name}: ${violations.map((v) => `${v.id}(${v.impact})`).join(', ') || 'none'}`);
-        return violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${name}: ${v.id}`);
-      };
-      const serious = await check('login');
-      await axePage.getByLabel('Username').fill(owner);
-      await axePage.getByLabel('Password').fill(ADMIN_PASSWORD);
-      await axePage.getByRole('button', { name: 'Sign in' }).click();
-      await axePage.getByRole('navigation', { name: 'Console sections' }).waitFor();
-      for (const name of PAGES) {
-        await axePage.goto(`/admin#/${name}`);
-        await axePage.getByRole('heading', { level: 1 }).waitFor();
-        await axePage.waitForLoadState('networkidle');
-        serious.push(...(await check(name)));
+  it('passes axe-core on every page of the nav, in English and in Simplified Chinese, with no serious or critical violations', async () => {
+    const zhOwner = await createAdmin(t, 'owner');
+    await setAdminLocale(t, base, zhOwner, 'zh-CN');
+    const serious: string[] = [];
+    const report: string[] = [];
+    // Each language in a browser of that language: the login page follows navigator.language.
+    for (const [locale, username] of [
+      ['en', owner],
+      ['zh-CN', zhOwner],
+    ]) {
+      // axe is injected as a script, which the console's own policy forbids: this context bypasses CSP.
+      const axeContext = await browser.newContext({ baseURL: base, bypassCSP: true, locale });
+      try {
+        const axePage = await axeContext.newPage();
+        await axePage.goto('/admin');
+        const check = async (name: string) => {
+          expect(await axePage.evaluate('document.documentElement.lang')).toBe(locale);
+          await axePage.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+          const violations = (await axePage.evaluate(
+            'axe.run(document).then((result) => result.violations)',
+          )) as Array<{ id: string; impact: string; nodes: unknown[] }>;
+          report.push(`${locale} ${name}: ${violations.map((v) => `${v.id}(${v.impact})`).join(', ') || 'none'}`);
+          serious.push(
+            ...violations
+              .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+              .map((v) => `${locale} ${name}: ${v.id}`),
+          );
+        };
+        await axePage.locator('input[name=username]').waitFor();
+        await check('login');
+        await axePage.locator('input[name=username]').fill(username);
+        await axePage.locator('input[name=password]').fill(ADMIN_PASSWORD);
+        await axePage.locator('form.login button[type=submit]').click();
+        await axePage.locator('#nav a').first().waitFor();
+        for (const name of await navPages(axePage)) {
+          await axePage.goto(`/admin#/${name}`);
+          await axePage.getByRole('heading', { level: 1 }).waitFor();
+          await axePage.waitForLoadState('networkidle');
+          await check(name);
+        }
+      } finally {
+        await axeContext.close();
       }
-      // eslint-disable-next-line no-console
-      console.log(`[axe] violations by page: ${report.join('; ')}`);
-      expect(serious).toEqual([]);
-    } finally {
-      await axeContext.close();
     }
+    // eslint-disable-next-line no-console
+    console.log(`[axe] violations by page: ${report.join('; ')}`);
+    expect(serious).toEqual([]);
   });
 
   async function cookie(): Promise<string> {

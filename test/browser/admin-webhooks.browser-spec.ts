@@ -18,6 +18,7 @@ import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database
 import { IssuedUser, TestApp, startTestApp } from '../helpers/test-app';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { CHROMIUM } from './ensure-chromium';
+import { answerConfirm } from './console-pages';
 
 /** Polls from the test side (the page's policy forbids the eval that waitForFunction needs). */
 async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
@@ -100,7 +101,6 @@ async function signIn(tab: Page, username: string): Promise<void> {
   let alice: IssuedUser;
   let bob: IssuedUser;
   const problems: string[] = [];
-  const dialogs: string[] = [];
 
   beforeAll(async () => {
     database = await isolatedDatabase();
@@ -130,9 +130,10 @@ async function signIn(tab: Page, username: string): Promise<void> {
       if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
+    // Confirmations are asked in the page (dom.js confirmAction), never by the browser.
     page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
+      problems.push(`a browser dialog: ${dialog.message()}`);
+      void dialog.dismiss();
     });
     await signIn(page, owner);
   });
@@ -282,7 +283,7 @@ async function signIn(tab: Page, username: string): Promise<void> {
     );
 
     await letters.getByRole('button', { name: 'Replay all shown' }).click();
-    expect(dialogs.pop()).toMatch(/Replay the 2 dead letters/);
+    expect(await answerConfirm(page, true)).toContain(`Replay the 2 dead letters shown to ${receiver.url}`);
     for (const id of [second, third])
       await until(() => receiver.attemptsOf(id).some((r) => r.answered === 200), `the replay of ${id}`);
     await until(async () => (await deliveries('dead')).length === 0, 'no dead letter left');
@@ -291,7 +292,7 @@ async function signIn(tab: Page, username: string): Promise<void> {
   it('pauses and resumes the endpoint: a paused one gets nothing until resumed', async () => {
     await openEndpoint(page, receiver.url);
     await detail().getByRole('button', { name: 'Pause endpoint' }).click();
-    expect(dialogs.pop()).toMatch(/^Pause /);
+    expect(await answerConfirm(page, true)).toMatch(/^Pause this endpoint\?\s+Pause /);
     await detail().getByRole('button', { name: 'Resume endpoint' }).waitFor();
     const row = page.getByRole('region', { name: 'Endpoints' }).getByRole('row').filter({ hasText: receiver.url });
     await row.getByText('paused', { exact: true }).waitFor();
@@ -311,7 +312,7 @@ async function signIn(tab: Page, username: string): Promise<void> {
   it('rotates the secret: the new one is shown once and both sign until the window ends', async () => {
     await openEndpoint(page, receiver.url);
     await detail().getByRole('button', { name: 'Rotate secret' }).click();
-    expect(dialogs.pop()).toMatch(/^Rotate the signing secret/);
+    expect(await answerConfirm(page, true)).toMatch(/^Rotate the signing secret\?\s+Rotate the signing secret of /);
     const box = page.getByRole('region', { name: 'New signing secret' });
     await box.getByText('you will not see this secret again').waitFor();
     await box.getByText(/previous secret keeps signing too until/).waitFor();
@@ -444,7 +445,7 @@ async function signIn(tab: Page, username: string): Promise<void> {
   it('deletes the endpoint after asking, and produced no console errors or CSP violations', async () => {
     await openEndpoint(page, receiver.url);
     await detail().getByRole('button', { name: 'Delete endpoint' }).click();
-    expect(dialogs.pop()).toMatch(/^Delete /);
+    expect(await answerConfirm(page, true)).toMatch(/^Delete this endpoint\?\s+Delete /);
     await page.getByRole('status').filter({ hasText: 'done' }).waitFor();
     await until(async () => !(await endpoints()).some((e) => e.id === endpointId), 'the endpoint gone');
     expect(await page.getByRole('button', { name: `Open endpoint ${receiver.url}` }).count()).toBe(0);

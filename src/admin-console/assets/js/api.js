@@ -1,5 +1,7 @@
 // The admin API: the session cookie goes with every call (same origin), and every write carries
-// X-Admin-CSRF, which a cross-site form cannot send.
+// X-Admin-CSRF, which a cross-site form cannot send. The service's own `msg` is shown as it
+// comes (English, naming the field); only the console's own failures are translated here.
+import { t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, code, msg) {
@@ -33,13 +35,13 @@ async function call(method, path, { query, body } = {}) {
       body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
     });
   } catch {
-    throw new ApiError(0, 0, 'The service could not be reached. Check the connection and try again.');
+    throw new ApiError(0, 0, t('common.unreachable'));
   }
   let envelope = null;
   try {
     envelope = await response.json();
   } catch {
-    throw new ApiError(response.status, 1500, `Unexpected reply (HTTP ${response.status}).`);
+    throw new ApiError(response.status, 1500, t('common.unexpected_reply', { status: response.status }));
   }
   if (response.status === 401) for (const listener of listeners) listener();
   if (envelope.code !== 0) throw new ApiError(response.status, envelope.code, envelope.msg);

@@ -1,5 +1,6 @@
 // A keyset-paged list: the first page, then "Load more" with next_cursor passed back unchanged.
 import { announce, h, table } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * Shows the list in `container`. The result's `update(match, change)` rewrites the rows already
@@ -14,7 +15,9 @@ export async function pagedTable(container, caption, columns, load) {
   const render = () =>
     holder.replaceChildren(
       table(caption, columns, rows),
-      hasMore ? h('button', { type: 'button', class: 'secondary', onclick: () => void more() }, 'Load more') : '',
+      hasMore
+        ? h('button', { type: 'button', class: 'secondary', onclick: () => void more() }, t('common.load_more'))
+        : '',
     );
   const more = async () => {
     try {

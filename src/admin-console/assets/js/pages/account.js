@@ -1,20 +1,50 @@
 import { api } from '../api.js';
-import { announce, field, h, input } from '../dom.js';
+import { announce, field, h, input, select } from '../dom.js';
+import { LOCALES, currentLocale, t } from '../i18n.js';
 
-export async function renderAccount(main) {
+const roleName = (role) =>
+  ({ viewer: t('admins.role.viewer'), moderator: t('admins.role.moderator'), owner: t('admins.role.owner') })[role] ??
+  role;
+
+/** The language select: applies at once (the whole console is drawn again in it), then keeps focus. */
+function languageForm(relocalize) {
+  // Each language is named in itself, so an administrator finds theirs whatever is shown now.
+  const choice = select('locale', LOCALES, currentLocale());
+  choice.id = 'account-locale';
+  const form = h(
+    'form',
+    { class: 'inline', 'aria-label': t('account.language') },
+    field(t('account.language_label'), choice),
+  );
+  choice.addEventListener('change', async () => {
+    try {
+      const { admin } = await api.post('auth/locale', { locale: choice.value });
+      await relocalize(admin);
+      document.getElementById('account-locale')?.focus();
+      announce(t('account.language_saved'));
+    } catch (error) {
+      choice.value = currentLocale();
+      announce(error.message, true);
+    }
+  });
+  form.addEventListener('submit', (event) => event.preventDefault());
+  return form;
+}
+
+export async function renderAccount(main, { relocalize }) {
   const { admin } = await api.get('auth/me');
   const password = h(
     'form',
-    { class: 'inline', 'aria-label': 'Change password' },
+    { class: 'inline', 'aria-label': t('account.change_password') },
     field(
-      'Current password',
+      t('account.current_password'),
       input('current_password', { type: 'password', required: true, autocomplete: 'current-password' }),
     ),
     field(
-      'New password (12 characters or more)',
+      t('account.new_password'),
       input('new_password', { type: 'password', required: true, autocomplete: 'new-password', minlength: 12 }),
     ),
-    h('button', { type: 'submit' }, 'Change password'),
+    h('button', { type: 'submit' }, t('account.change_password')),
   );
   password.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -25,33 +55,35 @@ export async function renderAccount(main) {
         new_password: String(data.get('new_password')),
       });
       password.reset();
-      announce('Password changed.');
+      announce(t('account.password_changed'));
     } catch (error) {
       announce(error.message, true);
     }
   });
-  const twoFactor = h('section', { 'aria-label': 'Two-factor sign-in' });
+  const twoFactor = h('section', { 'aria-label': t('account.two_factor') });
+  const codeInput = () =>
+    input('code', {
+      inputmode: 'numeric',
+      pattern: '[0-9]{6}',
+      maxlength: 6,
+      required: true,
+      autocomplete: 'one-time-code',
+    });
   const renderTwoFactor = (enabled) => {
     twoFactor.replaceChildren(
-      h('h2', {}, 'Two-factor sign-in'),
-      h('p', {}, enabled ? 'On: sign-in asks for a code from your authenticator app.' : 'Off.'),
+      h('h2', {}, t('account.two_factor')),
+      h('p', {}, enabled ? t('account.two_factor_on') : t('account.two_factor_off')),
     );
     if (enabled) {
       const form = h(
         'form',
-        { class: 'inline', 'aria-label': 'Turn two-factor sign-in off' },
-        field('Password', input('password', { type: 'password', required: true, autocomplete: 'current-password' })),
+        { class: 'inline', 'aria-label': t('account.turn_off_form') },
         field(
-          'Code',
-          input('code', {
-            inputmode: 'numeric',
-            pattern: '[0-9]{6}',
-            maxlength: 6,
-            required: true,
-            autocomplete: 'one-time-code',
-          }),
+          t('login.password'),
+          input('password', { type: 'password', required: true, autocomplete: 'current-password' }),
         ),
-        h('button', { type: 'submit', class: 'danger' }, 'Turn off'),
+        field(t('account.code'), codeInput()),
+        h('button', { type: 'submit', class: 'danger' }, t('account.turn_off')),
       );
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
@@ -61,7 +93,7 @@ export async function renderAccount(main) {
             password: String(data.get('password')),
             code: String(data.get('code')),
           });
-          announce('Two-factor sign-in is off.');
+          announce(t('account.two_factor_now_off'));
           renderTwoFactor(false);
         } catch (error) {
           announce(error.message, true);
@@ -82,45 +114,26 @@ export async function renderAccount(main) {
               const setup = await api.post('auth/totp/setup');
               const confirm = h(
                 'form',
-                { class: 'inline', 'aria-label': 'Confirm two-factor sign-in' },
-                field(
-                  'Code from the app',
-                  input('code', {
-                    inputmode: 'numeric',
-                    pattern: '[0-9]{6}',
-                    maxlength: 6,
-                    required: true,
-                    autocomplete: 'one-time-code',
-                  }),
-                ),
-                h('button', { type: 'submit' }, 'Turn on'),
+                { class: 'inline', 'aria-label': t('account.confirm_form') },
+                field(t('account.code_from_app'), codeInput()),
+                h('button', { type: 'submit' }, t('account.turn_on')),
               );
               confirm.addEventListener('submit', async (event) => {
                 event.preventDefault();
                 try {
                   await api.post('auth/totp/enable', { code: String(new FormData(confirm).get('code')) });
-                  announce('Two-factor sign-in is on.');
+                  announce(t('account.two_factor_now_on'));
                   renderTwoFactor(true);
                 } catch (error) {
                   announce(error.message, true);
                 }
               });
               pending.replaceChildren(
-                h(
-                  'p',
-                  {},
-                  'Scan the QR code with an authenticator app (or type the key, or open the link on the phone), then enter the code it shows.',
-                ),
+                h('p', {}, t('account.scan')),
                 // Drawn by the service as an SVG data: URL (img-src allows data:): no QR script here.
-                h('img', {
-                  class: 'qr',
-                  src: setup.qr_code,
-                  alt: 'QR code of the two-factor key, for an authenticator app',
-                  width: 200,
-                  height: 200,
-                }),
-                h('p', {}, 'Key: ', h('code', {}, setup.secret)),
-                h('p', {}, h('a', { href: setup.otpauth_uri }, 'Open in an authenticator app')),
+                h('img', { class: 'qr', src: setup.qr_code, alt: t('account.qr_alt'), width: 200, height: 200 }),
+                h('p', {}, `${t('account.key')} `, h('code', {}, setup.secret)),
+                h('p', {}, h('a', { href: setup.otpauth_uri }, t('account.open_app'))),
                 confirm,
               );
             } catch (error) {
@@ -128,11 +141,18 @@ export async function renderAccount(main) {
             }
           },
         },
-        'Set up two-factor sign-in',
+        t('account.set_up'),
       ),
       pending,
     );
   };
-  main.append(h('p', {}, `${admin.username}, ${admin.role}`), h('h2', {}, 'Password'), password, twoFactor);
+  main.append(
+    h('p', {}, t('account.who', { username: admin.username, role: roleName(admin.role) })),
+    h('h2', {}, t('account.language')),
+    languageForm(relocalize),
+    h('h2', {}, t('account.password')),
+    password,
+    twoFactor,
+  );
   renderTwoFactor(Boolean(admin.totp_enabled));
 }

@@ -1,5 +1,6 @@
 import { api } from '../api.js';
 import { field, h, input, select, time } from '../dom.js';
+import { t } from '../i18n.js';
 import { pagedTable } from '../list.js';
 import { dateFields, filterForm } from './filters.js';
 
@@ -9,35 +10,36 @@ const summary = (value) =>
   value === null ? '—' : h('code', { class: 'breakable' }, JSON.stringify(value, null, 1).replace(/\n\s*/g, ' '));
 
 export async function renderAudit(main) {
-  const results = h('section', { 'aria-label': 'Audit entries' });
+  const results = h('section', { 'aria-label': t('audit.entries') });
   const show = async (filters) => {
     results.replaceChildren();
     await pagedTable(
       results,
-      'Audit log, newest first',
+      t('audit.caption'),
       [
-        ['When', (a) => time(a.created_at)],
+        [t('audit.col.when'), (a) => time(a.created_at)],
         // The host backend's writes (server API) have no account: actor_kind says so.
-        ['Administrator', (a) => (a.actor_kind === 'host' ? 'host backend' : a.admin)],
-        ['Action', (a) => a.action],
-        ['Target', (a) => `${a.target_type} ${a.target_id}`],
-        ['Before', (a) => summary(a.before)],
-        ['After', (a) => summary(a.after)],
-        ['Trace', (a) => h('code', { class: 'breakable' }, a.trace_id)],
+        [t('audit.col.admin'), (a) => (a.actor_kind === 'host' ? t('audit.host') : a.admin)],
+        // Action names and target types are identifiers (searchable, as in the API): untranslated.
+        [t('audit.col.action'), (a) => h('code', {}, a.action)],
+        [t('audit.col.target'), (a) => `${a.target_type} ${a.target_id}`],
+        [t('audit.col.before'), (a) => summary(a.before)],
+        [t('audit.col.after'), (a) => summary(a.after)],
+        [t('audit.col.trace'), (a) => h('code', { class: 'breakable' }, a.trace_id)],
       ],
       (cursor) => api.get('audit', { ...filters, cursor }),
     );
   };
   main.append(
     filterForm(
-      'Filter the audit log',
+      t('audit.filter'),
       [
-        field('Administrator', input('admin', { size: 12 })),
-        field('Action', input('action', { size: 18, placeholder: 'user.disabled' })),
+        field(t('audit.col.admin'), input('admin', { size: 12 })),
+        field(t('audit.col.action'), input('action', { size: 18, placeholder: 'user.disabled' })),
         field(
-          'Target type',
+          t('audit.target_type'),
           select('target_type', [
-            ['', 'any'],
+            ['', t('common.any')],
             ['admin', 'admin'],
             ['report', 'report'],
             ['user', 'user'],
@@ -46,7 +48,7 @@ export async function renderAudit(main) {
             ['conversation', 'conversation'],
           ]),
         ),
-        field('Target ID', input('target_id', { size: 14 })),
+        field(t('audit.target_id'), input('target_id', { size: 14 })),
         ...dateFields(),
       ],
       show,

@@ -1,10 +1,11 @@
 // Filter forms shared by the list pages: dates are entered as days and sent as Unix ms.
 import { field, formValues, h, input } from '../dom.js';
+import { t } from '../i18n.js';
 
 export function dateFields() {
   return [
-    field('From (UTC day)', input('from', { type: 'date' })),
-    field('Until (UTC day, inclusive)', input('to', { type: 'date' })),
+    field(t('common.filter.from'), input('from', { type: 'date' })),
+    field(t('common.filter.to'), input('to', { type: 'date' })),
   ];
 }
 
@@ -18,7 +19,12 @@ export function filterValues(form) {
 
 /** A filter form that calls `apply` with its values on submit (and once at the start). */
 export function filterForm(label, controls, apply) {
-  const form = h('form', { class: 'filters', 'aria-label': label }, controls, h('button', { type: 'submit' }, 'Apply'));
+  const form = h(
+    'form',
+    { class: 'filters', 'aria-label': label },
+    controls,
+    h('button', { type: 'submit' }, t('common.apply')),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void apply(filterValues(form));

@@ -4,32 +4,32 @@
 // anyway), which reaches a real user's phone, so the service audits it.
 import { api } from '../api.js';
 import { announce, field, h, input, table, time } from '../dom.js';
+import { t } from '../i18n.js';
 
+// Provider names are brands: the same in every language.
 const NAMES = { apns: 'APNs', fcm: 'FCM', huawei: 'Huawei Push Kit', xiaomi: 'Xiaomi Push' };
 
 // PushPreviewLevel in src/contract/push.ts.
-const PREVIEWS = {
-  full: 'full (sender and text)',
-  sender: 'sender only',
-  none: 'none ("New message")',
-};
+const previewText = (level) =>
+  ({ full: t('push.preview.full'), sender: t('push.preview.sender'), none: t('push.preview.none') })[level] ?? level;
 
 // PushTestDeviceReply.outcome: only "sent" reached the device; a dead token was removed.
-const OUTCOMES = {
-  sent: { tone: 'ok', text: 'sent' },
-  dead_token: { tone: 'danger', text: 'dead token (registration removed)' },
-  retry: { tone: 'warn', text: 'retry (temporary failure)' },
-  failed: { tone: 'danger', text: 'failed' },
-  not_configured: { tone: 'warn', text: 'provider not configured' },
-};
+const outcomeOf = (outcome) =>
+  ({
+    sent: { tone: 'ok', text: t('push.outcome.sent') },
+    dead_token: { tone: 'danger', text: t('push.outcome.dead_token') },
+    retry: { tone: 'warn', text: t('push.outcome.retry') },
+    failed: { tone: 'danger', text: t('push.outcome.failed') },
+    not_configured: { tone: 'warn', text: t('push.outcome.not_configured') },
+  })[outcome] ?? { tone: '', text: outcome };
 
 const badge = (tone, text) => h('span', { class: `badge ${tone}` }, text);
 
 const stateBadge = (p) => {
-  if (!p.configured) return badge('', 'not configured');
+  if (!p.configured) return badge('', t('push.state.not_configured'));
   // Every recent answer called the token dead: registrations are being kept (a configuration problem).
-  if (p.keeping_dead_tokens) return badge('warn', 'dead tokens kept: check credentials');
-  return badge('ok', 'configured');
+  if (p.keeping_dead_tokens) return badge('warn', t('push.state.dead_tokens_kept'));
+  return badge('ok', t('push.state.configured'));
 };
 
 /** The last failure's time and the provider's reason (the service keeps tokens out of it). */
@@ -43,39 +43,39 @@ const failureCell = (p) =>
         p.last_failure ? [h('br'), h('span', { class: 'muted' }, p.last_failure)] : '',
       );
 
-const PROVIDER_COLUMNS = [
-  ['Provider', (p) => NAMES[p.provider] ?? p.provider],
-  ['State', stateBadge],
-  ['Serves', (p) => p.serves.join(', ')],
-  ['Registrations', (p) => p.registrations],
-  ['Pending', (p) => p.pending],
-  ['In flight / concurrency', (p) => `${p.in_flight} / ${p.concurrency}`],
-  ['Last success', (p) => time(p.last_success_at)],
-  ['Last failure', failureCell],
+const providerColumns = () => [
+  [t('push.col.provider'), (p) => NAMES[p.provider] ?? p.provider],
+  [t('push.col.state'), stateBadge],
+  [t('push.col.serves'), (p) => p.serves.join(', ')],
+  [t('push.col.registrations'), (p) => p.registrations],
+  [t('push.col.pending'), (p) => p.pending],
+  [t('push.col.in_flight'), (p) => `${p.in_flight} / ${p.concurrency}`],
+  [t('push.col.last_success'), (p) => time(p.last_success_at)],
+  [t('push.col.last_failure'), failureCell],
 ];
 
 const lagText = (events) =>
-  events === 0 ? 'up to date' : `${events} ${events === 1 ? 'event' : 'events'} behind the newest`;
+  events === 0 ? t('push.lag.none') : events === 1 ? t('push.lag.one') : t('push.lag.many', { count: events });
 
 export async function renderPush(main, { can }) {
-  const status = h('section', { 'aria-label': 'Providers' });
+  const status = h('section', { 'aria-label': t('push.providers') });
 
   const load = async () => {
     const s = await api.get('push/status');
     status.replaceChildren(
-      table('Push providers', PROVIDER_COLUMNS, s.providers),
+      table(t('push.providers_caption'), providerColumns(), s.providers),
       h(
         'dl',
         { class: 'facts' },
-        h('dt', {}, 'Dispatcher lag'),
+        h('dt', {}, t('push.dispatcher_lag')),
         h('dd', {}, lagText(s.lag_events)),
-        h('dt', {}, 'Preview default'),
-        h('dd', {}, PREVIEWS[s.preview_default] ?? s.preview_default),
+        h('dt', {}, t('push.preview_default')),
+        h('dd', {}, previewText(s.preview_default)),
       ),
       h(
         'button',
-        { type: 'button', class: 'secondary', onclick: () => void refresh('Push status refreshed.') },
-        'Refresh',
+        { type: 'button', class: 'secondary', onclick: () => void refresh(t('push.refreshed')) },
+        t('common.refresh'),
       ),
     );
   };
@@ -88,30 +88,24 @@ export async function renderPush(main, { can }) {
     }
   };
 
-  main.append(
-    h(
-      'p',
-      { class: 'muted' },
-      'The service notifies a user’s registered devices through these providers when the user is offline. ' +
-        'Registrations and pending are the whole service’s, over every registration kind the provider serves; ' +
-        'in flight and the last success and failure are this instance’s, since it started.',
-    ),
-    status,
-  );
+  main.append(h('p', { class: 'muted' }, t('push.intro')), status);
   if (can('owner')) main.append(...testForm(refresh));
-  else main.append(h('p', { class: 'muted' }, 'Sending a test notification needs the owner role.'));
+  else main.append(h('p', { class: 'muted' }, t('push.owner_only')));
   await load();
 }
 
 /** The owner's test send: a form, and each device's outcome below it. */
 function testForm(refresh) {
-  const result = h('section', { 'aria-label': 'Test result' });
-  const send = h('button', { type: 'submit' }, 'Send test notification');
+  const result = h('section', { 'aria-label': t('push.test.result') });
+  const send = h('button', { type: 'submit' }, t('push.test.send'));
   const form = h(
     'form',
-    { 'aria-label': 'Send test notification', class: 'inline' },
-    field('User ID', input('user_id', { required: true, maxlength: 64, autocomplete: 'off' })),
-    field('Text (optional)', input('text', { maxlength: 120, autocomplete: 'off', placeholder: 'Test notification' })),
+    { 'aria-label': t('push.test.send'), class: 'inline' },
+    field(t('push.test.user_id'), input('user_id', { required: true, maxlength: 64, autocomplete: 'off' })),
+    field(
+      t('push.test.text'),
+      input('text', { maxlength: 120, autocomplete: 'off', placeholder: t('push.test.placeholder') }),
+    ),
     send,
   );
   form.addEventListener('submit', async (event) => {
@@ -129,46 +123,36 @@ function testForm(refresh) {
       result.replaceChildren(...outcome(userId, reply.devices));
       // A device the notification did not reach is worth the operator's attention.
       const missed = reply.devices.some((d) => d.outcome !== 'sent');
-      announce(`Test notification to ${userId}: ${summary(reply.devices)}.`, missed);
+      announce(t('push.test.announce', { user: userId, summary: summary(reply.devices) }), missed);
       // The send updates the providers' last success or failure.
       await refresh();
     } catch (error) {
-      result.replaceChildren(h('p', { class: 'notice error' }, `No test notification sent: ${error.message}`));
+      result.replaceChildren(h('p', { class: 'notice error' }, t('push.test.not_sent', { error: error.message })));
       announce(error.message, true);
     } finally {
       send.disabled = false;
     }
   });
-  return [
-    h('h2', {}, 'Send a test notification'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Sends a notification to every registered device of the user now, whether they are online, muted or in ' +
-        'quiet hours, and shows each provider’s answer. A token the provider calls dead is removed. Audited.',
-    ),
-    form,
-    result,
-  ];
+  return [h('h2', {}, t('push.test.heading')), h('p', { class: 'muted' }, t('push.test.intro')), form, result];
 }
 
 function outcome(userId, devices) {
-  if (devices.length === 0) return [h('p', {}, `${userId} has no registered device: no notification was sent.`)];
+  if (devices.length === 0) return [h('p', {}, t('push.test.no_device', { user: userId }))];
   return [
     table(
-      `Test notification to ${userId}`,
+      t('push.test.caption', { user: userId }),
       [
-        ['Device ID', (d) => h('span', { class: 'breakable' }, d.device_id)],
-        ['Provider', (d) => d.provider],
+        [t('push.col.device'), (d) => h('span', { class: 'breakable' }, d.device_id)],
+        [t('push.col.provider'), (d) => d.provider],
         [
-          'Outcome',
+          t('push.col.outcome'),
           (d) => {
-            const o = OUTCOMES[d.outcome] ?? { tone: '', text: d.outcome };
+            const o = outcomeOf(d.outcome);
             return badge(o.tone, o.text);
           },
         ],
-        ['HTTP status', (d) => d.status ?? '—'],
-        ['Reason', (d) => h('span', { class: 'breakable' }, d.reason ?? '—')],
+        [t('push.col.http_status'), (d) => d.status ?? '—'],
+        [t('push.col.reason'), (d) => h('span', { class: 'breakable' }, d.reason ?? '—')],
       ],
       devices,
     ),
@@ -177,7 +161,9 @@ function outcome(userId, devices) {
 
 /** "1 of 2 devices sent", for the live region. */
 function summary(devices) {
-  if (devices.length === 0) return 'no registered device';
+  if (devices.length === 0) return t('push.test.summary_none');
   const sent = devices.filter((d) => d.outcome === 'sent').length;
-  return `${sent} of ${devices.length} ${devices.length === 1 ? 'device' : 'devices'} sent`;
+  return devices.length === 1
+    ? t('push.test.summary_one', { sent })
+    : t('push.test.summary_many', { sent, total: devices.length });
 }

@@ -1,5 +1,6 @@
 import { api } from '../api.js';
-import { announce, field, h, input, table, time } from '../dom.js';
+import { announce, confirmAction, field, h, input, table, time } from '../dom.js';
+import { t } from '../i18n.js';
 
 const CAPABILITIES = ['friends', 'groups', 'calls', 'search', 'media'];
 const LIMITS = ['send', 'friend_request', 'report', 'client_error', 'media_upload', 'server_api'];
@@ -12,7 +13,7 @@ export async function renderSettings(main, { can }) {
   const apply = async (what, run) => {
     try {
       render(await run());
-      announce(`${what}: saved. Every instance applies it within ${Math.round(lastTtl / 100) / 10} s.`);
+      announce(t('settings.saved', { what, seconds: Math.round(lastTtl / 100) / 10 }));
     } catch (error) {
       announce(error.message, true);
     }
@@ -25,10 +26,12 @@ export async function renderSettings(main, { can }) {
 
 /**
  * One settings form; its Save button is disabled while the form shows the values in force.
- * `confirmation(patch)` returns the question to ask before a save with
- * consequences for every user (switching the SDK off, closing a capability), or null.
+ * `names` are its {title, save, reset} texts. `confirmation(patch)` returns the question
+ * ({title, body, action}) to ask before a save with consequences for every user (switching the
+ * SDK off, closing a capability), or null.
  */
-function section(title, overridden, owner, apply, key, controls, collect, confirmation = () => null) {
+function section(names, overridden, owner, apply, key, controls, collect, confirmation = () => null) {
+  const { title } = names;
   const form = h(
     'form',
     { 'aria-label': title },
@@ -37,13 +40,13 @@ function section(title, overridden, owner, apply, key, controls, collect, confir
       {},
       title,
       overridden
-        ? h('span', { class: 'badge warn' }, ' set in the console')
-        : h('span', { class: 'badge' }, ' from the environment'),
+        ? h('span', { class: 'badge warn' }, ` ${t('settings.badge_console')}`)
+        : h('span', { class: 'badge' }, ` ${t('settings.badge_environment')}`),
     ),
     controls,
   );
   if (owner) {
-    const save = h('button', { type: 'submit' }, `Save ${title.toLowerCase()}`);
+    const save = h('button', { type: 'submit' }, names.save);
     form.append(
       h(
         'div',
@@ -55,9 +58,10 @@ function section(title, overridden, owner, apply, key, controls, collect, confir
               {
                 type: 'button',
                 class: 'secondary',
-                onclick: () => void apply(`${title} reset`, () => api.post('settings/reset', { keys: [key] })),
+                onclick: () =>
+                  void apply(t('settings.reset_done', { title }), () => api.post('settings/reset', { keys: [key] })),
               },
-              `Reset ${title.toLowerCase()}`,
+              names.reset,
             )
           : '',
       ),
@@ -78,7 +82,7 @@ function section(title, overridden, owner, apply, key, controls, collect, confir
     form.addEventListener('input', track);
     form.addEventListener('change', track);
     track();
-    form.addEventListener('submit', (event) => {
+    form.addEventListener('submit', async (event) => {
       event.preventDefault();
       let patch;
       try {
@@ -88,7 +92,7 @@ function section(title, overridden, owner, apply, key, controls, collect, confir
         return;
       }
       const question = confirmation(patch);
-      if (question && !window.confirm(question)) return;
+      if (question && !(await confirmAction(question))) return;
       void apply(title, () => api.post('settings/update', patch));
     });
   } else {
@@ -97,31 +101,37 @@ function section(title, overridden, owner, apply, key, controls, collect, confir
   return form;
 }
 
+const onOff = (value) => (value ? t('settings.on') : t('settings.off'));
+
 function sections(s, owner, apply) {
   const o = (key) => s.overridden.includes(key);
   const checkbox = (name, checked, label) =>
     h('label', { class: 'check' }, h('input', { type: 'checkbox', name, checked }), label);
   return [
-    h(
-      'p',
-      { class: 'muted' },
-      `Changes apply on every instance within ${s.cache_ttl_ms} ms. Last console change: ${time(s.updated_at)}.`,
-    ),
+    h('p', { class: 'muted' }, t('settings.intro', { ms: s.cache_ttl_ms, when: time(s.updated_at) })),
     section(
-      'SDK',
+      { title: t('settings.sdk.title'), save: t('settings.sdk.save'), reset: t('settings.sdk.reset') },
       o('sdk_enabled'),
       owner,
       apply,
       'sdk_enabled',
-      checkbox('sdk_enabled', s.sdk_enabled, 'SDK enabled (off: every IM token answers 1002)'),
+      checkbox('sdk_enabled', s.sdk_enabled, t('settings.sdk.label')),
       (form) => ({ sdk_enabled: form.elements.namedItem('sdk_enabled').checked }),
       (patch) =>
         s.sdk_enabled && !patch.sdk_enabled
-          ? 'Switch the SDK off? Every IM token answers 1002 until it is switched on again.'
+          ? {
+              title: t('settings.sdk.confirm_title'),
+              body: t('settings.sdk.confirm_body', { before: onOff(true), after: onOff(false) }),
+              action: t('settings.sdk.confirm_action'),
+            }
           : null,
     ),
     section(
-      'Capabilities',
+      {
+        title: t('settings.capabilities.title'),
+        save: t('settings.capabilities.save'),
+        reset: t('settings.capabilities.reset'),
+      },
       o('capabilities'),
       owner,
       apply,
@@ -129,7 +139,7 @@ function sections(s, owner, apply) {
       h(
         'div',
         { class: 'inline' },
-        CAPABILITIES.map((c) => checkbox(`cap_${c}`, s.capabilities[c], `${c} open`)),
+        CAPABILITIES.map((c) => checkbox(`cap_${c}`, s.capabilities[c], t('settings.capabilities.open', { name: c }))),
       ),
       (form) => ({
         capabilities: Object.fromEntries(CAPABILITIES.map((c) => [c, form.elements.namedItem(`cap_${c}`).checked])),
@@ -137,20 +147,21 @@ function sections(s, owner, apply) {
       (patch) => {
         const closing = CAPABILITIES.filter((c) => s.capabilities[c] && !patch.capabilities[c]);
         return closing.length
-          ? `Close ${closing.join(', ')}? Their endpoints answer 1202 for every user until opened again.`
+          ? {
+              title: t('settings.capabilities.confirm_title', { count: closing.length }),
+              body: t('settings.capabilities.confirm_body', { names: closing.join(', ') }),
+              action: t('settings.capabilities.confirm_action', { names: closing.join(', ') }),
+            }
           : null;
       },
     ),
     section(
-      'Blocked keywords',
+      { title: t('settings.keywords.title'), save: t('settings.keywords.save'), reset: t('settings.keywords.reset') },
       o('blocked_keywords'),
       owner,
       apply,
       'blocked_keywords',
-      field(
-        'One keyword per line (matched case-insensitively)',
-        h('textarea', { name: 'blocked_keywords' }, s.blocked_keywords.join('\n')),
-      ),
+      field(t('settings.keywords.label'), h('textarea', { name: 'blocked_keywords' }, s.blocked_keywords.join('\n'))),
       (form) => ({
         blocked_keywords: form.elements
           .namedItem('blocked_keywords')
@@ -160,40 +171,40 @@ function sections(s, owner, apply) {
       }),
     ),
     section(
-      'Recall window',
+      { title: t('settings.recall.title'), save: t('settings.recall.save'), reset: t('settings.recall.reset') },
       o('recall_window_seconds'),
       owner,
       apply,
       'recall_window_seconds',
       field(
-        'Seconds a sender may recall a message',
+        t('settings.recall.label'),
         input('recall_window_seconds', { type: 'number', min: 0, max: 604800, value: s.recall_window_seconds }),
       ),
       (form) => ({ recall_window_seconds: Number(form.elements.namedItem('recall_window_seconds').value) }),
     ),
     section(
-      'Rate limits',
+      { title: t('settings.limits.title'), save: t('settings.limits.save'), reset: t('settings.limits.reset') },
       o('rate_limits'),
       owner,
       apply,
       'rate_limits',
       table(
-        'Per-user limits behind code 1005',
+        t('settings.limits.caption'),
         [
-          ['Limit', (name) => name],
+          [t('settings.limits.limit'), (name) => name],
           [
-            'Requests',
+            t('settings.limits.requests'),
             (name) =>
               field(
-                `${name} requests`,
+                t('settings.limits.requests_of', { name }),
                 input(`limit_${name}`, { type: 'number', min: 1, value: s.rate_limits[name].limit }),
               ),
           ],
           [
-            'Window (ms)',
+            t('settings.limits.window'),
             (name) =>
               field(
-                `${name} window in milliseconds`,
+                t('settings.limits.window_of', { name }),
                 input(`window_${name}`, { type: 'number', min: 100, value: s.rate_limits[name].window_ms }),
               ),
           ],
@@ -213,30 +224,30 @@ function sections(s, owner, apply) {
       }),
     ),
     section(
-      'Push rules',
+      { title: t('settings.push.title'), save: t('settings.push.save'), reset: t('settings.push.reset') },
       o('push_rules'),
       owner,
       apply,
       'push_rules',
       field(
-        'Rules as JSON: [{platform, manufacturer, package_name, config}]',
+        t('settings.push.label'),
         h('textarea', { name: 'push_rules', rows: 6 }, JSON.stringify(s.push_rules, null, 2)),
       ),
       (form) => {
         try {
           return { push_rules: JSON.parse(form.elements.namedItem('push_rules').value) };
         } catch {
-          throw new Error('push_rules: the text is not valid JSON');
+          throw new Error(t('settings.push.invalid'));
         }
       },
     ),
     section(
-      'RTC application',
+      { title: t('settings.rtc.title'), save: t('settings.rtc.save'), reset: t('settings.rtc.reset') },
       o('rtc_sdk_app_id'),
       owner,
       apply,
       'rtc_sdk_app_id',
-      field('Application ID (SdkAppId)', input('rtc_sdk_app_id', { inputmode: 'numeric', value: s.rtc.sdk_app_id })),
+      field(t('settings.rtc.label'), input('rtc_sdk_app_id', { inputmode: 'numeric', value: s.rtc.sdk_app_id })),
       (form) => ({ rtc_sdk_app_id: form.elements.namedItem('rtc_sdk_app_id').value.trim() }),
     ),
     keyRotation(s, owner, apply),
@@ -244,21 +255,17 @@ function sections(s, owner, apply) {
 }
 
 function keyRotation(s, owner, apply) {
+  const current = s.rtc.callback_key.fingerprint;
+  const staged = s.rtc.next_callback_key?.fingerprint;
   const box = h(
     'section',
-    { 'aria-label': 'Room-callback key' },
-    h('h2', {}, 'Room-callback key'),
-    h('p', {}, `Current key fingerprint ${s.rtc.callback_key.fingerprint} (${s.rtc.callback_key.source}).`),
-    h(
-      'p',
-      {},
-      s.rtc.next_callback_key
-        ? `Staged key fingerprint ${s.rtc.next_callback_key.fingerprint}: both keys verify until it is promoted.`
-        : 'No rotation in progress.',
-    ),
+    { 'aria-label': t('settings.key.title') },
+    h('h2', {}, t('settings.key.title')),
+    h('p', {}, t('settings.key.current', { fingerprint: current, source: s.rtc.callback_key.source })),
+    h('p', {}, staged ? t('settings.key.staged', { fingerprint: staged }) : t('settings.key.none')),
   );
   if (!owner) return box;
-  if (s.rtc.next_callback_key) {
+  if (staged) {
     box.append(
       h(
         'div',
@@ -267,18 +274,25 @@ function keyRotation(s, owner, apply) {
           'button',
           {
             type: 'button',
-            onclick: () => void apply('Key promotion', () => api.post('settings/rtc-callback-key/promote')),
+            onclick: async () => {
+              const agreed = await confirmAction({
+                title: t('settings.key.promote_title'),
+                body: t('settings.key.promote_body', { before: current, after: staged }),
+                action: t('settings.key.promote'),
+              });
+              if (agreed) void apply(t('settings.key.promoted'), () => api.post('settings/rtc-callback-key/promote'));
+            },
           },
-          'Promote staged key',
+          t('settings.key.promote'),
         ),
         h(
           'button',
           {
             type: 'button',
             class: 'secondary',
-            onclick: () => void apply('Rotation cancelled', () => api.post('settings/rtc-callback-key/cancel')),
+            onclick: () => void apply(t('settings.key.cancelled'), () => api.post('settings/rtc-callback-key/cancel')),
           },
-          'Cancel rotation',
+          t('settings.key.cancel'),
         ),
       ),
     );
@@ -286,13 +300,13 @@ function keyRotation(s, owner, apply) {
   const key = input('key', { type: 'password', autocomplete: 'off', minlength: 16, maxlength: 256 });
   const form = h(
     'form',
-    { class: 'inline', 'aria-label': 'Stage a new callback key' },
-    field('New key (16–256 printable characters)', key),
-    h('button', { type: 'submit' }, 'Stage key'),
+    { class: 'inline', 'aria-label': t('settings.key.stage_form') },
+    field(t('settings.key.new'), key),
+    h('button', { type: 'submit' }, t('settings.key.stage')),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void apply('Key staged', () => api.post('settings/rtc-callback-key/stage', { key: key.value }));
+    void apply(t('settings.key.staged_done'), () => api.post('settings/rtc-callback-key/stage', { key: key.value }));
   });
   box.append(form);
   if (s.overridden.includes('rtc_callback_key'))
@@ -302,9 +316,19 @@ function keyRotation(s, owner, apply) {
         {
           type: 'button',
           class: 'secondary',
-          onclick: () => void apply('Key reset', () => api.post('settings/reset', { keys: ['rtc_callback_key'] })),
+          onclick: async () => {
+            const agreed = await confirmAction({
+              title: t('settings.key.return_title'),
+              body: t('settings.key.return_body', { fingerprint: current }),
+              action: t('settings.key.return'),
+            });
+            if (agreed)
+              void apply(t('settings.key.reset_done'), () =>
+                api.post('settings/reset', { keys: ['rtc_callback_key'] }),
+              );
+          },
         },
-        'Return to RTC_CALLBACK_SECRET',
+        t('settings.key.return'),
       ),
     );
   return box;

@@ -1,10 +1,19 @@
 // One webhook endpoint: its state and secret fingerprints, the owner's actions on it, and two
 // tabs over its deliveries (the recent ones, and the dead letters with replay).
 import { api } from '../api.js';
-import { announce, field, h, select, time } from '../dom.js';
+import { announce, confirmAction, field, h, select, time } from '../dom.js';
+import { t } from '../i18n.js';
 import { pagedTable } from '../list.js';
 import { endpointForm } from './webhook-form.js';
-import { deliveryBadge, duration, endpointState, eventsText, lagText, stateBadge } from './webhook-format.js';
+import {
+  deliveryBadge,
+  deliveryStatusText,
+  duration,
+  endpointState,
+  eventsText,
+  lagText,
+  stateBadge,
+} from './webhook-format.js';
 
 // WebhookDeliveryStatus in src/contract/webhooks.ts.
 const STATUSES = ['delivered', 'retrying', 'dead', 'replaying', 'replayed'];
@@ -19,50 +28,43 @@ const hidden = (text) => h('span', { class: 'sr-only' }, text);
 export function endpointDetail(e, { owner, act, rotated }) {
   const name = e.description ? `${e.description} (${e.url})` : e.url;
   const facts = [
-    ['State', stateBadge(e)],
-    ['URL', h('span', { class: 'breakable' }, e.url)],
-    ['Description', e.description || '—'],
-    ['Event types', eventsText(e)],
-    ['Lag', lagText(e)],
-    ['Position delivered up to', e.cursor_position],
-    ['Last delivery', time(e.last_delivery_at)],
-    ['Signing secret', h('code', {}, e.secret_fingerprint)],
+    [t('webhooks.col.state'), stateBadge(e)],
+    [t('webhooks.fact.url'), h('span', { class: 'breakable' }, e.url)],
+    [t('webhooks.fact.description'), e.description || '—'],
+    [t('webhooks.col.event_types'), eventsText(e)],
+    [t('webhooks.col.lag'), lagText(e)],
+    [t('webhooks.fact.position'), e.cursor_position],
+    [t('webhooks.col.last_delivery'), time(e.last_delivery_at)],
+    [t('webhooks.signing_secret'), h('code', {}, e.secret_fingerprint)],
   ];
   if (e.previous_secret_fingerprint)
     facts.push([
-      'Secret rotation',
+      t('webhooks.fact.rotation'),
       h(
         'span',
         {},
-        'The previous secret ',
+        `${t('webhooks.fact.rotation_before')} `,
         h('code', {}, e.previous_secret_fingerprint),
-        ` also signs every delivery until ${time(e.rotation_ends_at)}.`,
+        ` ${t('webhooks.fact.rotation_after', { when: time(e.rotation_ends_at) })}`,
       ),
     ]);
-  facts.push(['Created', time(e.created_at)], ['Updated', time(e.updated_at)]);
+  facts.push([t('common.created'), time(e.created_at)], [t('common.updated'), time(e.updated_at)]);
   const box = h(
     'div',
     { class: 'detail' },
-    h('h2', { tabindex: '-1' }, `Endpoint ${name}`),
+    h('h2', { tabindex: '-1' }, t('webhooks.endpoint_heading', { name })),
     h(
       'dl',
       { class: 'facts' },
       facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
     ),
   );
-  if (endpointState(e).text === 'breaker open')
-    box.append(
-      h(
-        'p',
-        {},
-        'The endpoint kept failing, so deliveries to it are held back; the service probes it again by itself and resumes when it answers.',
-      ),
-    );
+  if (endpointState(e).key === 'open') box.append(h('p', {}, t('webhooks.breaker_open_note')));
   if (owner) box.append(...ownerActions(e, name, act, rotated));
   box.append(
-    tabs(`Deliveries to ${e.url}`, [
-      ['Recent deliveries', (panel) => recentDeliveries(panel, e)],
-      ['Dead letters', (panel) => deadLetters(panel, e, owner)],
+    tabs(t('webhooks.deliveries_to', { url: e.url }), [
+      [t('webhooks.tab.recent'), (panel) => recentDeliveries(panel, e)],
+      [t('webhooks.tab.dead'), (panel) => deadLetters(panel, e, owner)],
     ]),
   );
   return box;
@@ -82,11 +84,11 @@ function ownerActions(e, name, act, rotated) {
         if (!editBox.hidden) editBox.querySelector('input').focus();
       },
     },
-    'Edit endpoint',
+    t('webhooks.edit'),
   );
   editBox.append(
-    endpointForm('Edit endpoint', 'Save endpoint', e, (values) =>
-      act(`Endpoint ${values.url}`, () => api.post('webhooks/update', { id: e.id, ...values })),
+    endpointForm(t('webhooks.edit'), t('webhooks.save'), e, (values) =>
+      act(t('webhooks.endpoint_done', { url: values.url }), () => api.post('webhooks/update', { id: e.id, ...values })),
     ),
   );
   const buttons = h(
@@ -100,21 +102,22 @@ function ownerActions(e, name, act, rotated) {
             type: 'button',
             class: 'secondary',
             onclick: () =>
-              void act(
-                `Pause ${e.url}`,
-                () => api.post('webhooks/pause', { id: e.id }),
-                `Pause ${name}? It receives nothing until resumed; its events wait and are delivered in order after that.`,
-              ),
+              void act(t('webhooks.pause_done', { url: e.url }), () => api.post('webhooks/pause', { id: e.id }), {
+                title: t('webhooks.pause_title'),
+                body: t('webhooks.pause_body', { name }),
+                action: t('webhooks.pause'),
+              }),
           },
-          'Pause endpoint',
+          t('webhooks.pause'),
         )
       : h(
           'button',
           {
             type: 'button',
-            onclick: () => void act(`Resume ${e.url}`, () => api.post('webhooks/resume', { id: e.id })),
+            onclick: () =>
+              void act(t('webhooks.resume_done', { url: e.url }), () => api.post('webhooks/resume', { id: e.id })),
           },
-          'Resume endpoint',
+          t('webhooks.resume'),
         ),
     h(
       'button',
@@ -123,14 +126,18 @@ function ownerActions(e, name, act, rotated) {
         class: 'secondary',
         onclick: async () => {
           const reply = await act(
-            `Secret rotation of ${e.url}`,
+            t('webhooks.rotate_done', { url: e.url }),
             () => api.post('webhooks/rotate-secret', { id: e.id }),
-            `Rotate the signing secret of ${name}? The new secret is shown once; the current one keeps signing until the rotation window ends.`,
+            {
+              title: t('webhooks.rotate_title'),
+              body: t('webhooks.rotate_body', { name, fingerprint: e.secret_fingerprint }),
+              action: t('webhooks.rotate'),
+            },
           );
           if (reply) rotated(reply);
         },
       },
-      'Rotate secret',
+      t('webhooks.rotate'),
     ),
     h(
       'button',
@@ -138,13 +145,13 @@ function ownerActions(e, name, act, rotated) {
         type: 'button',
         class: 'danger',
         onclick: () =>
-          void act(
-            `Delete ${e.url}`,
-            () => api.post('webhooks/delete', { id: e.id }),
-            `Delete ${name}? It receives nothing more, and its delivery history and dead letters are gone.`,
-          ),
+          void act(t('webhooks.delete_done', { url: e.url }), () => api.post('webhooks/delete', { id: e.id }), {
+            title: t('webhooks.delete_title'),
+            body: t('webhooks.delete_body', { name }),
+            action: t('webhooks.delete'),
+          }),
       },
-      'Delete endpoint',
+      t('webhooks.delete'),
     ),
   );
   return [buttons, editBox];
@@ -196,31 +203,36 @@ function tabs(label, entries) {
 const eventCell = (d) =>
   h('span', {}, d.type, h('br'), h('span', { class: 'muted breakable' }, `#${d.position} · ${d.event_id}`));
 
-const DELIVERY_COLUMNS = [
-  ['Event', eventCell],
-  ['Status', (d) => deliveryBadge(d.status)],
-  ['Attempts', (d) => d.attempts],
-  ['HTTP status', (d) => d.last_status_code ?? '—'],
-  ['Latency', (d) => duration(d.latency_ms)],
-  ['Error', (d) => h('span', { class: 'breakable' }, d.last_error ?? '—')],
-  ['Last attempt', (d) => time(d.last_attempt_at)],
-  ['Next attempt', (d) => time(d.next_attempt_at)],
+// Built per use: the headings are in the administrator's language of the moment.
+const deliveryColumns = () => [
+  ['event', t('webhooks.col.event'), eventCell],
+  ['status', t('webhooks.col.status'), (d) => deliveryBadge(d.status)],
+  ['attempts', t('webhooks.col.attempts'), (d) => d.attempts],
+  ['http', t('webhooks.col.http_status'), (d) => d.last_status_code ?? '—'],
+  ['latency', t('webhooks.col.latency'), (d) => duration(d.latency_ms)],
+  ['error', t('webhooks.col.error'), (d) => h('span', { class: 'breakable' }, d.last_error ?? '—')],
+  ['last', t('webhooks.col.last_attempt'), (d) => time(d.last_attempt_at)],
+  ['next', t('webhooks.col.next_attempt'), (d) => time(d.next_attempt_at)],
 ];
+const columnsOf = (columns) => columns.map(([, heading, cell]) => [heading, cell]);
 
 async function recentDeliveries(panel, e) {
-  const status = select('status', [['', 'any'], ...STATUSES.map((s) => [s, s])]);
+  const status = select('status', [['', t('common.any')], ...STATUSES.map((s) => [s, deliveryStatusText(s)])]);
   const results = h('div');
   const show = async () => {
     results.replaceChildren();
-    await pagedTable(results, `Deliveries to ${e.url}, newest first`, DELIVERY_COLUMNS, (cursor) =>
-      api.get('webhooks/deliveries', { endpoint_id: e.id, status: status.value, cursor }),
+    await pagedTable(
+      results,
+      t('webhooks.deliveries_caption', { url: e.url }),
+      columnsOf(deliveryColumns()),
+      (cursor) => api.get('webhooks/deliveries', { endpoint_id: e.id, status: status.value, cursor }),
     );
   };
   const form = h(
     'form',
-    { class: 'filters', 'aria-label': 'Filter deliveries' },
-    field('Delivery status', status),
-    h('button', { type: 'submit' }, 'Show deliveries'),
+    { class: 'filters', 'aria-label': t('webhooks.filter_deliveries') },
+    field(t('webhooks.delivery_status'), status),
+    h('button', { type: 'submit' }, t('webhooks.show_deliveries')),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -231,13 +243,7 @@ async function recentDeliveries(panel, e) {
 }
 
 async function deadLetters(panel, e, owner) {
-  panel.append(
-    h(
-      'p',
-      { class: 'muted' },
-      'Events the endpoint did not accept within the retry window. A replay makes one more attempt for each, between the ordinary deliveries (so outside position order); one that fails again stays here with its new error.',
-    ),
-  );
+  panel.append(h('p', { class: 'muted' }, t('webhooks.dead_intro')));
   const results = h('div');
   panel.append(results);
   const replay = async (ids, what) => {
@@ -245,22 +251,26 @@ async function deadLetters(panel, e, owner) {
       // The service takes REPLAY_MAX (100) IDs a request; more shown go in several.
       for (let i = 0; i < ids.length; i += 100)
         await api.post('webhooks/replay', { endpoint_id: e.id, delivery_ids: ids.slice(i, i + 100) });
-      announce(`${what}: queued for delivery again.`);
+      announce(t('webhooks.replay_queued', { what }));
       await show();
     } catch (error) {
       announce(error.message, true);
     }
   };
-  const columns = DELIVERY_COLUMNS.filter(([heading]) => !['Status', 'Next attempt'].includes(heading));
+  const columns = columnsOf(deliveryColumns().filter(([id]) => id !== 'status' && id !== 'next'));
   if (owner)
     columns.push([
-      'Actions',
+      t('common.actions'),
       (d) =>
         h(
           'button',
-          { type: 'button', class: 'secondary', onclick: () => void replay([d.id], `Replay of ${d.event_id}`) },
-          'Replay',
-          hidden(` event ${d.event_id}`),
+          {
+            type: 'button',
+            class: 'secondary',
+            onclick: () => void replay([d.id], t('webhooks.replay_one_done', { event: d.event_id })),
+          },
+          t('webhooks.replay'),
+          hidden(` ${t('webhooks.replay_hidden', { event: d.event_id })}`),
         ),
     ]);
   let list = null;
@@ -270,16 +280,21 @@ async function deadLetters(panel, e, owner) {
       'button',
       {
         type: 'button',
-        onclick: () => {
+        onclick: async () => {
           const ids = list?.rows().map((d) => d.id) ?? [];
-          if (ids.length && window.confirm(`Replay the ${ids.length} dead letters shown to ${e.url}?`))
-            void replay(ids, `Replay of ${ids.length} dead letters`);
+          if (!ids.length) return;
+          const agreed = await confirmAction({
+            title: t('webhooks.replay_all_title', { count: ids.length }),
+            body: t('webhooks.replay_all_body', { count: ids.length, url: e.url }),
+            action: t('webhooks.replay_all_action', { count: ids.length }),
+          });
+          if (agreed) void replay(ids, t('webhooks.replay_all_done', { count: ids.length }));
         },
       },
-      'Replay all shown',
+      t('webhooks.replay_all'),
     );
     if (owner) results.append(h('div', { class: 'inline' }, all));
-    list = await pagedTable(results, `Dead letters of ${e.url}`, columns, (cursor) =>
+    list = await pagedTable(results, t('webhooks.dead_caption', { url: e.url }), columns, (cursor) =>
       api.get('webhooks/deliveries', { endpoint_id: e.id, status: 'dead', cursor }),
     );
     all.disabled = list.rows().length === 0;

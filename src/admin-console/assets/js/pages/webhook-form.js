@@ -1,16 +1,18 @@
 // The form that adds or edits a webhook endpoint: its URL, a description, and the event types
 // it receives (all of them, including types added later, or a chosen few).
 import { announce, field, h, input } from '../dom.js';
+import { t } from '../i18n.js';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types.js';
 
-const FAMILIES = {
-  message: 'Messages',
-  conversation: 'Conversations',
-  friend: 'Friends',
-  user: 'Users',
-  group: 'Groups',
-  call: 'Calls',
-};
+const familyName = (family) =>
+  ({
+    message: t('webhooks.family.message'),
+    conversation: t('webhooks.family.conversation'),
+    friend: t('webhooks.family.friend'),
+    user: t('webhooks.family.user'),
+    group: t('webhooks.family.group'),
+    call: t('webhooks.family.call'),
+  })[family] ?? family;
 
 /** The event types by family ("message.new" is in "message"), in the service's order. */
 function families() {
@@ -35,7 +37,7 @@ export function endpointForm(label, submitText, initial, submit) {
     h(
       'fieldset',
       { class: 'types' },
-      h('legend', {}, FAMILIES[family] ?? family),
+      h('legend', {}, familyName(family)),
       types.map((type) => {
         const box = h('input', { type: 'checkbox', name: 'event_type', value: type, checked: chosen.has(type) });
         boxes.push(box);
@@ -56,7 +58,7 @@ export function endpointForm(label, submitText, initial, submit) {
       'div',
       { class: 'inline' },
       field(
-        'Endpoint URL',
+        t('webhooks.form.url'),
         input('url', {
           type: 'url',
           required: true,
@@ -66,13 +68,16 @@ export function endpointForm(label, submitText, initial, submit) {
           value: initial?.url,
         }),
       ),
-      field('Description (optional)', input('description', { maxlength: 200, value: initial?.description ?? '' })),
+      field(
+        t('webhooks.form.description'),
+        input('description', { maxlength: 200, value: initial?.description ?? '' }),
+      ),
     ),
     h(
       'fieldset',
       { class: 'event-types' },
-      h('legend', {}, 'Event types'),
-      h('label', { class: 'check' }, all, 'All event types, including ones added later'),
+      h('legend', {}, t('webhooks.col.event_types')),
+      h('label', { class: 'check' }, all, t('webhooks.form.all_types')),
       h('div', { class: 'type-groups' }, groups),
     ),
     h('button', { type: 'submit' }, submitText),
@@ -81,7 +86,7 @@ export function endpointForm(label, submitText, initial, submit) {
     event.preventDefault();
     const types = boxes.filter((b) => b.checked).map((b) => b.value);
     if (!all.checked && types.length === 0) {
-      announce('Event types: choose at least one, or "All event types".', true);
+      announce(t('webhooks.form.choose_types'), true);
       return;
     }
     const data = new FormData(form);

@@ -2,16 +2,17 @@
 // endpoints, their lag and deliveries; only an owner adds, changes, pauses, rotates, deletes or
 // replays (the controls are not shown below owner, and the API refuses them anyway).
 import { api } from '../api.js';
-import { announce, h, table, time } from '../dom.js';
+import { announce, confirmAction, h, table, time } from '../dom.js';
+import { t } from '../i18n.js';
 import { endpointDetail } from './webhook-detail.js';
 import { endpointForm } from './webhook-form.js';
 import { eventsText, lagText, stateBadge } from './webhook-format.js';
 
 export async function renderWebhooks(main, { can }) {
   const owner = can('owner');
-  const list = h('section', { 'aria-label': 'Endpoints' });
-  const secretBox = h('section', { 'aria-label': 'New signing secret' });
-  const detail = h('section', { 'aria-label': 'Endpoint detail' });
+  const list = h('section', { 'aria-label': t('webhooks.endpoints') });
+  const secretBox = h('section', { 'aria-label': t('webhooks.new_secret') });
+  const detail = h('section', { 'aria-label': t('webhooks.detail') });
   let endpoints = [];
   let openId = null;
 
@@ -19,10 +20,10 @@ export async function renderWebhooks(main, { can }) {
     endpoints = (await api.get('webhooks')).endpoints;
     list.replaceChildren(
       table(
-        'Endpoints',
+        t('webhooks.endpoints'),
         [
           [
-            'Endpoint',
+            t('webhooks.col.endpoint'),
             (e) =>
               h(
                 'span',
@@ -31,18 +32,18 @@ export async function renderWebhooks(main, { can }) {
                 e.description ? [h('br'), h('span', { class: 'muted' }, e.description)] : '',
               ),
           ],
-          ['State', stateBadge],
-          ['Event types', (e) => h('span', { class: 'breakable' }, eventsText(e))],
-          ['Lag', lagText],
-          ['Last delivery', (e) => time(e.last_delivery_at)],
+          [t('webhooks.col.state'), stateBadge],
+          [t('webhooks.col.event_types'), (e) => h('span', { class: 'breakable' }, eventsText(e))],
+          [t('webhooks.col.lag'), lagText],
+          [t('webhooks.col.last_delivery'), (e) => time(e.last_delivery_at)],
           [
-            'Actions',
+            t('common.actions'),
             (e) =>
               h(
                 'button',
                 { type: 'button', class: 'secondary', onclick: () => open(e.id) },
-                'Open',
-                h('span', { class: 'sr-only' }, ` endpoint ${e.url}`),
+                t('webhooks.open'),
+                h('span', { class: 'sr-only' }, ` ${t('webhooks.open_hidden', { url: e.url })}`),
               ),
           ],
         ],
@@ -53,9 +54,9 @@ export async function renderWebhooks(main, { can }) {
         {
           type: 'button',
           class: 'secondary',
-          onclick: () => void refresh('Endpoints refreshed.'),
+          onclick: () => void refresh(t('webhooks.refreshed')),
         },
-        'Refresh',
+        t('common.refresh'),
       ),
     );
   };
@@ -78,12 +79,15 @@ export async function renderWebhooks(main, { can }) {
       announce(error.message, true);
     }
   };
-  /** Runs an owner's change once the question (if any) is agreed to; its reply, or undefined. */
+  /**
+   * Runs an owner's change once the question (if any: {title, body, action} for confirmAction)
+   * is agreed to; its reply, or undefined.
+   */
   const act = async (what, call, question) => {
-    if (question && !window.confirm(question)) return undefined;
+    if (question && !(await confirmAction(question))) return undefined;
     try {
       const reply = await call();
-      announce(`${what}: done.`);
+      announce(t('common.done', { what }));
       await load();
       if (openId) open(openId);
       return reply;
@@ -99,72 +103,63 @@ export async function renderWebhooks(main, { can }) {
     const copy = async () => {
       try {
         await navigator.clipboard.writeText(secret);
-        announce('Secret copied to the clipboard.');
+        announce(t('webhooks.secret_copied'));
       } catch {
         value.select();
-        announce('The browser refused the clipboard: the secret is selected, copy it with Ctrl+C or ⌘C.', true);
+        announce(t('webhooks.clipboard_refused'), true);
       }
     };
     secretBox.replaceChildren(
       h(
         'div',
         { class: 'detail secret-box' },
-        h('h2', { tabindex: '-1' }, `Signing secret for ${endpoint.url}`),
+        h('h2', { tabindex: '-1' }, t('webhooks.secret_for', { url: endpoint.url })),
         h(
           'p',
           {},
-          h('strong', {}, 'Copy it now: you will not see this secret again.'),
-          ' The console shows only its fingerprint ',
+          h('strong', {}, t('webhooks.copy_now')),
+          ` ${t('webhooks.fingerprint_only')} `,
           h('code', {}, endpoint.secret_fingerprint),
-          '. Give it to the receiver, which verifies the webhook-signature header with it.',
+          ` ${t('webhooks.give_receiver')}`,
         ),
         endpoint.rotation_ends_at
-          ? h(
-              'p',
-              {},
-              `The previous secret keeps signing too until ${time(endpoint.rotation_ends_at)}: update the receiver before then.`,
-            )
+          ? h('p', {}, t('webhooks.previous_until', { when: time(endpoint.rotation_ends_at) }))
           : '',
         h(
           'div',
           { class: 'inline' },
-          h('label', { for: value.id }, 'Signing secret', value),
-          h('button', { type: 'button', onclick: () => void copy() }, 'Copy secret'),
-          h('button', { type: 'button', class: 'secondary', onclick: () => secretBox.replaceChildren() }, 'Done'),
+          h('label', { for: value.id }, t('webhooks.signing_secret'), value),
+          h('button', { type: 'button', onclick: () => void copy() }, t('webhooks.copy_secret')),
+          h(
+            'button',
+            { type: 'button', class: 'secondary', onclick: () => secretBox.replaceChildren() },
+            t('webhooks.secret_done'),
+          ),
         ),
       ),
     );
     secretBox.querySelector('h2').focus();
   };
 
-  main.append(
-    h(
-      'p',
-      { class: 'muted' },
-      'The service posts each event to these endpoints as the real-time gateway emits it, signed in the ' +
-        'Standard Webhooks manner (webhook-id, webhook-timestamp, webhook-signature), at least once and in ' +
-        'order per endpoint. Failed deliveries are retried with backoff, then kept as dead letters to replay.',
-    ),
-    list,
-    secretBox,
-    detail,
-  );
+  main.append(h('p', { class: 'muted' }, t('webhooks.intro')), list, secretBox, detail);
   if (owner) {
     const addBox = h('div');
     const addForm = () =>
-      endpointForm('New endpoint', 'Add endpoint', undefined, async (values) => {
+      endpointForm(t('webhooks.new_endpoint'), t('webhooks.add_endpoint'), undefined, async (values) => {
         const body = { url: values.url, event_types: values.event_types };
         if (values.description) body.description = values.description;
-        const reply = await act(`New endpoint ${values.url}`, () => api.post('webhooks/create', body));
+        const reply = await act(t('webhooks.new_endpoint_done', { url: values.url }), () =>
+          api.post('webhooks/create', body),
+        );
         if (!reply) return;
         addBox.replaceChildren(addForm());
         open(reply.endpoint.id, false);
         showSecret(reply);
       });
     addBox.append(addForm());
-    main.append(h('h2', {}, 'Add an endpoint'), addBox);
+    main.append(h('h2', {}, t('webhooks.add_heading')), addBox);
   } else {
-    main.append(h('p', { class: 'muted' }, 'Changing webhook endpoints needs the owner role.'));
+    main.append(h('p', { class: 'muted' }, t('webhooks.owner_only')));
   }
   await load();
 }
