@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { parseConversationId } from '../conversations/conversation-id';
+import type { Message } from '../conversations/message';
 import { MessageHistory } from '../conversations/message-history.service';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MAX_MUTE_SECONDS } from '../groups/dto/group.dto';
@@ -189,7 +190,10 @@ export class AdminReportActionsService {
   private async senders(report: Report): Promise<Set<string>> {
     const ids = JSON.parse(report.messageIds) as string[];
     if (report.conversationRef === null || ids.length === 0) return new Set();
-    const found = await this.messages.findInConversation(report.conversationRef, ids);
+    // findInConversation reads no sender; a report names at most 20 messages.
+    const found = (await Promise.all(ids.map((id) => this.messages.findById(id)))).filter(
+      (m): m is Message => m !== null && m.conversationId === report.conversationRef,
+    );
     const users = await this.users.findByIds([...new Set(found.map((m) => m.senderId))]);
     return new Set(users.map((u) => u.externalId));
   }
