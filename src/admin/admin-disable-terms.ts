@@ -41,10 +41,7 @@ export function disableTerms(change: UserStatusChange, now: number): { until: nu
 
 function validDuration(value: unknown): boolean {
   return (
-    typeof value === 'number' &&
-    Number.isInteger(value) &&
-    value >= MIN_DISABLE_SECONDS &&
-    value <= MAX_DISABLE_SECONDS
+    typeof value === 'number' && Number.isInteger(value) && value >= MIN_DISABLE_SECONDS && value <= MAX_DISABLE_SECONDS
   );
 }
 

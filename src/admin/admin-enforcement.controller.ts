@@ -23,7 +23,9 @@ export class AdminGroupMembersController {
 
   @Post('members/mute')
   @AdminRoles('moderator')
-  @ApiOperation({ summary: "Mute a member for duration_seconds (0 unmutes), as the owner's mute; the owner cannot be muted." })
+  @ApiOperation({
+    summary: "Mute a member for duration_seconds (0 unmutes), as the owner's mute; the owner cannot be muted.",
+  })
   @ApiEnvelope(AdminMemberMuteReply, ENDPOINT_ERRORS.adminGroupMembers.mute)
   mute(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMuteMemberDto): Promise<AdminMemberMuteReply> {
     return this.members.mute(actor, dto.group_id, dto.user_id, dto.duration_seconds, dto.report_id);
@@ -39,7 +41,9 @@ export class AdminGroupMembersController {
 
   @Post('transfer')
   @AdminRoles('moderator')
-  @ApiOperation({ summary: "Make a current member the owner, as the owner's transfer; the old owner becomes an admin." })
+  @ApiOperation({
+    summary: "Make a current member the owner, as the owner's transfer; the old owner becomes an admin.",
+  })
   @ApiEnvelope(AdminGroupTransferReply, ENDPOINT_ERRORS.adminGroupMembers.transfer)
   transfer(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMemberRefDto): Promise<AdminGroupTransferReply> {
     return this.members.transferOwnership(actor, dto.group_id, dto.user_id, dto.report_id);
@@ -54,7 +58,9 @@ export class AdminMessagesController {
 
   @Post('recall')
   @AdminRoles('moderator')
-  @ApiOperation({ summary: "Recall up to 50 messages of a conversation for everyone, as a sender's recall (no time limit)." })
+  @ApiOperation({
+    summary: "Recall up to 50 messages of a conversation for everyone, as a sender's recall (no time limit).",
+  })
   @ApiEnvelope(AdminMessagesChangeReply, ENDPOINT_ERRORS.adminMessages.recall)
   recall(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMessagesDto): Promise<AdminMessagesChangeReply> {
     return this.messages.recall(actor, dto.conversation_id, dto.message_ids, dto.report_id);
@@ -62,7 +68,9 @@ export class AdminMessagesController {
 
   @Post('delete')
   @AdminRoles('moderator')
-  @ApiOperation({ summary: "Delete up to 50 messages of a conversation for everyone, as a sender's delete (content removed)." })
+  @ApiOperation({
+    summary: "Delete up to 50 messages of a conversation for everyone, as a sender's delete (content removed).",
+  })
   @ApiEnvelope(AdminMessagesChangeReply, ENDPOINT_ERRORS.adminMessages.delete)
   delete(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMessagesDto): Promise<AdminMessagesChangeReply> {
     return this.messages.delete(actor, dto.conversation_id, dto.message_ids, dto.report_id);

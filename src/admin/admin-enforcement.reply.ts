@@ -45,7 +45,8 @@ export class AdminMessageChangeItem {
 
 /** POST /app/admin/messages/recall and /delete */
 export class AdminMessagesChangeReply {
-  @ApiProperty({ description: 'The internal conversation ID (decimal string).', example: '17' }) conversation_id: string;
+  @ApiProperty({ description: 'The internal conversation ID (decimal string).', example: '17' })
+  conversation_id: string;
   @ApiProperty({ type: [AdminMessageChangeItem], description: 'One per requested message, in request order.' })
   items: AdminMessageChangeItem[];
 }

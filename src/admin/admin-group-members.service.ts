@@ -1,38 +1,97 @@
 import { Injectable } from '@nestjs/common';
+import { AppError } from '../common/app-error';
+import { GroupOperatorService } from '../groups/group-operator.service';
 import type { AdminActor } from './admin-actor';
-import { AdminMemberMuteReply, AdminMemberRemoveReply, AdminGroupTransferReply } from './admin-enforcement.reply';
+import { AdminAuditService } from './admin-audit.service';
+import { AdminGroupTransferReply, AdminMemberMuteReply, AdminMemberRemoveReply } from './admin-enforcement.reply';
 
-/** A group's members as the operator changes them: the owner's own operations, audited. */
+const MAX_MUTE_SECONDS = 30 * 24 * 3600;
+
+/**
+ * A group's members as the operator changes them: the owner's own operations
+ * (GroupOperatorService), each with its audit row in the same transaction. The target of the
+ * audit row is the group; the member is named in before/after.
+ */
 @Injectable()
 export class AdminGroupMembersService {
-  mute(
+  constructor(
+    private readonly operator: GroupOperatorService,
+    private readonly audit: AdminAuditService,
+  ) {}
+
+  /** `durationSeconds` 0 unmutes; at most 30 days, as the owner's mute. */
+  async mute(
     actor: AdminActor,
     groupPublicId: string,
     userExternalId: string,
     durationSeconds: number,
     reportId?: string,
   ): Promise<AdminMemberMuteReply> {
-    void [actor, groupPublicId, userExternalId, durationSeconds, reportId];
-    throw new Error('not yet');
+    if (!Number.isInteger(durationSeconds) || durationSeconds < 0 || durationSeconds > MAX_MUTE_SECONDS)
+      throw AppError.invalid('duration_seconds', `must be a JSON integer from 0 to ${MAX_MUTE_SECONDS} (0 unmutes)`);
+    const result = await this.operator.mute(groupPublicId, userExternalId, durationSeconds, (manager, change, r) =>
+      this.audit.record(manager, actor, {
+        action: durationSeconds === 0 ? 'group.member_unmuted' : 'group.member_muted',
+        targetType: 'group',
+        targetId: change.groupPublicId,
+        before: { user_id: r.userExternalId, muted_until: Number(change.before?.mutedUntil ?? 0) },
+        after: { user_id: r.userExternalId, muted_until: r.mutedUntil },
+        reportId,
+      }),
+    );
+    return {
+      group_id: result.groupPublicId,
+      user_id: result.userExternalId,
+      muted_until: result.mutedUntil,
+      event_id: result.eventId,
+    };
   }
 
-  remove(
+  async remove(
     actor: AdminActor,
     groupPublicId: string,
     userExternalId: string,
     reportId?: string,
   ): Promise<AdminMemberRemoveReply> {
-    void [actor, groupPublicId, userExternalId, reportId];
-    throw new Error('not yet');
+    const result = await this.operator.remove(groupPublicId, userExternalId, (manager, change, r) =>
+      this.audit.record(manager, actor, {
+        action: 'group.member_removed',
+        targetType: 'group',
+        targetId: change.groupPublicId,
+        before: { user_id: r.userExternalId, member: change.before !== null, role: change.before?.role ?? null },
+        after: { user_id: r.userExternalId, member: false, role: null },
+        reportId,
+      }),
+    );
+    return {
+      group_id: result.groupPublicId,
+      user_id: result.userExternalId,
+      removed: result.removed,
+      event_id: result.eventId,
+    };
   }
 
-  transferOwnership(
+  async transferOwnership(
     actor: AdminActor,
     groupPublicId: string,
     newOwnerExternalId: string,
     reportId?: string,
   ): Promise<AdminGroupTransferReply> {
-    void [actor, groupPublicId, newOwnerExternalId, reportId];
-    throw new Error('not yet');
+    const result = await this.operator.transfer(groupPublicId, newOwnerExternalId, (manager, change, r) =>
+      this.audit.record(manager, actor, {
+        action: 'group.owner_transferred',
+        targetType: 'group',
+        targetId: change.groupPublicId,
+        before: { owner_user_id: r.previousOwnerExternalId },
+        after: { owner_user_id: r.ownerExternalId },
+        reportId,
+      }),
+    );
+    return {
+      group_id: result.groupPublicId,
+      owner_user_id: result.ownerExternalId,
+      previous_owner_user_id: result.previousOwnerExternalId,
+      event_id: result.eventId,
+    };
   }
 }

@@ -24,6 +24,7 @@ import { AdminBrowseService } from './admin-browse.service';
 import { AdminBrowseExportService } from './admin-browse-export.service';
 import { AdminGroupBrowseController, AdminUserBrowseController } from './admin-browse.controller';
 import { FriendsModule } from '../friends/friends.module';
+import { MediaModule } from '../media/media.module';
 import { AdminInsightsController } from './admin-insights.controller';
 import { AdminInsightsService } from './admin-insights.service';
 import { AdminClientErrorsController } from './admin-client-errors.controller';
@@ -52,6 +53,7 @@ import { AdminGuard } from './admin.guard';
     ClientErrorsModule,
     RealtimeModule,
     FriendsModule,
+    MediaModule,
     AnalyticsModule,
   ],
   controllers: [

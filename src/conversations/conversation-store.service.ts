@@ -223,6 +223,11 @@ export class ConversationStore {
    * it out of unread counts and raises the conversation's versions. Answers null when there was
    * nothing to change (a concurrent change won); otherwise the event's ID.
    */
+  /** The conversation's messages among `ids`, locked in ID order: the first step of a change of many (see MessagesRepository.lockInConversation). */
+  lockMessages(manager: EntityManager, conversationId: string, ids: readonly string[]): Promise<Message[]> {
+    return this.messages.lockInConversation(manager, conversationId, ids);
+  }
+
   async tombstoneMessage(manager: EntityManager, input: TombstoneInput): Promise<string | null> {
     const { conversation, message, to, now } = input;
     // Locks in the order every writer takes them (ConversationMembersRepository.lockMembers): the

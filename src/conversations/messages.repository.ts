@@ -4,6 +4,7 @@ import { EntityManager, In, Repository } from 'typeorm';
 import { insertRow } from '../database/insert-row';
 import { MessageEntity, MessageStatus } from './message.entity';
 import type { SeqRange } from './visibility';
+import { dialectOf } from '../database/sql-dialect';
 
 export interface NewMessage {
   conversationId: string;
@@ -72,6 +73,24 @@ export class MessagesRepository {
       select: { id: true, conversationId: true, seq: true, status: true },
       where: { conversationId, id: In([...ids]) },
     });
+  }
+
+  /**
+   * The messages among `ids` that belong to the conversation, their rows locked in ID order
+   * (MySQL): a change of many messages takes every message lock before the member and
+   * conversation locks that each tombstone then takes, so it cannot deadlock with a single recall.
+   */
+  async lockInConversation(
+    manager: EntityManager,
+    conversationId: string,
+    ids: readonly string[],
+  ): Promise<MessageEntity[]> {
+    if (ids.length === 0) return [];
+    const rows = (await manager.query(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND id IN (${ids.map(() => '?').join(', ')}) ORDER BY id${dialectOf(manager).forUpdate}`,
+      [conversationId, ...ids],
+    )) as MessageRow[];
+    return rows.map((row) => messageFromRow(row));
   }
 
   findById(id: string, manager?: EntityManager): Promise<MessageEntity | null> {

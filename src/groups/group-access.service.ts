@@ -97,7 +97,7 @@ export class GroupAccess {
    */
   async resolveUsers(externalIds: readonly string[], field: string, active = false): Promise<User[]> {
     const users = await Promise.all(externalIds.map((id) => this.users.findByExternalId(id)));
-    const missing = users.findIndex((user) => !user || (active && user.disabled));
+    const missing = users.findIndex((user) => !user || (active && this.users.isDisabled(user)));
     if (missing >= 0)
       throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, `${field}: no such user "${externalIds[missing]}"`);
     return users as User[];

@@ -13,6 +13,7 @@ import { GroupEntity } from './group.entity';
 import { GroupsController } from './groups.controller';
 import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
+import { GroupOperatorService } from './group-operator.service';
 
 /**
  * The group endpoints. Separate from GroupsModule (which owns the tables and is imported by
@@ -27,10 +28,19 @@ import { GroupsService } from './groups.service';
     RelationshipChangesModule,
   ],
   controllers: [GroupsController],
-  providers: [GroupsRepository, GroupAccess, GroupsService, GroupMembersService, GroupInvitationsService, GroupErasure],
+  providers: [
+    GroupsRepository,
+    GroupAccess,
+    GroupsService,
+    GroupMembersService,
+    GroupInvitationsService,
+    GroupErasure,
+    GroupOperatorService,
+  ],
   // The admin console dismisses groups as the owner would.
   // The server API erases users (and exports their memberships) through GroupErasure.
   // The server API acts on groups as their owner through GroupsService and GroupMembersService.
-  exports: [GroupsService, GroupErasure, GroupMembersService],
+  // The admin console mutes, removes and transfers as the owner would through GroupOperatorService.
+  exports: [GroupsService, GroupErasure, GroupMembersService, GroupOperatorService],
 })
 export class GroupManagementModule {}

@@ -4,6 +4,7 @@ import type { User } from './user';
 
 @Entity('users')
 @Index('IDX_users_last_active', ['lastActiveAt', 'id'])
+@Index('IDX_users_disabled_until', ['disabledUntil'])
 @Index('IDX_users_nickname', ['nickname', 'id'])
 export class UserEntity implements User {
   @IdColumn()

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DisableExpiryService } from './disable-expiry.service';
 import { ProfileChangeAnnouncer } from './profile-change-announcer';
 import { UserAccessEvents } from './user-access-events';
 import { UserEntity } from './user.entity';

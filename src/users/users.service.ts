@@ -240,14 +240,6 @@ export class UsersService {
     return { before, after: user };
   }
 
-  /**
-   * Flips back disables whose end has passed (at most `limit` rows), so the stored flag that
-   * lists filter on tells the truth; enforcement never waits for this (isDisabledAt).
-   */
-  clearLapsedDisables(limit = 500): Promise<string[]> {
-    return this.users.clearLapsedDisables(this.clock.now(), limit);
-  }
-
   /** The admin console's forced logout: revokeTokens with the caller's transaction. Call accessChanged after the commit. */
   async revokeTokensWith(manager: EntityManager, externalId: string): Promise<{ before: User; after: User }> {
     const user = await this.requireByExternalId(externalId, manager);

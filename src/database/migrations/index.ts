@@ -23,6 +23,7 @@ import { Analytics1734310000000 } from './1734310000000-analytics';
 import { ClientErrorGroups1734320000000 } from './1734320000000-client-error-groups';
 import { ReportTargets1734330000000 } from './1734330000000-report-targets';
 import { BrowseIndexes1734340000000 } from './1734340000000-browse-indexes';
+import { DisabledUntilIndex1734350000000 } from './1734350000000-disabled-until-index';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   ClientErrorGroups1734320000000,
   ReportTargets1734330000000,
   BrowseIndexes1734340000000,
+  DisabledUntilIndex1734350000000,
 ];
