@@ -34,7 +34,10 @@
  * the fakes and the delay from a send's reply to the fake's receipt, one-to-one and into a group.
  *
  * Environment:
- *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send,webhooks,push (default all six)
+ *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send,webhooks,push,analytics (default the first six;
+ *                      analytics, bench/lib/analytics.js, seeds 10 million messages on MariaDB and is asked for by name)
+ *   BENCH_ANALYTICS_MESSAGES / BENCH_ANALYTICS_ROLLUP_S / BENCH_ANALYTICS_REQUESTS  the analytics section's seeded
+ *                      messages (default 10,000,000), seconds the rollup job is timed (60) and requests per page (200)
  *   BENCH_DURATION     measured seconds per case (default 8)
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
@@ -78,6 +81,7 @@ const { runScrub, printScrub } = require('./lib/scrub');
 const { runBeforeSend, printBeforeSend, beforeSendInvalid } = require('./lib/before-send');
 const { runWebhooks, printWebhooks, webhooksInvalid } = require('./lib/webhooks');
 const { runPush, printPush, pushInvalid } = require('./lib/push');
+const { runAnalytics, printAnalytics, analyticsInvalid } = require('./lib/analytics');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -115,9 +119,9 @@ const settings = {
   keepDb: process.env.BENCH_KEEP_DB === '1',
 };
 for (const section of settings.sections) {
-  if (!['http', 'realtime', 'scrub', 'before-send', 'webhooks', 'push'].includes(section)) {
+  if (!['http', 'realtime', 'scrub', 'before-send', 'webhooks', 'push', 'analytics'].includes(section)) {
     console.error(
-      `BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub, before-send, webhooks and/or push)`,
+      `BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub, before-send, webhooks, push and/or analytics)`,
     );
     process.exit(2);
   }
@@ -879,6 +883,12 @@ async function main() {
   }
   if (pushReports.length) output.push = pushReports;
 
+  const analyticsReports = [];
+  for (const driver of settings.sections.includes('analytics') ? settings.drivers : []) {
+    analyticsReports.push(await runAnalytics({ driver, settings, prepareMysql, serverEnv, liveServers }));
+  }
+  if (analyticsReports.length) output.analytics = analyticsReports;
+
   let scrub = null;
   if (settings.sections.includes('scrub')) {
     scrub = runScrub(ROOT);
@@ -891,6 +901,7 @@ async function main() {
   if (beforeSend.length) printBeforeSend(beforeSend);
   if (webhooks.length) printWebhooks(webhooks, table);
   if (pushReports.length) printPush(pushReports, table);
+  if (analyticsReports.length) printAnalytics(analyticsReports);
   if (scrub) printScrub(scrub);
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -948,6 +959,10 @@ async function main() {
     console.log(
       `webhooks (${report.driver}): run failed, sends failed or events were lost; the numbers are not valid.`,
     );
+    exitCode = 1;
+  }
+  if (analyticsInvalid(analyticsReports)) {
+    console.log('analytics: the rolled-up sums disagree with the messages the job passed; the numbers are not valid.');
     exitCode = 1;
   }
   for (const report of pushReports) {

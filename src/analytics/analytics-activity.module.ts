@@ -19,7 +19,13 @@ import { ApiTraffic } from './api-traffic.service';
     TypeOrmModule.forFeature([AnalyticsUserDayEntity, AnalyticsDailyEntity, AnalyticsHourlyEntity]),
     UsersModule,
   ],
-  providers: [ActivityTracker, ApiTraffic, AnalyticsRetentionService, AnalyticsUserDaysRepository, AnalyticsRollupsRepository],
+  providers: [
+    ActivityTracker,
+    ApiTraffic,
+    AnalyticsRetentionService,
+    AnalyticsUserDaysRepository,
+    AnalyticsRollupsRepository,
+  ],
   exports: [ActivityTracker, ApiTraffic, AnalyticsRetentionService],
 })
 export class AnalyticsActivityModule {}

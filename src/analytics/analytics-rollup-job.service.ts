@@ -114,8 +114,8 @@ export class AnalyticsRollupJob implements OnApplicationBootstrap, BeforeApplica
     result.held = true;
     try {
       await this.samplePeak();
-      for (let n = -1; n !== 0 && !this.stopped; ) result.messages += n = Math.max(0, await this.messageBatch());
-      for (let n = -1; n !== 0 && !this.stopped; ) result.calls += n = Math.max(0, await this.callBatch());
+      for (let n = -1; n !== 0 && !this.stopped;) result.messages += n = Math.max(0, await this.messageBatch());
+      for (let n = -1; n !== 0 && !this.stopped;) result.calls += n = Math.max(0, await this.callBatch());
       result.days = await this.finishDays();
     } catch (error) {
       if (!(error instanceof Superseded)) throw error;

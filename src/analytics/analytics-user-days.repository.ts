@@ -30,7 +30,9 @@ export class AnalyticsUserDaysRepository {
 
   /** Users active on `day` (a range of the primary key). */
   async countDay(day: number): Promise<number> {
-    const [row] = (await this.rows.query('SELECT COUNT(*) AS n FROM analytics_user_days WHERE day = ?', [day])) as Array<{
+    const [row] = (await this.rows.query('SELECT COUNT(*) AS n FROM analytics_user_days WHERE day = ?', [
+      day,
+    ])) as Array<{
       n: string | number;
     }>;
     return Number(row?.n ?? 0);

@@ -50,12 +50,7 @@ describe('analytics rollup arithmetic', () => {
   });
 
   it('moves a cursor only past the leading run of settled rows', () => {
-    const rows = [
-      { createdAt: 1 },
-      { createdAt: 5 },
-      { createdAt: 11 },
-      { createdAt: 2 },
-    ];
+    const rows = [{ createdAt: 1 }, { createdAt: 5 }, { createdAt: 11 }, { createdAt: 2 }];
     expect(settledPrefix(rows, 10)).toEqual([{ createdAt: 1 }, { createdAt: 5 }]);
     expect(settledPrefix(rows, 20)).toHaveLength(4);
     expect(settledPrefix([{ createdAt: 30 }], 20)).toEqual([]);

@@ -38,9 +38,9 @@ describe('analytics', () => {
     t.app.get(DataSource).query(sql, params);
   const daily = async (t: TestApp, day: number, metric: string): Promise<Record<string, number>> =>
     Object.fromEntries(
-      (
-        await query(t, 'SELECT dimension, value FROM analytics_daily WHERE day = ? AND metric = ?', [day, metric])
-      ).map((r) => [String(r.dimension), Number(r.value)]),
+      (await query(t, 'SELECT dimension, value FROM analytics_daily WHERE day = ? AND metric = ?', [day, metric])).map(
+        (r) => [String(r.dimension), Number(r.value)],
+      ),
     );
   const hourly = async (t: TestApp, hour: number): Promise<Record<string, number>> =>
     Object.fromEntries(
@@ -187,9 +187,9 @@ describe('analytics', () => {
 
     const viewer = await adminSession(t, 'viewer');
     await traffic.flush();
-    const reply = expectOk<{ hours: Array<{ hour: number; requests: number; client_errors: number; error_rate: number }> }>(
-      await viewer.get('/app/admin/analytics'),
-    );
+    const reply = expectOk<{
+      hours: Array<{ hour: number; requests: number; client_errors: number; error_rate: number }>;
+    }>(await viewer.get('/app/admin/analytics'));
     const hour = reply.hours[reply.hours.length - 1];
     expect(hour.hour).toBe(H);
     expect(hour.client_errors).toBeGreaterThanOrEqual(2);

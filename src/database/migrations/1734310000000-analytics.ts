@@ -30,7 +30,12 @@ export class Analytics1734310000000 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE \`${name}\` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
     };
     await create('analytics_user_days', [bigint('day', true), bigint('user_id', true)]);
-    await create('analytics_daily', [bigint('day', true), key('metric', true), key('dimension', true), bigint('value')]);
+    await create('analytics_daily', [
+      bigint('day', true),
+      key('metric', true),
+      key('dimension', true),
+      bigint('value'),
+    ]);
     await create('analytics_hourly', [
       bigint('hour', true),
       key('metric', true),
@@ -50,7 +55,10 @@ export class Analytics1734310000000 implements MigrationInterface {
         'INSERT INTO analytics_jobs (name, cursor_id, cursor_at, lease_owner, lease_until, updated_at) VALUES (?, 0, 0, NULL, 0, 0)',
         [name],
       );
-    await queryRunner.createIndex('calls', new TableIndex({ name: 'IDX_calls_ended', columnNames: ['ended_at', 'id'] }));
+    await queryRunner.createIndex(
+      'calls',
+      new TableIndex({ name: 'IDX_calls_ended', columnNames: ['ended_at', 'id'] }),
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

@@ -648,6 +648,7 @@ export default {
   'webhooks.family.user': 'Users',
   'webhooks.family.group': 'Groups',
   'webhooks.family.call': 'Calls',
+  'webhooks.family.report': 'Reports',
   'webhooks.form.url': 'Endpoint URL',
   'webhooks.form.description': 'Description (optional)',
   'webhooks.form.all_types': 'All event types, including ones added later',

@@ -641,6 +641,7 @@ export default {
   'webhooks.family.user': '用户',
   'webhooks.family.group': '群组',
   'webhooks.family.call': '通话',
+  'webhooks.family.report': '举报',
   'webhooks.form.url': '端点 URL',
   'webhooks.form.description': '描述（可选）',
   'webhooks.form.all_types': '全部事件类型，包括以后新增的',
