@@ -18,6 +18,7 @@ import { UsersBrowseRepository } from './users-browse.repository';
     UserBrowser,
     UserAccessEvents,
     ProfileChangeAnnouncer,
+    DisableExpiryService,
   ],
   exports: [UsersService, UserBrowser, UserAccessEvents, ProfileChangeAnnouncer],
 })
