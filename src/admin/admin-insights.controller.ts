@@ -2,11 +2,10 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiEnvelope } from '../common/openapi/api-envelope';
 import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
-import { AdminActor, CurrentAdmin } from './admin-actor';
 import { AdminApi } from './admin-api.decorator';
 import { AdminInsightsService } from './admin-insights.service';
-import { ClientErrorDetailReply, ClientErrorPageReply } from './admin-moderation.reply';
-import { ClientErrorRefDto, ClientErrorsQueryDto } from './admin.dto';
+import { ClientErrorDetailReply } from './admin-moderation.reply';
+import { ClientErrorRefDto } from './admin.dto';
 import { AdminRoles } from './admin.guard';
 import { DashboardReply } from './admin.reply';
 
@@ -16,19 +15,10 @@ import { DashboardReply } from './admin.reply';
 export class AdminInsightsController {
   constructor(private readonly insights: AdminInsightsService) {}
 
-  @Get('client-errors')
-  @AdminRoles('viewer')
-  @ApiOperation({
-    summary: 'Client errors grouped by merge key with their counts, newest first; platform/build filters.',
-  })
-  @ApiEnvelope(ClientErrorPageReply, ENDPOINT_ERRORS.adminInsights.clientErrors)
-  clientErrors(@CurrentAdmin() actor: AdminActor, @Query() dto: ClientErrorsQueryDto): Promise<ClientErrorPageReply> {
-    return this.insights.clientErrorList(actor, dto);
-  }
-
   @Get('client-errors/detail')
   @AdminRoles('viewer')
-  @ApiOperation({ summary: 'One client error group (already scrubbed) with similar errors per hour.' })
+  @ApiOperation({ summary:
+      'One stored client error record (an occurrence of a group; already scrubbed) with its stack trace, context and similar errors per hour.', })
   @ApiEnvelope(ClientErrorDetailReply, ENDPOINT_ERRORS.adminInsights.clientErrorDetail)
   clientErrorDetail(@Query() dto: ClientErrorRefDto): Promise<ClientErrorDetailReply> {
     return this.insights.clientErrorDetail(dto.merge_key);

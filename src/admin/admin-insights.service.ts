@@ -1,20 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
-import { CursorCodec } from '../common/pagination/cursor';
 import { ClientErrorRecordsService } from '../client-errors/client-error-records.service';
 import { AnalyticsService } from '../analytics/analytics.service';
 import { ReportQueue } from '../reports/report-queue.service';
 import { UsersService } from '../users/users.service';
 import { SocketCensus } from '../realtime/socket-census';
-import type { AdminActor } from './admin-actor';
 import { ClientErrorDetailReply, toClientErrorGroupReply } from './admin-moderation.reply';
 import { DashboardReply, toBuckets } from './admin.reply';
-import { pageOf } from './admin-pages';
 import { AnalyticsQueryDto } from './admin-analytics.dto';
 import { AnalyticsReply, toAnalyticsReply } from './admin-analytics.reply';
 
-const PAGE = 50;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -27,7 +23,6 @@ export class AdminInsightsService {
     private readonly reports: ReportQueue,
     private readonly users: UsersService,
     private readonly census: SocketCensus,
-    private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 

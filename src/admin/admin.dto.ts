@@ -138,17 +138,6 @@ export class ReportTransitionDto extends ReportRefDto {
   note?: string;
 }
 
-export class ClientErrorsQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ enum: ['android', 'ios', 'harmony', 'web'] }) @Optional() @IsText(SHORT) platform?: string;
-  @ApiPropertyOptional({ description: 'build_id (the app version) as reported.' })
-  @Optional()
-  @IsText(SHORT)
-  build_id?: string;
-  @ApiPropertyOptional() @Optional() @IsText(SHORT) error_code?: string;
-  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) from?: string;
-  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) to?: string;
-}
-
 export class ClientErrorRefDto {
   @ApiProperty({ description: 'The merge key of the group.' })
   @Required()

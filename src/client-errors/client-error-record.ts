@@ -28,13 +28,5 @@ export interface ClientErrorRecord {
   lastSeenAt: number;
 }
 
-export interface ClientErrorFilters {
-  platform?: string;
-  buildId?: string;
-  errorCode?: string;
-  from?: number;
-  to?: number;
-}
-
 /** What "similar" means for the per-hour counts of one error. */
 export type ClientErrorLikeness = Pick<ClientErrorRecord, 'platform' | 'errorCode' | 'operation' | 'buildId'>;

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { ClientErrorEntity } from './client-error.entity';
-import { ClientErrorFilters, ClientErrorLikeness, ClientErrorRecord } from './client-error-record';
+import { ClientErrorLikeness, ClientErrorRecord } from './client-error-record';
 import { ClientErrorsRepository } from './client-errors.repository';
+import { ClientErrorGroupsRepository, DAY_MS } from './client-error-groups.repository';
 
-function toRecord(row: ClientErrorEntity): ClientErrorRecord {
+/** How long the trend buckets are kept: the charts show the last 24 hours and 30 days (UTC), with a margin. */
+export const CLIENT_ERROR_TREND_KEEP_MS = { hours: 2 * DAY_MS, days: 32 * DAY_MS } as const;
+
+export function toClientErrorRecord(row: ClientErrorEntity): ClientErrorRecord {
   return {
     id: row.id,
     eventId: row.eventId,
@@ -32,16 +36,14 @@ function toRecord(row: ClientErrorEntity): ClientErrorRecord {
 /** The stored client errors as the rest of the service reads and prunes them (admin console, retention). */
 @Injectable()
 export class ClientErrorRecordsService {
-  constructor(private readonly repository: ClientErrorsRepository) {}
-
-  /** One row per merge key, most recent first, before the record `beforeId`. */
-  async list(filters: ClientErrorFilters, beforeId: string | null, limit: number): Promise<ClientErrorRecord[]> {
-    return (await this.repository.list(filters, beforeId, limit)).map(toRecord);
-  }
+  constructor(
+    private readonly repository: ClientErrorsRepository,
+    private readonly groups: ClientErrorGroupsRepository,
+  ) {}
 
   async findByMergeKey(mergeKey: string): Promise<ClientErrorRecord | null> {
     const row = await this.repository.findByMergeKey(mergeKey);
-    return row ? toRecord(row) : null;
+    return row ? toClientErrorRecord(row) : null;
   }
 
   /** Occurrences per hour since `from` (hour start in Unix ms → count); with `like`, of similar errors only. */
@@ -53,13 +55,28 @@ export class ClientErrorRecordsService {
   }
 
   /** Erasure (server API): every stored error of the user (internal ID); answers how many records went. */
-  deleteOfUser(userId: string): Promise<number> {
-    return this.repository.deleteOfUser(userId);
+  async deleteOfUser(userId: string): Promise<number> {
+    const deleted = await this.repository.deleteOfUser(userId);
+    await this.groups.forgetUser(userId);
+    return deleted;
   }
 
   /** Retention: one batch of records whose last occurrence is before `cutoff`; answers how many went. */
   pruneRecordsBefore(cutoff: number, batchSize: number): Promise<number> {
     return this.repository.deleteRecordsOlderThan(cutoff, batchSize);
+  }
+
+  /**
+   * Retention: one batch of groups whose last occurrence is before `cutoff` (the same cutoff as
+   * the records': none of their records is left), with their users, devices and trend buckets.
+   */
+  pruneGroupsBefore(cutoff: number, batchSize: number): Promise<number> {
+    return this.groups.pruneGroupsBefore(cutoff, batchSize);
+  }
+
+  /** Retention of the trend buckets (see CLIENT_ERROR_TREND_KEEP_MS), whatever the records' retention. */
+  pruneGroupBucketsBefore(bucket: 'hours' | 'days', cutoff: number, batchSize: number): Promise<number> {
+    return this.groups.pruneBucketsBefore(bucket, cutoff, batchSize);
   }
 
   /**

@@ -7,6 +7,8 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
  */
 @Entity('client_errors')
 @Index('IDX_client_errors_user_last_seen', ['userId', 'lastSeenAt'])
+/** A group's occurrences, newest first (the console's group page). */
+@Index('IDX_client_errors_group', ['errorCode', 'platform', 'buildId', 'lastSeenAt', 'id'])
 export class ClientErrorEntity {
   @IdColumn()
   id: string;

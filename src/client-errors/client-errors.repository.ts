@@ -6,7 +6,7 @@ import { pruneBatch } from '../database/prune-batch';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
 import { ClientErrorEntity } from './client-error.entity';
 import { dialectOf } from '../database/sql-dialect';
-import type { ClientErrorFilters, ClientErrorLikeness } from './client-error-record';
+import type { ClientErrorLikeness } from './client-error-record';
 
 export type NewClientError = Omit<ClientErrorEntity, 'id' | 'occurrenceCount' | 'lastSeenAt'>;
 
@@ -193,23 +193,27 @@ export class ClientErrorsRepository {
     );
   }
 
-  /**
-   * The admin console's list: one row per merge key (similar errors of one minute, already
-   * scrubbed), most recent first, before the record `beforeId`.
-   */
-  list(filters: ClientErrorFilters, beforeId: string | null, limit: number): Promise<ClientErrorEntity[]> {
-    const qb = this.records.createQueryBuilder('r');
-    if (filters.platform !== undefined) qb.andWhere('r.platform = :platform', { platform: filters.platform });
-    if (filters.buildId !== undefined) qb.andWhere('r.build_id = :buildId', { buildId: filters.buildId });
-    if (filters.errorCode !== undefined) qb.andWhere('r.error_code = :errorCode', { errorCode: filters.errorCode });
-    if (filters.from !== undefined) qb.andWhere('r.last_seen_at >= :from', { from: filters.from });
-    if (filters.to !== undefined) qb.andWhere('r.first_seen_at < :to', { to: filters.to });
-    if (beforeId !== null) qb.andWhere('r.id < :beforeId', { beforeId });
-    return qb.orderBy('r.id', 'DESC').limit(limit).getMany();
-  }
-
   findByMergeKey(mergeKey: string): Promise<ClientErrorEntity | null> {
     return this.records.findOneBy({ mergeKey });
+  }
+
+  /**
+   * The records of one group (error code, platform, build; '' for no build, which matches null
+   * and "" alike), newest first, after the keyset position (last_seen_at, id).
+   */
+  listOfGroup(
+    group: { errorCode: string; platform: string; build: string },
+    after: [number, string] | null,
+    limit: number,
+  ): Promise<ClientErrorEntity[]> {
+    const qb = this.records
+      .createQueryBuilder('r')
+      .where('r.error_code = :errorCode AND r.platform = :platform', group);
+    if (group.build === '') qb.andWhere("(r.build_id IS NULL OR r.build_id = '')");
+    else qb.andWhere('r.build_id = :build', { build: group.build });
+    if (after)
+      qb.andWhere('(r.last_seen_at < :at OR (r.last_seen_at = :at AND r.id < :id))', { at: after[0], id: after[1] });
+    return qb.orderBy('r.last_seen_at', 'DESC').addOrderBy('r.id', 'DESC').limit(limit).getMany();
   }
 
   /**

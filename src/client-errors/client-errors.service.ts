@@ -10,6 +10,8 @@ import { ClientErrorsRepository, MergedRecord, NewClientError } from './client-e
 import { ReportClientErrorDto } from './dto/report-client-error.dto';
 import { mergeKey } from './merge-key';
 import { ClientErrorReply } from './client-errors.reply';
+import { ClientErrorGroupsRepository, GroupOccurrence } from './client-error-groups.repository';
+import { clientErrorGroupKey, groupBuild, severityRank } from './client-error-group-key';
 
 function toReply(record: MergedRecord): ClientErrorReply {
   return { event_id: record.eventId, occurrence_count: record.occurrenceCount };
@@ -37,6 +39,7 @@ export class ClientErrorsService {
 
   constructor(
     private readonly repository: ClientErrorsRepository,
+    private readonly groups: ClientErrorGroupsRepository,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -117,9 +120,26 @@ export class ClientErrorsService {
 
   private async store(auth: AuthUser, eventId: string, record: NewClientError): Promise<ClientErrorReply> {
     const key = record.mergeKey;
+    const group: GroupOccurrence = {
+      groupKey: clientErrorGroupKey(record.errorCode, record.platform, record.buildId),
+      errorCode: record.errorCode,
+      platform: record.platform,
+      build: groupBuild(record.buildId),
+      severityRank: severityRank(record.severity),
+      userId: record.userId,
+      deviceId: record.deviceId,
+      message: record.message,
+      at: record.firstSeenAt,
+    };
+    // The group's rollups count the occurrence in the same transaction: a retry that fails on
+    // the submission key counts nothing twice, and the group row is locked last (see
+    // ClientErrorGroupsRepository).
     const occurrence = await this.tx.run(async (manager) => {
       await this.repository.insertSubmission(manager, auth.internalId, eventId, key, record.firstSeenAt);
-      return this.repository.upsertOccurrence(manager, record);
+      const identities = await this.groups.claimIdentities(manager, group);
+      const counted = await this.repository.upsertOccurrence(manager, record);
+      await this.groups.countOccurrence(manager, group, identities);
+      return counted;
     });
     // A merge on MySQL reports the new count but not the record's event_id: unless this
     // instance has seen the record, it is read after commit, without locks.

@@ -49,6 +49,18 @@ const ENDPOINTS: Endpoint[] = [
     body: { report_id: '999999999', status: 'closed' },
   },
   { method: 'GET', path: '/app/admin/client-errors', least: 'viewer' },
+  {
+    method: 'GET',
+    path: '/app/admin/client-errors/group',
+    least: 'viewer',
+    query: { error_code: 'no.such.group', platform: 'ios' },
+  },
+  {
+    method: 'GET',
+    path: '/app/admin/client-errors/occurrences',
+    least: 'viewer',
+    query: { error_code: 'no.such.group', platform: 'ios' },
+  },
   { method: 'GET', path: '/app/admin/client-errors/detail', least: 'viewer', query: { merge_key: '0'.repeat(64) } },
   { method: 'GET', path: '/app/admin/dashboard', least: 'viewer' },
   { method: 'GET', path: '/app/admin/users', least: 'viewer' },
@@ -69,6 +81,36 @@ const ENDPOINTS: Endpoint[] = [
     body: { group_id: 'no-such-group', disabled: true },
   },
   { method: 'POST', path: '/app/admin/groups/dismiss', least: 'moderator', body: { group_id: 'no-such-group' } },
+  {
+    method: 'POST',
+    path: '/app/admin/groups/members/mute',
+    least: 'moderator',
+    body: { group_id: 'no-such-group', user_id: 'nobody-here', duration_seconds: 60 },
+  },
+  {
+    method: 'POST',
+    path: '/app/admin/groups/members/remove',
+    least: 'moderator',
+    body: { group_id: 'no-such-group', user_id: 'nobody-here' },
+  },
+  {
+    method: 'POST',
+    path: '/app/admin/groups/transfer',
+    least: 'moderator',
+    body: { group_id: 'no-such-group', user_id: 'nobody-here' },
+  },
+  {
+    method: 'POST',
+    path: '/app/admin/messages/recall',
+    least: 'moderator',
+    body: { conversation_id: '999999999999', message_ids: ['1'] },
+  },
+  {
+    method: 'POST',
+    path: '/app/admin/messages/delete',
+    least: 'moderator',
+    body: { conversation_id: '999999999999', message_ids: ['1'] },
+  },
   // The settings apply to every user of the shared database: these bodies are all refused (1004).
   { method: 'GET', path: '/app/admin/settings', least: 'viewer' },
   { method: 'POST', path: '/app/admin/settings/update', least: 'owner', body: { capabilities: {} } },
@@ -181,7 +223,7 @@ describe('admin console API (issue 14)', () => {
       [sessions.owner, 'admins/update', { username: viewer.username, role: 'moderator', disbled: true }, 'disbled'],
       [sessions.owner, 'admins/delete', { username: viewer.username, force: true }, 'force'],
       [sessions.moderator, 'reports/transition', { report_id: reportId, status: 'closed', notes: 'typo' }, 'notes'],
-      [sessions.moderator, 'users/status', { user_id: user.userId, disabled: true, reason: 'spam' }, 'reason'],
+      [sessions.moderator, 'users/status', { user_id: user.userId, disabled: true, reasn: 'spam' }, 'reasn'],
       [sessions.moderator, 'users/force-logout', { user_id: user.userId, all: true }, 'all'],
       [sessions.moderator, 'groups/status', { group_id: groupId, disabled: true, note: '' }, 'note'],
       [sessions.moderator, 'groups/dismiss', { group_id: groupId, confirm: true }, 'confirm'],
@@ -269,14 +311,14 @@ describe('admin console API (issue 14)', () => {
       [
         'user.enabled',
         sessions.moderator.username,
-        { disabled: true, token_version: 0 },
-        { disabled: false, token_version: 0 },
+        { disabled: true, disabled_until: null, disabled_reason: null, token_version: 0 },
+        { disabled: false, disabled_until: null, disabled_reason: null, token_version: 0 },
       ],
       [
         'user.disabled',
         sessions.moderator.username,
-        { disabled: false, token_version: 0 },
-        { disabled: true, token_version: 0 },
+        { disabled: false, disabled_until: null, disabled_reason: null, token_version: 0 },
+        { disabled: true, disabled_until: null, disabled_reason: null, token_version: 0 },
       ],
     ]);
     const unknown = await sessions.moderator.post('/app/admin/users/status', {
@@ -523,8 +565,9 @@ describe('admin console API (issue 14)', () => {
     expect(limit.body.code).toBe(1004);
   });
 
-  it('groups client errors by merge key with counts and filters, and shows the scrubbed detail', async () => {
+  it('groups client errors by error code, platform and build with counts and filters, and shows the scrubbed detail', async () => {
     const user = await issueUser(t);
+    const errorCode = `admin.actions.${randomUUID().slice(0, 8)}`;
     const secretish = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlc2lnbmF0dXJl';
     for (let i = 0; i < 3; i++)
       expectOk(
@@ -534,24 +577,46 @@ describe('admin console API (issue 14)', () => {
           .send(
             clientErrorBody(
               { userId: user.userId },
-              { platform: 'android', build_id: 'v9.9.9', device_id: 'dev-admin', message: `failed ${secretish}` },
+              {
+                platform: 'android',
+                build_id: 'v9.9.9',
+                device_id: 'dev-admin',
+                error_code: errorCode,
+                message: `failed ${secretish}`,
+              },
             ),
           ),
       );
     const page = expectOk<{ items: Array<Record<string, unknown>> }>(
-      await sessions.viewer.get('/app/admin/client-errors', { platform: 'android', build_id: 'v9.9.9' }),
+      await sessions.viewer.get('/app/admin/client-errors', {
+        platform: 'android',
+        build_id: 'v9.9.9',
+        error_code: errorCode,
+      }),
     );
-    const group = page.items.find((g) => g.user_id === user.userId)!;
-    expect(group).toMatchObject({ platform: 'android', build_id: 'v9.9.9', occurrence_count: 3 });
-    expect(String(group.message)).not.toContain('eyJhbGciOiJIUzI1NiJ9');
+    expect(page.items).toHaveLength(1);
+    const group = page.items[0];
+    expect(group).toMatchObject({ platform: 'android', build_id: 'v9.9.9', occurrence_count: 3, user_count: 1 });
+    expect(String(group.last_message)).not.toContain('eyJhbGciOiJIUzI1NiJ9');
     const other = expectOk<{ items: Array<Record<string, unknown>> }>(
-      await sessions.viewer.get('/app/admin/client-errors', { platform: 'ios', build_id: 'v9.9.9' }),
+      await sessions.viewer.get('/app/admin/client-errors', {
+        platform: 'ios',
+        build_id: 'v9.9.9',
+        error_code: errorCode,
+      }),
     );
-    expect(other.items.find((g) => g.user_id === user.userId)).toBeUndefined();
+    expect(other.items).toEqual([]);
+    const ref = { error_code: errorCode, platform: 'android', build_id: 'v9.9.9' };
+    const occurrences = expectOk<{ items: Array<{ merge_key: string; user_id: string; message: string }> }>(
+      await sessions.viewer.get('/app/admin/client-errors/occurrences', ref),
+    );
+    expect(occurrences.items).toHaveLength(1);
+    expect(occurrences.items[0].user_id).toBe(user.userId);
+    expect(occurrences.items[0].message).not.toContain('eyJhbGciOiJIUzI1NiJ9');
     const detail = expectOk<{ group: Record<string, unknown>; similar_per_hour: Array<{ count: number }> }>(
-      await sessions.viewer.get('/app/admin/client-errors/detail', { merge_key: String(group.merge_key) }),
+      await sessions.viewer.get('/app/admin/client-errors/detail', { merge_key: occurrences.items[0].merge_key }),
     );
-    expect(detail.group).toEqual(group);
+    expect(detail.group).toMatchObject({ user_id: user.userId, error_code: errorCode, occurrence_count: 3 });
     expect(detail.similar_per_hour).toHaveLength(24);
     expect(detail.similar_per_hour.reduce((sum, b) => sum + b.count, 0)).toBeGreaterThanOrEqual(3);
     const missing = await sessions.viewer.get('/app/admin/client-errors/detail', { merge_key: 'f'.repeat(64) });

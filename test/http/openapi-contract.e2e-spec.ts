@@ -501,17 +501,73 @@ describe('replies match the served OpenAPI document', () => {
       headers: as,
       body: { report_id: reportId, status: 'reviewed' },
     });
-    const errors = await ok<{ items: Array<{ merge_key: string }> }>('GET /app/admin/client-errors', {
-      headers: seen,
-      query: { platform: 'ios' },
+    // Moderation from a report (issue 25): the grouping, a reported message's context, actions.
+    await ok('GET /app/admin/reports/targets', { headers: seen, query: { status: 'all', sort: 'latest' } });
+    const reported = await ok<{ message: { mid: string } }>('POST /app/sdk/messages/send', {
+      token: alice.token,
+      body: { conversation_id: ab(), client_message_id: randomUUID(), type: 'text', content: { text: 'reported' } },
     });
-    await ok('GET /app/admin/client-errors/detail', { headers: seen, query: { merge_key: errors.items[0].merge_key } });
+    const reportKey = randomUUID();
+    await ok('POST /app/sdk/reports/user', {
+      token: bob.token,
+      body: {
+        request_id: reportKey,
+        reason_code: 7,
+        user_id: alice.userId,
+        conversation_id: friendConversationId(alice),
+        message_ids: [reported.message.mid],
+      },
+    });
+    const [{ id: actedOn }] = (await t.app
+      .get(DataSource)
+      .query('SELECT id FROM reports WHERE reporter_id = ? AND request_id = ?', [bob.id, reportKey])) as Array<{
+      id: string | number;
+    }>;
+    const contextQuery = { report_id: String(actedOn), message_id: reported.message.mid };
+    await ok('GET /app/admin/reports/context', { headers: as, query: contextQuery });
+    await refused('GET /app/admin/reports/context', 1004, { headers: seen, query: contextQuery });
+    await ok('POST /app/admin/reports/act', {
+      headers: as,
+      body: { report_id: String(actedOn), action: 'recall_messages' },
+    });
+    await ok('POST /app/admin/reports/act', {
+      headers: as,
+      body: { report_id: String(actedOn), action: 'close', note: 'recalled' },
+    });
+    await refused('POST /app/admin/reports/act', 1004, {
+      headers: as,
+      body: { report_id: String(actedOn), action: 'close' },
+    });
+    const errors = await ok<{ items: Array<{ error_code: string; platform: string; build_id: string | null }> }>(
+      'GET /app/admin/client-errors',
+      { headers: seen, query: { platform: 'ios', sort: 'occurrences' } },
+    );
+    const errorGroup = {
+      error_code: errors.items[0].error_code,
+      platform: errors.items[0].platform,
+      ...(errors.items[0].build_id === null ? {} : { build_id: errors.items[0].build_id }),
+    };
+    await ok('GET /app/admin/client-errors/group', { headers: seen, query: errorGroup });
+    const occurrences = await ok<{ items: Array<{ merge_key: string }> }>('GET /app/admin/client-errors/occurrences', {
+      headers: seen,
+      query: errorGroup,
+    });
+    await ok('GET /app/admin/client-errors/detail', {
+      headers: seen,
+      query: { merge_key: occurrences.items[0].merge_key },
+    });
     await ok('GET /app/admin/dashboard', { headers: seen });
     await ok('GET /app/admin/analytics', { headers: seen, query: { range: '90d' } });
     await refused('GET /app/admin/analytics', 1004, { headers: seen, query: { range: '7d' } });
 
     await ok('GET /app/admin/users', { headers: seen, query: { q: dave.userId } });
     await ok('GET /app/admin/users/detail', { headers: seen, query: { user_id: dave.userId } });
+    await ok('GET /app/admin/users', { headers: seen, query: { sort: 'last_active', disabled: 'false' } });
+    await refused('GET /app/admin/users', 1004, { headers: seen, query: { sort: 'foo' } });
+    await ok('GET /app/admin/users/overview', { headers: seen, query: { user_id: dave.userId } });
+    await refused('GET /app/admin/users/overview', 1204, { headers: seen, query: { user_id: randomUserId('oc') } });
+    expect((await call('GET /app/admin/users/export', { headers: as, query: { q: dave.userId } })).status).toBe(200);
+    await refused('GET /app/admin/users/export', 1004, { headers: as, query: { online: 'maybe' } });
     await refused('GET /app/admin/users/detail', 1204, { headers: seen, query: { user_id: randomUserId('oc') } });
     await ok('POST /app/admin/users/force-logout', { headers: as, body: { user_id: dave.userId } });
     await ok('POST /app/admin/users/status', { headers: as, body: { user_id: dave.userId, disabled: true } });
@@ -519,6 +575,10 @@ describe('replies match the served OpenAPI document', () => {
 
     await ok('GET /app/admin/groups', { headers: seen, query: { q: groupId } });
     await ok('GET /app/admin/groups/members', { headers: seen, query: { group_id: groupId } });
+    await ok('GET /app/admin/groups', { headers: seen, query: { sort: 'name', dismissed: 'false' } });
+    await ok('GET /app/admin/groups/overview', { headers: seen, query: { group_id: groupId } });
+    await refused('GET /app/admin/groups/overview', 1209, { headers: seen, query: { group_id: 'no-such-group' } });
+    expect((await call('GET /app/admin/groups/export', { headers: as, query: { q: groupId } })).status).toBe(200);
     await ok('POST /app/admin/groups/status', { headers: as, body: { group_id: groupId, disabled: true } });
     await ok('POST /app/admin/groups/status', { headers: as, body: { group_id: groupId, disabled: false } });
     const doomed = randomGroupId();

@@ -1,0 +1,255 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { executeCounted } from '../database/execute-counted';
+import { pruneBatch } from '../database/prune-batch';
+import { dialectOf } from '../database/sql-dialect';
+import { TransactionRunner } from '../database/transaction-runner';
+import {
+  ClientErrorGroupDayEntity,
+  ClientErrorGroupEntity,
+  ClientErrorGroupHourEntity,
+} from './client-error-group.entities';
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** One counted report as the rollups see it. */
+export interface GroupOccurrence {
+  groupKey: string;
+  errorCode: string;
+  platform: string;
+  /** '' for no build. */
+  build: string;
+  severityRank: number;
+  userId: string;
+  deviceId: string;
+  message: string;
+  at: number;
+}
+
+/** Whether the report's user and device are new to its group. */
+export interface GroupIdentities {
+  newUser: boolean;
+  newDevice: boolean;
+}
+
+export type GroupSort = 'last_seen' | 'occurrences' | 'users';
+
+const SORT_COLUMNS: Record<GroupSort, string> = {
+  last_seen: 'last_seen_at',
+  occurrences: 'occurrence_count',
+  users: 'user_count',
+};
+
+export interface GroupFilters {
+  platform?: string;
+  build?: string;
+  errorCode?: string;
+  severityRank?: number;
+  from?: number;
+  to?: number;
+}
+
+/** Keyset position after a row: its sort value and id. */
+export type GroupPosition = [number, string];
+
+type Bucket = 'hours' | 'days';
+
+/**
+ * The client error groups' rollups. The writes run in the report's transaction, in a fixed order
+ * (identities, then — after the record — buckets, then the group row), so two reports lock the
+ * shared rows of a group in the same order and the group row, the most contended, is held for
+ * the shortest time. Every write is an upsert or an insert that skips a duplicate: two reports of
+ * a new group at once make one group, and the unique keys, not a read, decide what is new.
+ */
+@Injectable()
+export class ClientErrorGroupsRepository {
+  constructor(
+    @InjectRepository(ClientErrorGroupEntity) private readonly groups: Repository<ClientErrorGroupEntity>,
+    @InjectRepository(ClientErrorGroupHourEntity) private readonly hours: Repository<ClientErrorGroupHourEntity>,
+    @InjectRepository(ClientErrorGroupDayEntity) private readonly days: Repository<ClientErrorGroupDayEntity>,
+    private readonly tx: TransactionRunner,
+  ) {}
+
+  /**
+   * Counts the report against its (group, user) and (group, device) rows, creating them at 1.
+   * Whether a row is new is read from the upsert itself: on MySQL an insert affects one row and
+   * an update of an existing one two (the update always changes the count, so this holds with
+   * or without CLIENT_FOUND_ROWS); on SQLite the statement returns the count, 1 when created.
+   */
+  async claimIdentities(manager: EntityManager, o: GroupOccurrence): Promise<GroupIdentities> {
+    const claim = async (table: string, column: string, extra: Record<string, string>): Promise<boolean> => {
+      const columns = ['group_key', column, ...Object.keys(extra), 'occurrence_count'];
+      const values = [o.groupKey, column === 'user_id' ? o.userId : o.deviceId, ...Object.values(extra), 1];
+      const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+      if (dialectOf(manager).name === 'mysql') {
+        const affected = await executeCounted(
+          manager,
+          `${insert} ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1`,
+          values,
+        );
+        return affected === 1;
+      }
+      const rows = (await manager.query(
+        `${insert} ON CONFLICT (group_key, ${column}) DO UPDATE SET occurrence_count = occurrence_count + 1 RETURNING occurrence_count`,
+        values,
+      )) as Array<{ occurrence_count: number | string }>;
+      return Number(rows[0].occurrence_count) === 1;
+    };
+    const newUser = await claim('client_error_group_users', 'user_id', {});
+    const newDevice = await claim('client_error_group_devices', 'device_id', { user_id: o.userId });
+    return { newUser, newDevice };
+  }
+
+  /** Counts the occurrence into its hour, its day and its group (created at the first). */
+  async countOccurrence(manager: EntityManager, o: GroupOccurrence, identities: GroupIdentities): Promise<void> {
+    const mysql = dialectOf(manager).name === 'mysql';
+    for (const [table, size] of [
+      ['client_error_group_hours', HOUR_MS],
+      ['client_error_group_days', DAY_MS],
+    ] as const) {
+      const upsert = mysql
+        ? 'ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1'
+        : 'ON CONFLICT (group_key, bucket_start) DO UPDATE SET occurrence_count = occurrence_count + 1';
+      await manager.query(
+        `INSERT INTO ${table} (group_key, bucket_start, occurrence_count) VALUES (?, ?, 1) ${upsert}`,
+        [o.groupKey, o.at - (o.at % size)],
+      );
+    }
+    // MySQL applies the assignments left to right, each seeing the ones before: the message is
+    // chosen before last_seen_at moves. SQLite reads the old row in every expression.
+    const [v, greatest, least] = mysql ? ['VALUES', 'GREATEST', 'LEAST'] : ['excluded.', 'MAX', 'MIN'];
+    const val = (column: string): string => (mysql ? `${v}(${column})` : `${v}${column}`);
+    const update = [
+      `last_message = CASE WHEN ${val('last_seen_at')} >= last_seen_at THEN ${val('last_message')} ELSE last_message END`,
+      'occurrence_count = occurrence_count + 1',
+      `user_count = user_count + ${val('user_count')}`,
+      `device_count = device_count + ${val('device_count')}`,
+      `severity_rank = ${greatest}(severity_rank, ${val('severity_rank')})`,
+      `first_seen_at = ${least}(first_seen_at, ${val('first_seen_at')})`,
+      `last_seen_at = ${greatest}(last_seen_at, ${val('last_seen_at')})`,
+    ].join(', ');
+    await manager.query(
+      `INSERT INTO client_error_groups (group_key, error_code, platform, build_id, severity_rank, occurrence_count, user_count, device_count, first_seen_at, last_seen_at, last_message) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) ${
+        mysql ? 'ON DUPLICATE KEY UPDATE' : 'ON CONFLICT (group_key) DO UPDATE SET'
+      } ${update}`,
+      [
+        o.groupKey,
+        o.errorCode,
+        o.platform,
+        o.build,
+        o.severityRank,
+        identities.newUser ? 1 : 0,
+        identities.newDevice ? 1 : 0,
+        o.at,
+        o.at,
+        o.message,
+      ],
+    );
+  }
+
+  /** A page of groups, by `sort` descending then id descending, after `after`. */
+  list(
+    filters: GroupFilters,
+    sort: GroupSort,
+    after: GroupPosition | null,
+    limit: number,
+  ): Promise<ClientErrorGroupEntity[]> {
+    const column = SORT_COLUMNS[sort];
+    const qb = this.groups.createQueryBuilder('g');
+    if (filters.platform !== undefined) qb.andWhere('g.platform = :platform', { platform: filters.platform });
+    if (filters.build !== undefined) qb.andWhere('g.build_id = :build', { build: filters.build });
+    if (filters.errorCode !== undefined) qb.andWhere('g.error_code = :errorCode', { errorCode: filters.errorCode });
+    if (filters.severityRank !== undefined) qb.andWhere('g.severity_rank = :rank', { rank: filters.severityRank });
+    if (filters.from !== undefined) qb.andWhere('g.last_seen_at >= :from', { from: filters.from });
+    if (filters.to !== undefined) qb.andWhere('g.first_seen_at < :to', { to: filters.to });
+    if (after)
+      qb.andWhere(`(g.${column} < :value OR (g.${column} = :value AND g.id < :id))`, { value: after[0], id: after[1] });
+    return qb.orderBy(`g.${column}`, 'DESC').addOrderBy('g.id', 'DESC').limit(limit).getMany();
+  }
+
+  findByKey(groupKey: string): Promise<ClientErrorGroupEntity | null> {
+    return this.groups.findOneBy({ groupKey });
+  }
+
+  /** The group's counts per bucket from `from` (bucket start in Unix ms → count). */
+  async counts(groupKey: string, bucket: Bucket, from: number): Promise<Map<number, number>> {
+    const repository = bucket === 'hours' ? this.hours : this.days;
+    const rows = await repository
+      .createQueryBuilder('b')
+      .where('b.group_key = :groupKey AND b.bucket_start >= :from', { groupKey, from })
+      .getMany();
+    return new Map(rows.map((row) => [row.bucketStart, row.occurrenceCount]));
+  }
+
+  /**
+   * Erasure: forgets the user as one of each group's users and as the first reporter of its
+   * devices, lowering the distinct counts with the rows, in one transaction. Occurrence counts
+   * stay: they identify no one.
+   */
+  async forgetUser(userId: string): Promise<void> {
+    await this.tx.run(async (manager) => {
+      const forShare = dialectOf(manager).forUpdate;
+      for (const [table, counter] of [
+        ['client_error_group_users', 'user_count'],
+        ['client_error_group_devices', 'device_count'],
+      ] as const) {
+        const rows = (await manager.query(
+          `SELECT group_key, COUNT(*) AS n FROM ${table} WHERE user_id = ? GROUP BY group_key${forShare}`,
+          [userId],
+        )) as Array<{ group_key: string; n: string | number }>;
+        if (rows.length === 0) continue;
+        await manager.query(`DELETE FROM ${table} WHERE user_id = ?`, [userId]);
+        for (const row of rows)
+          await manager.query(`UPDATE client_error_groups SET ${counter} = ${counter} - ? WHERE group_key = ?`, [
+            Number(row.n),
+            row.group_key,
+          ]);
+      }
+    });
+  }
+
+  /**
+   * Retention: one batch of groups whose last occurrence is before `cutoff` (so every record of
+   * theirs is past retention too), each with its users, devices and buckets, in one transaction.
+   * A report that arrives meanwhile moves last_seen_at and keeps its group.
+   */
+  async pruneGroupsBefore(cutoff: number, batchSize: number): Promise<number> {
+    const candidates = (await this.groups.query(
+      'SELECT id FROM client_error_groups WHERE last_seen_at < ? ORDER BY last_seen_at, id LIMIT ?',
+      [cutoff, batchSize],
+    )) as Array<{ id: string | number }>;
+    if (candidates.length === 0) return 0;
+    return this.tx.run(async (manager) => {
+      const ids = candidates.map((row) => String(row.id));
+      const marks = ids.map(() => '?').join(', ');
+      const due = (await manager.query(
+        `SELECT id, group_key FROM client_error_groups WHERE id IN (${marks}) AND last_seen_at < ?${dialectOf(manager).forUpdate}`,
+        [...ids, cutoff],
+      )) as Array<{ id: string | number; group_key: string }>;
+      if (due.length === 0) return 0;
+      const keys = due.map((row) => row.group_key);
+      const keyMarks = keys.map(() => '?').join(', ');
+      for (const table of [
+        'client_error_group_users',
+        'client_error_group_devices',
+        'client_error_group_hours',
+        'client_error_group_days',
+      ])
+        await manager.query(`DELETE FROM ${table} WHERE group_key IN (${keyMarks})`, keys);
+      return executeCounted(
+        manager,
+        `DELETE FROM client_error_groups WHERE id IN (${due.map(() => '?').join(', ')})`,
+        due.map((row) => String(row.id)),
+      );
+    });
+  }
+
+  /** Retention of the trend buckets, by their start (they only serve the 24 h and 30 d charts). */
+  pruneBucketsBefore(bucket: Bucket, cutoff: number, batchSize: number): Promise<number> {
+    return bucket === 'hours'
+      ? pruneBatch(this.hours, 'client_error_group_hours', 'bucket_start', cutoff, batchSize)
+      : pruneBatch(this.days, 'client_error_group_days', 'bucket_start', cutoff, batchSize);
+  }
+}
