@@ -8,11 +8,13 @@ import { ConsoleAsset, ConsoleAssets } from './console-assets';
 /**
  * The console pages get a strict policy: scripts and styles from this origin only (no inline
  * code, no eval), never framed, no referrer; the data comes from /app/admin/* with the session
- * cookie, and is written into the page as text, never as markup.
+ * cookie, and is written into the page as text, never as markup. Images may also come from any
+ * https origin: users' avatars are the host's URLs (shown without a referrer; plain http ones are
+ * listed as text, not loaded into an https page).
  */
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; " +
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',

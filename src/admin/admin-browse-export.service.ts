@@ -131,6 +131,7 @@ export class AdminBrowseExportService {
         }),
       );
     };
+    const logger = this.logger;
     async function* lines(): AsyncGenerator<string> {
       try {
         let chunk = first;
@@ -150,7 +151,10 @@ export class AdminBrowseExportService {
         }
       } finally {
         // An abandoned or failed download is audited too, with the rows written until then.
-        if (!audited) await record(false, false).catch(() => undefined);
+        if (!audited)
+          await record(false, false).catch((error: Error) =>
+            logger.error(`${list} export: audit failed: ${error.message}`),
+          );
       }
     }
     const stamp = new Date().toISOString().slice(0, 10);

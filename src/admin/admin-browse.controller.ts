@@ -17,7 +17,7 @@ const csvReply = (codes: readonly ErrorCode[]) =>
   ApiOkResponse({
     description: `The CSV (UTF-8 with a byte order mark, CRLF, RFC 4180 quoting, formula-like text prefixed with '); or, on failure, the envelope. Codes:\n${describeCodes(codes)}`,
     content: {
-      'text/csv': { schema: { type: 'string' } },
+      'text/csv': { schema: { type: 'string', format: 'binary' } },
       'application/json': { schema: errorEnvelopeSchema(codes, ErrorCode.INVALID_PARAMETER) },
     },
   });

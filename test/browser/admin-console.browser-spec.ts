@@ -165,12 +165,16 @@ let PAGES: string[] = [];
     const user = await issueUser(t);
     expect((await sdk(user.token).post('/app/sdk/sync', {})).body.code).toBe(0);
     await goTo('users');
-    await page.getByLabel('User ID, username or nickname').fill(user.userId);
+    await page.getByLabel('User ID, username or start of nickname').fill(user.userId);
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('button', { name: `Open ${user.userId}` }).click();
+    await page.getByRole('link', { name: user.userId }).click();
     await page.getByRole('button', { name: 'Disable user' }).click();
+    expect(await answerConfirm(page, true)).toContain(user.userId);
     await page.getByRole('button', { name: 'Enable user' }).waitFor();
-    // The results row above the detail says so too, not the status from before the change.
+    // The list says so too once back on it.
+    await goTo('users');
+    await page.getByLabel('User ID, username or start of nickname').fill(user.userId);
+    await page.getByRole('button', { name: 'Apply' }).click();
     const row = page
       .getByRole('region', { name: 'Users', exact: true })
       .getByRole('row')

@@ -236,6 +236,7 @@ export default {
   'reports.history.details': 'Details',
 
   // ---- users ----
+  'users.disabled_reason': 'Reason',
   'users.list.label': 'Users',
   'users.list.title': 'Users',
   'users.list.caption': '{caption}, page {page}',
@@ -420,7 +421,7 @@ export default {
   'groups.remove.body': '{user} will be removed from group {group}; they can only come back if invited again.',
   'groups.remove.done': '{user} is removed from {group}.',
   'groups.transfer': 'Make owner',
-  'groups.transfer.label': 'Make {user} the owner',
+  'groups.transfer.label': 'Make owner: {user}',
   'groups.transfer.title': 'Transfer ownership?',
   'groups.transfer.body': '{user} will become the owner of group {group}; the current owner becomes a member.',
   'groups.transfer.done': '{user} now owns {group}.',

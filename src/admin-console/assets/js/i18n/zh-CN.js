@@ -234,6 +234,7 @@ export default {
   'reports.history.details': '详情',
 
   // ---- users ----
+  'users.disabled_reason': '原因',
   'users.list.label': '用户',
   'users.list.title': '用户',
   'users.list.caption': '{caption}，第 {page} 页',
@@ -418,7 +419,7 @@ export default {
   'groups.remove.body': '{user} 将被移出群组 {group}；只有再次被邀请才能重新加入。',
   'groups.remove.done': '已将 {user} 移出 {group}。',
   'groups.transfer': '设为群主',
-  'groups.transfer.label': '将 {user} 设为群主',
+  'groups.transfer.label': '设为群主：{user}',
   'groups.transfer.title': '转让群主？',
   'groups.transfer.body': '{user} 将成为群组 {group} 的群主；现任群主变为普通成员。',
   'groups.transfer.done': '{user} 现在是 {group} 的群主。',

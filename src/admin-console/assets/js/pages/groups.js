@@ -1,106 +1,74 @@
+// Groups: the first page at once (newest first), sorted and filtered in the form, paged with
+// "Next page", exported as CSV with the same filters; each row opens the group's page (#/groups/<id>).
 import { api } from '../api.js';
-import { announce, field, h, input, time } from '../dom.js';
-import { pagedTable } from '../list.js';
-import { filterForm } from './filters.js';
+import { field, formValues, h, input, select, time } from '../dom.js';
+import { t } from '../i18n.js';
+import { pagedList, queryOf } from './browse-list.js';
+import { groupStatus, renderGroupDetail } from './group-detail.js';
 
-export async function renderGroups(main, { can }) {
-  const results = h('section', { 'aria-label': 'Groups' });
-  const detail = h('section', { 'aria-label': 'Group detail' });
-  let lastFilters = {};
-  const act = async (what, group, run) => {
-    if (!window.confirm(`${what}: ${group.group_id}?`)) return;
-    try {
-      await run();
-      announce(`${what}: done for ${group.group_id}.`);
-      await show(lastFilters);
-      detail.replaceChildren();
-    } catch (error) {
-      announce(error.message, true);
-    }
-  };
-  const open = async (group) => {
-    const box = h('div', { class: 'detail' }, h('h2', { tabindex: '-1' }, `${group.name} (${group.group_id})`));
-    box.append(
-      h(
-        'p',
-        {},
-        `Owner ${group.owner_user_id}, ${group.member_count} members, ${group.disabled ? 'disabled' : 'active'}${group.dismissed_at ? `, dismissed ${time(group.dismissed_at)}` : ''}`,
-      ),
-    );
-    if (can('moderator') && !group.dismissed_at) {
-      box.append(
-        h(
-          'div',
-          { class: 'inline' },
-          h(
-            'button',
-            {
-              type: 'button',
-              class: group.disabled ? '' : 'danger',
-              onclick: () =>
-                void act(group.disabled ? 'Enable' : 'Disable', group, () =>
-                  api.post('groups/status', { group_id: group.group_id, disabled: !group.disabled }),
-                ),
-            },
-            group.disabled ? 'Enable group' : 'Disable group',
-          ),
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'danger',
-              onclick: () => void act('Dismiss', group, () => api.post('groups/dismiss', { group_id: group.group_id })),
-            },
-            'Dismiss group',
-          ),
-        ),
-      );
-    }
-    detail.replaceChildren(box);
-    await pagedTable(
-      box,
-      'Members',
-      [
-        ['User ID', (m) => m.user_id],
-        ['Nickname', (m) => m.nickname],
-        ['Role', (m) => m.role],
-        ['Muted until', (m) => (m.muted_until ? time(m.muted_until) : '—')],
-      ],
-      (cursor) => api.get('groups/members', { group_id: group.group_id, cursor }),
-    );
-    box.querySelector('h2').focus();
-  };
-  const show = async (filters) => {
-    lastFilters = filters;
-    results.replaceChildren();
-    if (!filters.q) {
-      results.append(h('p', { class: 'muted' }, 'Search by group ID or name prefix.'));
-      return;
-    }
-    await pagedTable(
-      results,
-      'Groups found',
-      [
-        ['Group ID', (g) => g.group_id],
-        ['Name', (g) => g.name],
-        ['Members', (g) => g.member_count],
-        [
-          'Status',
-          (g) =>
-            g.dismissed_at ? 'dismissed' : g.disabled ? h('span', { class: 'badge warn' }, 'disabled') : 'active',
-        ],
-        [
-          'Actions',
-          (g) => h('button', { type: 'button', class: 'secondary', onclick: () => void open(g) }, `Open ${g.group_id}`),
-        ],
-      ],
-      (cursor) => api.get('groups', { ...filters, cursor }),
-    );
-  };
-  main.append(
-    filterForm('Search groups', [field('Group ID or name', input('q', { type: 'search', required: true }))], show),
-    results,
-    detail,
+export async function renderGroups(main, context) {
+  if (context.params?.[0]) return renderGroupDetail(main, context, context.params[0]);
+  const { can } = context;
+  const results = h('section', { 'aria-label': t('groups.list.label') });
+  const exportLink = h('a', { class: 'button secondary', download: '' }, t('groups.export'));
+  const trueFalse = (name, yes, no) =>
+    select(name, [
+      ['', t('common.any')],
+      ['true', yes],
+      ['false', no],
+    ]);
+  const form = h(
+    'form',
+    { class: 'filters', 'aria-label': t('groups.filters') },
+    field(t('groups.search'), input('q', { type: 'search', maxlength: 80 })),
+    field(
+      t('groups.sort'),
+      select('sort', [
+        ['newest', t('groups.sort.newest')],
+        ['name', t('groups.sort.name')],
+      ]),
+    ),
+    field(
+      t('groups.filter.disabled'),
+      trueFalse('disabled', t('groups.filter.disabled.true'), t('groups.filter.disabled.false')),
+    ),
+    field(
+      t('groups.filter.dismissed'),
+      trueFalse('dismissed', t('groups.filter.dismissed.true'), t('groups.filter.dismissed.false')),
+    ),
+    field(
+      t('groups.filter.open_reports'),
+      select('open_reports', [
+        ['', t('common.any')],
+        ['true', t('groups.filter.open_reports.true')],
+      ]),
+    ),
+    h('button', { type: 'submit' }, t('common.apply')),
+    can('moderator') ? exportLink : '',
   );
-  await show({});
+  const columns = [
+    ['groups.col.group', (g) => h('a', { href: `#/groups/${encodeURIComponent(g.group_id)}` }, g.group_id)],
+    ['groups.col.name', (g) => g.name],
+    ['groups.col.owner', (g) => h('a', { href: `#/users/${encodeURIComponent(g.owner_user_id)}` }, g.owner_user_id)],
+    ['groups.col.members', (g) => g.member_count],
+    ['groups.col.status', groupStatus],
+    ['groups.col.open_reports', (g) => g.open_report_count],
+    ['common.created', (g) => time(g.created_at)],
+  ].map(([key, cell]) => [t(key), cell]);
+  const show = async () => {
+    const values = formValues(form);
+    exportLink.setAttribute('href', `/app/admin/groups/export?${queryOf(values)}`);
+    await pagedList(results, {
+      area: 'groups',
+      caption: t('groups.list.title'),
+      columns,
+      load: (cursor) => api.get('groups', { ...values, cursor }),
+    });
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void show();
+  });
+  main.append(form, can('moderator') ? h('p', { class: 'muted' }, t('groups.export.note')) : '', results);
+  await show();
 }

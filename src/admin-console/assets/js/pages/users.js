@@ -1,131 +1,84 @@
+// Users: the first page at once (newest first), sorted and filtered in the form, paged with
+// "Next page", exported as CSV with the same filters; each row opens the user's page (#/users/<id>).
 import { api } from '../api.js';
-import { announce, field, h, input, time } from '../dom.js';
-import { pagedTable } from '../list.js';
-import { filterForm } from './filters.js';
+import { field, formValues, h, input, select, time } from '../dom.js';
+import { t } from '../i18n.js';
+import { pagedList, queryOf } from './browse-list.js';
+import { renderUserDetail } from './user-detail.js';
 
-export async function renderUsers(main, { can }) {
-  const results = h('section', { 'aria-label': 'Users' });
-  const detail = h('section', { 'aria-label': 'User detail' });
-  let list = null;
-  const open = async (userId) => {
-    try {
-      const d = await api.get('users/detail', { user_id: userId });
-      const u = d.user;
-      // The row above shows the same state as the detail (after a disable, "disabled").
-      list?.update((row) => row.user_id === u.user_id, { disabled: u.disabled });
-      const actions = h('div', { class: 'inline' });
-      if (can('moderator')) {
-        actions.append(
-          h(
-            'button',
-            {
-              type: 'button',
-              class: u.disabled ? '' : 'danger',
-              onclick: () =>
-                void act(u.disabled ? 'Enable' : 'Disable', () =>
-                  api.post('users/status', { user_id: u.user_id, disabled: !u.disabled }),
-                ),
-            },
-            u.disabled ? 'Enable user' : 'Disable user',
-          ),
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'secondary',
-              onclick: () => void act('Force logout', () => api.post('users/force-logout', { user_id: u.user_id })),
-            },
-            'Force logout',
-          ),
-        );
-      }
-      const act = async (what, run) => {
-        if (!window.confirm(`${what}: ${u.user_id}?`)) return;
-        try {
-          await run();
-          announce(`${what}: done for ${u.user_id}.`);
-          await open(u.user_id);
-        } catch (error) {
-          announce(error.message, true);
-        }
-      };
-      detail.replaceChildren(
-        h(
-          'div',
-          { class: 'detail' },
-          h('h2', { tabindex: '-1' }, `${u.nickname} (${u.user_id})`),
-          h(
-            'dl',
-            {},
-            h('dt', {}, 'Status'),
-            h('dd', {}, u.disabled ? 'disabled' : 'active'),
-            h('dt', {}, 'Username'),
-            h('dd', {}, u.username || '—'),
-            h('dt', {}, 'Connected now'),
-            h(
-              'dd',
-              {},
-              d.online === null
-                ? 'unknown'
-                : d.online
-                  ? 'yes'
-                  : d.last_seen_at
-                    ? `no (last seen ${time(d.last_seen_at)})`
-                    : 'no',
-            ),
-            h('dt', {}, 'Token version'),
-            h('dd', {}, u.token_version),
-            h('dt', {}, 'Groups'),
-            h('dd', {}, d.group_count),
-            h('dt', {}, 'Conversations'),
-            h('dd', {}, d.conversation_count),
-            h('dt', {}, 'Created'),
-            h('dd', {}, time(u.created_at)),
-          ),
-          actions,
-        ),
-      );
-      detail.querySelector('h2').focus();
-    } catch (error) {
-      announce(error.message, true);
-    }
-  };
-  const show = async (filters) => {
-    results.replaceChildren();
-    list = null;
-    if (!filters.q) {
-      results.append(h('p', { class: 'muted' }, 'Search by user ID, username or nickname prefix.'));
-      return;
-    }
-    list = await pagedTable(
-      results,
-      'Users found',
-      [
-        ['User ID', (u) => u.user_id],
-        ['Nickname', (u) => u.nickname],
-        ['Username', (u) => u.username || '—'],
-        ['Status', (u) => (u.disabled ? h('span', { class: 'badge warn' }, 'disabled') : 'active')],
-        [
-          'Actions',
-          (u) =>
-            h(
-              'button',
-              { type: 'button', class: 'secondary', onclick: () => void open(u.user_id) },
-              `Open ${u.user_id}`,
-            ),
-        ],
-      ],
-      (cursor) => api.get('users', { ...filters, cursor }),
-    );
-  };
-  main.append(
-    filterForm(
-      'Search users',
-      [field('User ID, username or nickname', input('q', { type: 'search', required: true }))],
-      show,
+const yesNo = (value) =>
+  value === null || value === undefined ? t('users.unknown') : value ? t('users.yes') : t('users.no');
+
+export async function renderUsers(main, context) {
+  if (context.params?.[0]) return renderUserDetail(main, context, context.params[0]);
+  const { can } = context;
+  const results = h('section', { 'aria-label': t('users.list.label') });
+  const exportLink = h('a', { class: 'button secondary', download: '' }, t('users.export'));
+  const form = h(
+    'form',
+    { class: 'filters', 'aria-label': t('users.filters') },
+    field(t('users.search'), input('q', { type: 'search', maxlength: 80 })),
+    field(
+      t('users.sort'),
+      select('sort', [
+        ['newest', t('users.sort.newest')],
+        ['last_active', t('users.sort.last_active')],
+        ['name', t('users.sort.name')],
+      ]),
     ),
-    results,
-    detail,
+    field(
+      t('users.filter.disabled'),
+      select('disabled', [
+        ['', t('common.any')],
+        ['true', t('users.filter.disabled.true')],
+        ['false', t('users.filter.disabled.false')],
+      ]),
+    ),
+    field(
+      t('users.filter.online'),
+      select('online', [
+        ['', t('common.any')],
+        ['true', t('users.filter.online.true')],
+        ['false', t('users.filter.online.false')],
+      ]),
+    ),
+    field(
+      t('users.filter.open_reports'),
+      select('open_reports', [
+        ['', t('common.any')],
+        ['true', t('users.filter.open_reports.true')],
+      ]),
+    ),
+    h('button', { type: 'submit' }, t('common.apply')),
+    can('moderator') ? exportLink : '',
   );
-  await show({});
+  const columns = [
+    ['users.col.user', (u) => h('a', { href: `#/users/${encodeURIComponent(u.user_id)}` }, u.user_id)],
+    ['users.col.nickname', (u) => u.nickname],
+    ['users.col.username', (u) => u.username || '—'],
+    [
+      'users.col.status',
+      (u) => (u.disabled ? h('span', { class: 'badge warn' }, t('users.status.disabled')) : t('users.status.active')),
+    ],
+    ['users.col.last_active', (u) => (u.last_active_at ? time(u.last_active_at) : t('users.never'))],
+    ['users.col.online', (u) => yesNo(u.online)],
+    ['users.col.open_reports', (u) => u.open_report_count],
+    ['common.created', (u) => time(u.created_at)],
+  ].map(([key, cell]) => [t(key), cell]);
+  const show = async () => {
+    const values = formValues(form);
+    exportLink.setAttribute('href', `/app/admin/users/export?${queryOf(values)}`);
+    await pagedList(results, {
+      area: 'users',
+      caption: t('users.list.title'),
+      columns,
+      load: (cursor) => api.get('users', { ...values, cursor }),
+    });
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void show();
+  });
+  main.append(form, can('moderator') ? h('p', { class: 'muted' }, t('users.export.note')) : '', results);
+  await show();
 }

@@ -1,0 +1,263 @@
+// One user on its own URL (#/users/<user_id>): profile, presence on every instance, friends,
+// groups with role, reports by and against them, client errors, admin actions on them; and for
+// moderators the actions (disable for a while or for good with a reason, enable, revoke tokens).
+import { api } from '../api.js';
+import { announce, confirmAction, field, h, input, select, table, time } from '../dom.js';
+import { t } from '../i18n.js';
+
+export const DURATIONS = ['3600', '86400', '604800', '2592000', ''];
+export const forDuration = (seconds) => (seconds ? t(`users.duration.${seconds}`) : t('users.duration.forever'));
+
+const userLink = (id) => (id ? h('a', { href: `#/users/${encodeURIComponent(id)}` }, id) : '—');
+const groupLink = (id) => h('a', { href: `#/groups/${encodeURIComponent(id)}` }, id);
+const reportLink = (id) => h('a', { href: `#/reports/${encodeURIComponent(id)}` }, t('users.report_link', { id }));
+
+/** An avatar as an image only when it is an https URL (the console's CSP allows no other source). */
+export function avatar(url, alt) {
+  let ok = false;
+  try {
+    ok = new URL(url).protocol === 'https:';
+  } catch {
+    ok = false;
+  }
+  return ok
+    ? h('img', { src: url, alt, class: 'avatar', width: 64, height: 64, referrerpolicy: 'no-referrer' })
+    : h('span', { class: 'muted' }, url ? t('users.avatar.not_shown', { url }) : t('users.avatar.none'));
+}
+
+const section = (title, ...children) => h('section', { class: 'detail' }, h('h3', {}, title), ...children);
+
+export async function renderUserDetail(main, { can }, userId) {
+  const holder = h('div');
+  main.append(h('p', {}, h('a', { href: '#/users' }, t('users.back'))), holder);
+  const load = async () => {
+    const d = await api.get('users/overview', { user_id: userId });
+    holder.replaceChildren(...view(d, can('moderator'), load));
+    holder.querySelector('h2')?.focus();
+  };
+  await load();
+}
+
+function view(d, isModerator, reload) {
+  const u = d.user;
+  const p = d.presence;
+  const online =
+    p.online === null
+      ? t('users.unknown')
+      : p.online
+        ? t('users.online.yes', { count: p.connections, instances: p.instances })
+        : p.last_seen_at
+          ? t('users.online.no_since', { time: time(p.last_seen_at) })
+          : t('users.no');
+  const status = u.disabled
+    ? u.disabled_until
+      ? t('users.status.disabled_until', { time: time(u.disabled_until) })
+      : t('users.status.disabled_forever')
+    : t('users.status.active');
+  return [
+    h('h2', { tabindex: '-1' }, t('users.detail.title', { nickname: u.nickname, user_id: u.user_id })),
+    h(
+      'div',
+      { class: 'inline profile' },
+      avatar(u.avatar, t('users.avatar.alt', { nickname: u.nickname })),
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, t('users.col.status')),
+        h('dd', {}, u.disabled ? h('span', { class: 'badge warn' }, status) : status),
+        u.disabled ? [h('dt', {}, t('users.disabled_reason')), h('dd', {}, u.disabled_reason ?? '—')] : '',
+        h('dt', {}, t('users.col.username')),
+        h('dd', {}, u.username || '—'),
+        h('dt', {}, t('users.signature')),
+        h('dd', {}, d.signature || '—'),
+        h('dt', {}, t('users.col.online')),
+        h('dd', {}, online, p.complete ? '' : ` ${t('users.online.incomplete')}`),
+        h('dt', {}, t('users.col.last_active')),
+        h('dd', {}, u.last_active_at ? time(u.last_active_at) : t('users.never')),
+        h('dt', {}, t('users.token_version')),
+        h('dd', {}, u.token_version),
+        h('dt', {}, t('common.created')),
+        h('dd', {}, time(u.created_at)),
+      ),
+    ),
+    isModerator ? actions(u, reload) : '',
+    section(
+      t('users.friends.title', { count: d.friends.count }),
+      table(
+        t('users.friends.caption'),
+        [
+          [t('users.col.user'), (f) => userLink(f.user_id)],
+          [t('users.col.nickname'), (f) => f.nickname],
+        ],
+        d.friends.items,
+      ),
+    ),
+    section(
+      t('users.groups.title', { count: d.groups.count }),
+      table(
+        t('users.groups.caption'),
+        [
+          [t('users.col.group'), (g) => groupLink(g.group_id)],
+          [t('users.col.group_name'), (g) => g.name],
+          [t('users.col.role'), (g) => t(`users.role.${g.role}`)],
+          [t('users.col.muted_until'), (g) => (g.muted_until > Date.now() ? time(g.muted_until) : '—')],
+        ],
+        d.groups.items,
+      ),
+    ),
+    reports(t('users.reports_against.title', d.reports_against), d.reports_against, 'reporter'),
+    reports(t('users.reports_filed.title', d.reports_filed), d.reports_filed, 'target'),
+    section(
+      t('users.client_errors.title', { count: d.client_errors.count }),
+      table(
+        t('users.client_errors.caption'),
+        [
+          [t('users.col.error_code'), (e) => e.error_code],
+          [t('users.col.platform'), (e) => e.platform],
+          [t('users.col.severity'), (e) => e.severity],
+          [t('users.col.message'), (e) => e.message],
+          [t('users.col.occurrences'), (e) => e.occurrence_count],
+          [t('users.col.last_seen'), (e) => time(e.last_seen_at)],
+        ],
+        d.client_errors.latest,
+      ),
+      h('p', {}, h('a', { href: '#/client-errors' }, t('users.client_errors.link'))),
+    ),
+    section(t('users.audit.title'), auditTable(d.audit)),
+  ];
+}
+
+function reports(title, around, who) {
+  return section(
+    title,
+    table(
+      t('users.reports.caption'),
+      [
+        [t('users.col.report'), (r) => reportLink(r.report_id)],
+        [t('users.col.report_status'), (r) => r.status],
+        who === 'reporter'
+          ? [t('users.col.reporter'), (r) => userLink(r.reporter_user_id)]
+          : [
+              t('users.col.target'),
+              (r) => (r.target_type === 'group' ? groupLink(r.target_id) : userLink(r.target_id)),
+            ],
+        [t('common.created'), (r) => time(r.created_at)],
+      ],
+      around.latest,
+    ),
+  );
+}
+
+export function auditTable(rows) {
+  return table(
+    t('users.audit.caption'),
+    [
+      [t('users.col.when'), (a) => time(a.created_at)],
+      [t('users.col.admin'), (a) => a.admin],
+      [t('users.col.action'), (a) => a.action],
+      [t('users.col.report'), (a) => (a.report_id ? reportLink(a.report_id) : '—')],
+    ],
+    rows,
+  );
+}
+
+function actions(u, reload) {
+  const run = async (confirm, call, done) => {
+    if (!(await confirmAction(confirm))) return;
+    try {
+      await call();
+      announce(done);
+      await reload();
+    } catch (error) {
+      announce(error.message, true);
+    }
+  };
+  const box = h(
+    'section',
+    { class: 'detail', 'aria-labelledby': 'user-actions' },
+    h('h3', { id: 'user-actions' }, t('users.actions')),
+  );
+  const buttons = h('div', { class: 'inline' });
+  if (u.disabled) {
+    buttons.append(
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () =>
+            void run(
+              {
+                title: t('users.enable.title'),
+                body: t('users.enable.body', { user: u.user_id }),
+                action: t('users.enable'),
+              },
+              () => api.post('users/status', { user_id: u.user_id, disabled: false }),
+              t('users.enable.done', { user: u.user_id }),
+            ),
+        },
+        t('users.enable'),
+      ),
+    );
+  } else {
+    const duration = select(
+      'duration',
+      DURATIONS.map((s) => [s, forDuration(s)]),
+      '86400',
+    );
+    const reason = input('reason', { maxlength: 200, size: 28 });
+    const form = h(
+      'form',
+      { class: 'inline', 'aria-label': t('users.disable') },
+      field(t('users.duration'), duration),
+      field(t('users.reason'), reason),
+      h('button', { type: 'submit', class: 'danger' }, t('users.disable')),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const seconds = duration.value;
+      const text = reason.value.trim();
+      void run(
+        {
+          title: t('users.disable.title'),
+          body: t(text ? 'users.disable.body_reason' : 'users.disable.body', {
+            user: u.user_id,
+            duration: forDuration(seconds),
+            reason: text,
+          }),
+          action: t('users.disable'),
+        },
+        () =>
+          api.post('users/status', {
+            user_id: u.user_id,
+            disabled: true,
+            ...(seconds ? { duration_seconds: Number(seconds) } : {}),
+            ...(text ? { reason: text } : {}),
+          }),
+        t('users.disable.done', { user: u.user_id }),
+      );
+    });
+    box.append(form);
+  }
+  box.append(buttons);
+  buttons.append(
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        onclick: () =>
+          void run(
+            {
+              title: t('users.revoke.title'),
+              body: t('users.revoke.body', { user: u.user_id }),
+              action: t('users.revoke'),
+            },
+            () => api.post('users/force-logout', { user_id: u.user_id }),
+            t('users.revoke.done', { user: u.user_id }),
+          ),
+      },
+      t('users.revoke'),
+    ),
+  );
+  return box;
+}

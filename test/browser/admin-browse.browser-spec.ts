@@ -1,0 +1,284 @@
+// Browsing in headless Chromium (issue 25): the Users list shows its first page without a search,
+// sorts and filters, pages on with "Next page", and exports the filtered list as CSV (downloaded
+// through the page's link); a moderator opens a user and disables them for a day with a reason
+// (their next SDK call answers 1003 with it), opens a group, mutes one member and removes
+// another through the in-page confirmation. A viewer sees no action buttons and no export.
+// Screenshots at 390 and 1280 px without sideways scrolling; axe-core on the four pages.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, createAdmin, login, sessionCookie } from '../helpers/admin-client';
+import { ApiClient, IssuedUser } from '../helpers/api-client';
+import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
+import { TestApp, issueUser, randomUserId, startTestApp } from '../helpers/test-app';
+import { SHOTS, freePort, launchChromium } from './browser-harness';
+import { answerConfirm } from './console-pages';
+import { CHROMIUM } from './ensure-chromium';
+
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+];
+const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).readUInt32BE(16);
+
+(existsSync(CHROMIUM) ? describe : describe.skip)('browsing users and groups in Chromium', () => {
+  let database: IsolatedDatabase;
+  let t: TestApp;
+  let api: ApiClient;
+  let base: string;
+  let browser: Browser;
+  let moderator: string;
+  let viewer: string;
+  const P = `bb${randomBytes(3).toString('hex')}`;
+  const users: IssuedUser[] = [];
+  let owner: IssuedUser;
+  let members: IssuedUser[];
+  let groupId: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    database = await isolatedDatabase();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await startTestApp({ ...database.env, PUBLIC_BASE_URL: base });
+    await t.app.listen(port, '127.0.0.1');
+    api = new ApiClient(t);
+    moderator = await createAdmin(t, 'moderator');
+    viewer = await createAdmin(t, 'viewer');
+    browser = await launchChromium();
+    for (let i = 0; i < 55; i += 1)
+      users.push(
+        await issueUser(t, { user_id: randomUserId('bb'), nickname: `${P} ${String(54 - i).padStart(2, '0')}` }),
+      );
+    [owner, ...members] = [await issueUser(t), await issueUser(t), await issueUser(t), await issueUser(t)];
+    groupId = await api.createGroup(owner, members, { name: `${P} group` });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await database?.drop();
+  });
+
+  async function signedIn(username: string, options: { bypassCSP?: boolean } = {}): Promise<[BrowserContext, Page]> {
+    const context = await browser.newContext({
+      baseURL: base,
+      viewport: VIEWPORTS[1],
+      acceptDownloads: true,
+      ...options,
+    });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('dialog', (dialog) => {
+      problems.push(`a browser dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.goto('/admin');
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+    return [context, page];
+  }
+
+  async function shots(page: Page, name: string): Promise<string[]> {
+    const wide: string[] = [];
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      const [scroll, client] = (await page.evaluate(
+        '[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]',
+      )) as [number, number];
+      if (scroll > client) wide.push(`${name} at ${viewport.width}: ${scroll} > ${client}`);
+      const path = join(SHOTS, `${name}-${viewport.width}.png`);
+      await page.screenshot({ path, fullPage: true });
+      if (pngWidth(path) !== viewport.width) wide.push(`${name} at ${viewport.width}: shot ${pngWidth(path)} px wide`);
+    }
+    await page.setViewportSize(VIEWPORTS[1]);
+    return wide;
+  }
+
+  const rowsOf = (page: Page, caption: RegExp) => page.getByRole('table', { name: caption }).locator('tbody tr');
+
+  it('lists users without a search, sorts, filters, pages on and exports the filtered list', async () => {
+    const [context, page] = await signedIn(moderator);
+    try {
+      await page.goto('/admin#/users');
+      await rowsOf(page, /^Users, page 1$/)
+        .first()
+        .waitFor();
+      expect(await rowsOf(page, /^Users, page 1$/).count()).toBe(50);
+      const wide = await shots(page, 'users-list');
+
+      const form = page.getByRole('form', { name: 'Find users' });
+      await form.getByLabel('User ID, username or start of nickname').fill(P);
+      await form.getByLabel('Sort by').selectOption({ label: 'Nickname' });
+      await form.getByLabel('Disabled').selectOption({ label: 'Active only' });
+      await form.getByRole('button', { name: 'Apply' }).click();
+      // Nicknames "<P> 54" … "<P> 00" were made newest last: by name, "<P> 00" (the newest) comes first.
+      await page
+        .getByRole('table', { name: /^Users, page 1$/ })
+        .getByRole('cell', { name: `${P} 00` })
+        .waitFor();
+      const first = await rowsOf(page, /^Users, page 1$/)
+        .first()
+        .innerText();
+      expect(first).toContain(users[54].userId);
+      expect(await rowsOf(page, /^Users, page 1$/).count()).toBe(50);
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await rowsOf(page, /^Users, page 2$/)
+        .first()
+        .waitFor();
+      expect(await rowsOf(page, /^Users, page 2$/).count()).toBe(5);
+      expect(
+        await rowsOf(page, /^Users, page 2$/)
+          .last()
+          .innerText(),
+      ).toContain(users[0].userId);
+      expect(await page.getByRole('button', { name: 'Next page' }).count()).toBe(0);
+
+      const link = page.getByRole('link', { name: 'Export CSV' });
+      expect(await link.getAttribute('href')).toBe(`/app/admin/users/export?q=${P}&sort=name&disabled=false`);
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      expect(csv.charCodeAt(0)).toBe(0xfeff);
+      const lines = csv.slice(1).split('\r\n');
+      expect(lines[0]).toMatch(/^user_id,username,nickname,/);
+      expect(lines).toHaveLength(1 + 55 + 1);
+      expect(lines[1]).toContain(users[54].userId);
+      wide.push(...(await shots(page, 'users-filtered')));
+      expect(wide).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("opens a user's page and disables them for a day with a reason: their next SDK call answers 1003 with it", async () => {
+    const [context, page] = await signedIn(moderator);
+    const target = users[3];
+    try {
+      await page.goto('/admin#/users');
+      await page
+        .getByRole('form', { name: 'Find users' })
+        .getByLabel('User ID, username or start of nickname')
+        .fill(target.userId);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('link', { name: target.userId }).click();
+      await page.getByRole('heading', { level: 2, name: new RegExp(target.userId) }).waitFor();
+      expect(page.url()).toContain(`#/users/${target.userId}`);
+      for (const section of ['Friends (0)', 'Groups (0)', 'Admin actions on them'])
+        await page.getByRole('heading', { level: 3, name: section }).waitFor();
+      const wide = await shots(page, 'user-page');
+      await page.getByLabel('For how long').selectOption({ label: 'for 1 day' });
+      await page.getByLabel('Reason (the user’s app shows it)').fill('Spam in many groups');
+      await page.getByRole('button', { name: 'Disable user' }).click();
+      const asked = await answerConfirm(page, true);
+      for (const words of [target.userId, 'for 1 day', '“Spam in many groups”']) expect(asked).toContain(words);
+      await page.getByRole('button', { name: 'Enable user' }).waitFor();
+      await page.getByText(/^disabled until /).waitFor();
+      await page.getByRole('cell', { name: 'user.disabled' }).waitFor();
+      const refused = await t.http.post('/app/sdk/sync').set('Authorization', `Bearer ${target.token}`).send({});
+      expect(refused.body).toMatchObject({ code: 1003, msg: 'Spam in many groups' });
+      wide.push(...(await shots(page, 'user-disabled')));
+      expect(wide).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("opens a group's page, mutes one member and removes another through the in-page confirmation", async () => {
+    const [context, page] = await signedIn(moderator);
+    const [muted, removed] = members;
+    try {
+      await page.goto('/admin#/groups');
+      await page.getByRole('form', { name: 'Find groups' }).getByLabel('Group ID or start of name').fill(P);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('link', { name: groupId }).click();
+      await page.getByRole('heading', { level: 2, name: new RegExp(groupId) }).waitFor();
+      const membersTable = page.getByRole('table', { name: /^Current members with their roles, page 1$/ });
+      await membersTable.getByRole('row').filter({ hasText: muted.userId }).waitFor();
+      const wide = await shots(page, 'group-page');
+
+      await page.getByLabel(`Mute ${muted.userId} for`).selectOption({ label: '1 hour' });
+      await page
+        .getByRole('form', { name: `Mute ${muted.userId}` })
+        .getByRole('button', { name: 'Mute' })
+        .click();
+      const askedMute = await answerConfirm(page, true);
+      expect(askedMute).toContain(`${muted.userId} will not be able to send in group ${groupId} for 1 hour`);
+      await page.getByRole('button', { name: `Unmute ${muted.userId}` }).waitFor();
+
+      await page.getByRole('button', { name: `Remove ${removed.userId}` }).click();
+      expect(await answerConfirm(page, true)).toContain(`${removed.userId} will be removed from group ${groupId}`);
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${removed.userId} is removed from ${groupId}` })
+        .waitFor();
+      await membersTable.getByRole('row').filter({ hasText: muted.userId }).waitFor();
+      expect(await membersTable.getByRole('row').filter({ hasText: removed.userId }).count()).toBe(0);
+
+      const cookie = sessionCookie(await login(t, viewer));
+      const list = (await t.http.get('/app/admin/groups/members').set('Cookie', cookie).query({ group_id: groupId }))
+        .body.data as { items: Array<{ user_id: string; muted_until: number }> };
+      expect(list.items.map((m) => m.user_id)).not.toContain(removed.userId);
+      expect(list.items.find((m) => m.user_id === muted.userId)!.muted_until).toBeGreaterThan(Date.now());
+      wide.push(...(await shots(page, 'group-after-actions')));
+      expect(wide).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a viewer no action buttons and no export', async () => {
+    const [context, page] = await signedIn(viewer);
+    try {
+      await page.goto('/admin#/users');
+      await rowsOf(page, /^Users, page 1$/)
+        .first()
+        .waitFor();
+      expect(await page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
+      await page.goto(`/admin#/users/${users[10].userId}`);
+      await page.getByRole('heading', { level: 2, name: new RegExp(users[10].userId) }).waitFor();
+      for (const name of ['Disable user', 'Enable user', 'Revoke tokens'])
+        expect(await page.getByRole('button', { name }).count()).toBe(0);
+      await page.goto(`/admin#/groups/${groupId}`);
+      await page.getByRole('heading', { level: 2, name: new RegExp(groupId) }).waitFor();
+      await page
+        .getByRole('table', { name: /^Current members/ })
+        .locator('tbody tr')
+        .first()
+        .waitFor();
+      for (const name of [/^Remove /, /^Make /, /^Mute$/, 'Disable group', 'Dismiss group'])
+        expect(await page.getByRole('button', { name }).count()).toBe(0);
+      expect(await shots(page, 'group-viewer')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('passes axe-core on the four pages with no serious or critical violations', async () => {
+    const [context, page] = await signedIn(moderator, { bypassCSP: true });
+    try {
+      const serious: string[] = [];
+      for (const hash of ['#/users', `#/users/${users[5].userId}`, '#/groups', `#/groups/${groupId}`]) {
+        await page.goto(`/admin${hash}`);
+        await page.locator('table tbody tr').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+        const violations = (await page.evaluate('axe.run(document).then((result) => result.violations)')) as Array<{
+          id: string;
+          impact: string;
+        }>;
+        serious.push(
+          ...violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${hash}: ${v.id}`),
+        );
+      }
+      expect(serious).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
