@@ -48,6 +48,19 @@ const ENDPOINTS: Endpoint[] = [
     least: 'moderator',
     body: { report_id: '999999999', status: 'closed' },
   },
+  {
+    method: 'POST',
+    path: '/app/admin/reports/act',
+    least: 'moderator',
+    body: { report_id: '999999999', action: 'close' },
+  },
+  {
+    method: 'GET',
+    path: '/app/admin/reports/context',
+    least: 'moderator',
+    query: { report_id: '999999999', message_id: '1' },
+  },
+  { method: 'GET', path: '/app/admin/reports/targets', least: 'viewer' },
   { method: 'GET', path: '/app/admin/client-errors', least: 'viewer' },
   {
     method: 'GET',
