@@ -716,6 +716,7 @@ export default {
   'audit.col.before': 'Before',
   'audit.col.after': 'After',
   'audit.col.trace': 'Trace',
+  'audit.col.report': 'Report',
   'audit.host': 'host backend',
   'audit.filter': 'Filter the audit log',
   'audit.target_type': 'Target type',

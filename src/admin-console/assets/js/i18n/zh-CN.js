@@ -709,6 +709,7 @@ export default {
   'audit.col.before': '变更前',
   'audit.col.after': '变更后',
   'audit.col.trace': '追踪 ID',
+  'audit.col.report': '举报',
   'audit.host': '宿主后端',
   'audit.filter': '筛选审计日志',
   'audit.target_type': '对象类型',

@@ -26,6 +26,11 @@ export async function renderAudit(main) {
         [t('audit.col.before'), (a) => summary(a.before)],
         [t('audit.col.after'), (a) => summary(a.after)],
         [t('audit.col.trace'), (a) => h('code', { class: 'breakable' }, a.trace_id)],
+        // An action taken from a report links back to that report's page (its history lists the row too).
+        [
+          t('audit.col.report'),
+          (a) => (a.report_id ? h('a', { href: `#/reports/${encodeURIComponent(a.report_id)}` }, a.report_id) : '—'),
+        ],
       ],
       (cursor) => api.get('audit', { ...filters, cursor }),
     );
