@@ -12,6 +12,7 @@ const familyName = (family) =>
     user: t('webhooks.family.user'),
     group: t('webhooks.family.group'),
     call: t('webhooks.family.call'),
+    report: t('webhooks.family.report'),
   })[family] ?? family;
 
 /** The event types by family ("message.new" is in "message"), in the service's order. */
