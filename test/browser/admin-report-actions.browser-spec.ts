@@ -141,6 +141,13 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       ])
         expect(contextText).toContain(text);
 
+      // The viewing itself is in the history at once.
+      await page
+        .getByRole('table', { name: /Actions on this report/ })
+        .getByRole('row')
+        .filter({ hasText: 'report.context_viewed' })
+        .waitFor();
+
       const form = page.locator('form.action-form').filter({ hasText: 'Disable the user' });
       await form.getByLabel('Duration').selectOption({ label: 'for 1 day' });
       await form.getByLabel('Reason (the user sees it)').fill('Insults reported by other users');

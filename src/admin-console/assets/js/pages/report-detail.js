@@ -26,6 +26,12 @@ export async function renderReportDetail(main, { can }, reportId) {
 function view(d, isModerator, reload) {
   const r = d.report;
   const context = h('section', { 'aria-live': 'polite' });
+  const historyHolder = h('div', {}, history(d.history));
+  // Viewing a context is itself audited: the history shows it without reloading the page.
+  const refreshHistory = async () => {
+    const fresh = await api.get('reports/detail', { report_id: r.report_id });
+    historyHolder.replaceChildren(history(fresh.history));
+  };
   return [
     h(
       'h2',
@@ -53,14 +59,14 @@ function view(d, isModerator, reload) {
       h('dd', {}, conversationText(r.conversation_id)),
     ),
     h('h2', {}, t('reports.evidence.title')),
-    evidence(d, isModerator, context),
+    evidence(d, isModerator, context, refreshHistory),
     context,
     h('h2', {}, t('reports.actions.title')),
     isModerator
       ? reportActions(d, reload)
       : h('p', { class: 'muted', id: 'no-actions' }, t('reports.actions.need_moderator')),
     h('h2', {}, t('reports.history.title')),
-    history(d.history),
+    historyHolder,
   ];
 }
 
@@ -72,7 +78,7 @@ function conversationText(conversationId) {
   return conversationId;
 }
 
-function evidence(d, isModerator, contextHolder) {
+function evidence(d, isModerator, contextHolder, refreshHistory) {
   if (d.messages === null) return h('p', { class: 'muted' }, t('reports.evidence.none'));
   const columns = [
     [t('reports.message.seq'), (m) => m.conversation_seq],
@@ -89,7 +95,7 @@ function evidence(d, isModerator, contextHolder) {
           {
             type: 'button',
             class: 'secondary',
-            onclick: () => void showContext(d.report.report_id, m.mid, contextHolder),
+            onclick: () => void showContext(d.report.report_id, m.mid, contextHolder, refreshHistory),
           },
           t('reports.context.show', { mid: m.mid }),
         ),
@@ -102,7 +108,7 @@ function evidence(d, isModerator, contextHolder) {
   );
 }
 
-async function showContext(reportId, mid, holder) {
+async function showContext(reportId, mid, holder, refreshHistory) {
   try {
     const c = await api.get('reports/context', { report_id: reportId, message_id: mid });
     const rows = [...c.before, { ...c.message, reported: true }, ...c.after];
@@ -129,6 +135,7 @@ async function showContext(reportId, mid, holder) {
       c.has_more_after ? h('p', { class: 'muted' }, t('reports.context.more_after')) : '',
     );
     holder.querySelector('h3').focus();
+    await refreshHistory();
   } catch (error) {
     announce(error.message, true);
   }
