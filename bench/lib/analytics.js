@@ -120,6 +120,12 @@ async function runAnalytics({ driver, settings, prepareMysql, serverEnv, liveSer
        SELECT ? + d.seq * ${DAY}, d.seq * 500 + u.seq + 1 FROM seq_0_to_89 d JOIN seq_0_to_19999 u`,
       [first],
     );
+    // The users themselves, last active on the last day they have a row for (today's MAU reads them).
+    await db.query(
+      `INSERT INTO users (external_id, nickname, profile_updated_at, created_at, updated_at, last_active_at)
+       SELECT CONCAT('bu', seq), 'Bench', ?, ?, ?, ? + LEAST(89, (seq - 1) DIV 500) * ${DAY} + ${12 * HOUR} FROM seq_1_to_64500`,
+      [now, now, now, first],
+    );
     await db.query(
       `INSERT INTO analytics_daily (day, metric, dimension, value)
        SELECT ? + d.seq * ${DAY}, m.metric, m.dimension, m.value FROM seq_0_to_88 d

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CallsModule } from '../calls/calls.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { RealtimeModule } from '../realtime/realtime.module';
+import { UsersModule } from '../users/users.module';
 import { AnalyticsActivityModule } from './analytics-activity.module';
 import { AnalyticsJobsRepository } from './analytics-jobs.repository';
 import { AnalyticsRollupJob } from './analytics-rollup-job.service';
@@ -28,6 +29,7 @@ import { AnalyticsService } from './analytics.service';
     ConversationsModule,
     CallsModule,
     RealtimeModule,
+    UsersModule,
   ],
   providers: [
     AnalyticsService,

@@ -294,6 +294,16 @@ export class UsersRepository {
     return this.users.count();
   }
 
+  /** Users active at or after `since` (a range of IDX_users_last_active): today's MAU, counted live. */
+  async countActiveSince(since: number): Promise<number> {
+    const [row] = (await this.users.query('SELECT COUNT(*) AS n FROM users WHERE last_active_at >= ?', [
+      since,
+    ])) as Array<{
+      n: string | number;
+    }>;
+    return Number(row?.n ?? 0);
+  }
+
   /**
    * Marks users active at `at` in one statement (the activity tracker's batch); a later time
    * already stored is kept, so instances flushing out of order never move it back.

@@ -292,6 +292,11 @@ export class UsersService {
     };
   }
 
+  /** How many users were active at or after `since` (analytics: today's MAU). */
+  countActiveSince(since: number): Promise<number> {
+    return this.users.countActiveSince(since);
+  }
+
   /** The activity tracker's batched write of when users were last active (never moves a time back). */
   touchLastActive(userIds: readonly string[], at: number): Promise<void> {
     return this.users.touchLastActive(userIds, at);
