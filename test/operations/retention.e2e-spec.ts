@@ -138,6 +138,10 @@ describe('retention of client errors, room events and idempotency records', () =
           push_deliveries: expect.any(Number),
           // Its own spec: test/analytics.
           analytics_user_days: expect.any(Number),
+          // Client error groups and their trend buckets: test/admin/admin-client-errors.e2e-spec.ts.
+          client_error_groups: expect.any(Number),
+          client_error_group_hours: expect.any(Number),
+          client_error_group_days: expect.any(Number),
         },
         failed: [],
       });
@@ -179,6 +183,9 @@ describe('retention of client errors, room events and idempotency records', () =
           push_deliveries: expect.any(Number),
           // Its own spec: test/analytics.
           analytics_user_days: expect.any(Number),
+          // The trend buckets only serve the console's 24 h and 30 d charts: they always expire.
+          client_error_group_hours: expect.any(Number),
+          client_error_group_days: expect.any(Number),
         },
         failed: [],
       });
