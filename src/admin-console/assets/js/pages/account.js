@@ -11,6 +11,8 @@ function languageForm(relocalize) {
   // Each language is named in itself, so an administrator finds theirs whatever is shown now.
   const choice = select('locale', LOCALES, currentLocale());
   choice.id = 'account-locale';
+  // Read out in its own language (WCAG: language of parts).
+  for (const option of choice.options) option.lang = option.value;
   const form = h(
     'form',
     { class: 'inline', 'aria-label': t('account.language') },
