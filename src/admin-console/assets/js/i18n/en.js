@@ -560,8 +560,8 @@ export default {
   'webhooks.clipboard_refused': 'The browser refused the clipboard: the secret is selected, copy it with Ctrl+C or ⌘C.',
   'webhooks.secret_for': 'Signing secret for {url}',
   'webhooks.copy_now': 'Copy it now: you will not see this secret again.',
-  'webhooks.fingerprint_only': 'The console shows only its fingerprint',
-  'webhooks.give_receiver': '. Give it to the receiver, which verifies the webhook-signature header with it.',
+  'webhooks.fingerprint_note':
+    'The console shows only its fingerprint {fingerprint}. Give it to the receiver, which verifies the webhook-signature header with it.',
   'webhooks.previous_until': 'The previous secret keeps signing too until {when}: update the receiver before then.',
   'webhooks.signing_secret': 'Signing secret',
   'webhooks.copy_secret': 'Copy secret',
@@ -577,8 +577,7 @@ export default {
   'webhooks.fact.description': 'Description',
   'webhooks.fact.position': 'Position delivered up to',
   'webhooks.fact.rotation': 'Secret rotation',
-  'webhooks.fact.rotation_before': 'The previous secret',
-  'webhooks.fact.rotation_after': 'also signs every delivery until {when}.',
+  'webhooks.fact.rotation_note': 'The previous secret {fingerprint} also signs every delivery until {when}.',
   'webhooks.endpoint_heading': 'Endpoint {name}',
   'webhooks.breaker_open_note':
     'The endpoint kept failing, so deliveries to it are held back; the service probes it again by itself and resumes when it answers.',

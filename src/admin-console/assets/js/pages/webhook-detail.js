@@ -13,6 +13,7 @@ import {
   eventsText,
   lagText,
   stateBadge,
+  withCode,
 } from './webhook-format.js';
 
 // WebhookDeliveryStatus in src/contract/webhooks.ts.
@@ -43,9 +44,11 @@ export function endpointDetail(e, { owner, act, rotated }) {
       h(
         'span',
         {},
-        `${t('webhooks.fact.rotation_before')} `,
-        h('code', {}, e.previous_secret_fingerprint),
-        ` ${t('webhooks.fact.rotation_after', { when: time(e.rotation_ends_at) })}`,
+        withCode(
+          t('webhooks.fact.rotation_note', { when: time(e.rotation_ends_at) }),
+          'fingerprint',
+          e.previous_secret_fingerprint,
+        ),
       ),
     ]);
   facts.push([t('common.created'), time(e.created_at)], [t('common.updated'), time(e.updated_at)]);

@@ -58,6 +58,15 @@ export function lagText(e) {
     : t('webhooks.lag.many', { count: e.lag_events, time: duration(e.lag_ms) });
 }
 
+/**
+ * A translated sentence with one value shown as code: `text` still holds `{name}` (t() leaves a
+ * placeholder it was not given), which becomes the <code> element, wherever the language puts it.
+ */
+export function withCode(text, name, value) {
+  const [before, after = ''] = text.split(`{${name}}`);
+  return [before, h('code', {}, value), after];
+}
+
 export function eventsText(e) {
   if (e.event_types === null) return t('webhooks.events_all');
   return e.event_types.join(', ');

@@ -6,7 +6,7 @@ import { announce, confirmAction, h, table, time } from '../dom.js';
 import { t } from '../i18n.js';
 import { endpointDetail } from './webhook-detail.js';
 import { endpointForm } from './webhook-form.js';
-import { eventsText, lagText, stateBadge } from './webhook-format.js';
+import { eventsText, lagText, stateBadge, withCode } from './webhook-format.js';
 
 export async function renderWebhooks(main, { can }) {
   const owner = can('owner');
@@ -118,9 +118,8 @@ export async function renderWebhooks(main, { can }) {
           'p',
           {},
           h('strong', {}, t('webhooks.copy_now')),
-          ` ${t('webhooks.fingerprint_only')} `,
-          h('code', {}, endpoint.secret_fingerprint),
-          ` ${t('webhooks.give_receiver')}`,
+          ' ',
+          withCode(t('webhooks.fingerprint_note'), 'fingerprint', endpoint.secret_fingerprint),
         ),
         endpoint.rotation_ends_at
           ? h('p', {}, t('webhooks.previous_until', { when: time(endpoint.rotation_ends_at) }))
