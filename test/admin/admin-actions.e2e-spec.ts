@@ -86,6 +86,10 @@ const ENDPOINTS: Endpoint[] = [
   },
   { method: 'POST', path: '/app/admin/users/force-logout', least: 'moderator', body: { user_id: 'nobody-here' } },
   { method: 'GET', path: '/app/admin/groups', least: 'viewer' },
+  { method: 'GET', path: '/app/admin/users/overview', least: 'viewer', query: { user_id: 'nobody-here' } },
+  { method: 'GET', path: '/app/admin/users/export', least: 'moderator', query: { q: 'nobody-here' } },
+  { method: 'GET', path: '/app/admin/groups/overview', least: 'viewer', query: { group_id: 'no-such-group' } },
+  { method: 'GET', path: '/app/admin/groups/export', least: 'moderator', query: { q: 'no-such-group' } },
   { method: 'GET', path: '/app/admin/groups/members', least: 'viewer', query: { group_id: 'no-such-group' } },
   {
     method: 'POST',
@@ -203,7 +207,8 @@ describe('admin console API (issue 14)', () => {
           expect(Object.keys(response.body).sort()).toEqual(['code', 'data', 'msg']);
         }
     }
-  });
+    // Several thousand requests: generous on a loaded machine.
+  }, 300_000);
 
   const auditOf = async (targetType: string, targetId: string) =>
     expectOk<{ items: Array<Record<string, unknown>> }>(
