@@ -585,6 +585,46 @@ describe('replies match the served OpenAPI document', () => {
     await ok('POST /app/sdk/groups/create', { token: alice.token, body: { group_id: doomed, name: 'Doomed' } });
     await ok('POST /app/admin/groups/dismiss', { headers: as, body: { group_id: doomed } });
     await refused('POST /app/admin/groups/dismiss', 1209, { headers: as, body: { group_id: doomed } });
+    // The operator's member and message actions (issue 25), on a group of their own.
+    const moderated = randomGroupId();
+    await ok('POST /app/sdk/groups/create', {
+      token: alice.token,
+      body: { group_id: moderated, name: 'Moderated', member_ids: [bob.userId, carol.userId] },
+    });
+    const member = { group_id: moderated, user_id: carol.userId };
+    await ok('POST /app/admin/groups/members/mute', { headers: as, body: { ...member, duration_seconds: 60 } });
+    await refused('POST /app/admin/groups/members/mute', 1209, {
+      headers: as,
+      body: { group_id: moderated, user_id: alice.userId, duration_seconds: 60 },
+    });
+    await ok('POST /app/admin/groups/transfer', { headers: as, body: { group_id: moderated, user_id: bob.userId } });
+    await refused('POST /app/admin/groups/transfer', 1004, { headers: as, body: { group_id: moderated } });
+    const spoken = await ok<{ message: { mid: string } }>('POST /app/sdk/messages/send', {
+      token: bob.token,
+      body: {
+        conversation_id: `group_${moderated}`,
+        client_message_id: randomUUID(),
+        type: 'text',
+        content: { text: 'to be moderated' },
+      },
+    });
+    const messages = { conversation_id: `group_${moderated}`, message_ids: [spoken.message.mid] };
+    await ok('POST /app/admin/messages/recall', { headers: as, body: messages });
+    await ok('POST /app/admin/messages/delete', { headers: as, body: { ...messages, report_id: '1' } });
+    await refused('POST /app/admin/messages/delete', 1201, {
+      headers: as,
+      body: { conversation_id: '999999999999', message_ids: ['1'] },
+    });
+    await ok('POST /app/admin/groups/members/remove', { headers: as, body: member });
+    await ok('POST /app/admin/users/status', {
+      headers: as,
+      body: { user_id: dave.userId, disabled: true, duration_seconds: 3600, reason: 'Contract check' },
+    });
+    await refused('POST /app/admin/users/status', 1004, {
+      headers: as,
+      body: { user_id: dave.userId, disabled: true, duration_seconds: 30 },
+    });
+    await ok('POST /app/admin/users/status', { headers: as, body: { user_id: dave.userId, disabled: false } });
     const setup = await ok<{ secret: string }>('POST /app/admin/auth/totp/setup', { headers: seen });
     await refused('POST /app/admin/auth/totp/enable', 1004, { headers: seen, body: { code: 'abc' } });
     await ok('POST /app/admin/auth/totp/enable', {
