@@ -51,11 +51,12 @@ export class AuthService {
 
   async setDisabled(userId: string, disabled: boolean): Promise<UserStatusReply> {
     const user = await this.users.setDisabled(userId, disabled);
-    return { user_id: user.externalId, disabled: user.disabled };
+    return { user_id: user.externalId, disabled: this.users.isDisabled(user) };
   }
 
   async revokeTokens(userId: string): Promise<UserStatusReply> {
     const user = await this.users.revokeTokens(userId);
-    return { user_id: user.externalId, disabled: user.disabled };
+    // A timed disable that has lapsed is not reported as still in force (the sweep clears it soon).
+    return { user_id: user.externalId, disabled: this.users.isDisabled(user) };
   }
 }

@@ -99,7 +99,7 @@ export class PushFanout {
     for (const candidate of candidates) {
       const state = authStates.get(candidate.userId);
       const userDevices = byUser.get(candidate.userId) ?? [];
-      if (!state || state.disabled) {
+      if (!state || this.users.isDisabled(state)) {
         skipped('stale', 1);
         continue;
       }

@@ -8,6 +8,7 @@ import type { PushProviderId, PushRegistrationReply, PushSettingsReply, PushUnre
 import { isUniqueViolation } from '../database/db-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AccessChange, UserAccessEvents } from '../users/user-access-events';
+import { disabledMessage } from '../users/user';
 import { UsersService } from '../users/users.service';
 import type { PushRegisterDto, PushSettingsDto, PushUnregisterDto } from './dto/push.dto';
 import { previewOf } from './push-fanout';
@@ -77,7 +78,7 @@ export class PushService implements OnModuleInit {
       return;
     }
     const state = (await this.users.findAuthStates([userId])).get(userId);
-    if (!state || state.disabled) await this.registrations.deleteForUser(userId);
+    if (!state || this.users.isDisabled(state)) await this.registrations.deleteForUser(userId);
     else await this.registrations.deleteStale(userId, state.tokenVersion);
   }
 
@@ -90,7 +91,9 @@ export class PushService implements OnModuleInit {
       throw AppError.invalid('token', 'must be the APNs device token in hexadecimal (64 or more digits)');
     // From the database, not the auth cache: a registration must carry the version that is current.
     const state = (await this.users.findAuthStates([user.internalId])).get(user.internalId);
-    if (!state || state.disabled) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+    if (!state) throw new AppError(ErrorCode.USER_DISABLED, 'user is disabled');
+    // A timed disable lapses at its end, before the sweep clears the flag: the SDK registers again then.
+    if (this.users.isDisabled(state)) throw new AppError(ErrorCode.USER_DISABLED, disabledMessage(state));
     // A token revoked a moment ago still passes the guard on a cached state: it must not leave a
     // registration that looks like one made after the revocation.
     if (user.tokenVersion !== undefined && user.tokenVersion !== state.tokenVersion)

@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { RetentionService } from '../../src/retention/retention.service';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
+import { adminSession } from '../helpers/admin-client';
 import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { connect, listen } from '../helpers/realtime';
 import { IssuedUser, TestApp, bearer, issueUser, okData, startTestApp } from '../helpers/test-app';
@@ -261,6 +262,46 @@ describe('offline push (FCM)', () => {
     }, 'a’s registrations to go');
     // Registering again needs a token the host issues anew, and a disabled user gets none.
     expect((await api.raw.token({ user_id: a.userId, nickname: 'A' })).body.code).toBe(1003);
+  });
+
+  it('a timed disable drops the devices; once it ends the SDK registers again and is notified', async () => {
+    const { a, b } = await pair();
+    const moderator = await adminSession(t, 'moderator');
+    const registrations = async (): Promise<number> => {
+      const [row] = (await t.app
+        .get(DataSource)
+        .query('SELECT COUNT(*) AS n FROM push_registrations WHERE user_id = ?', [b.id])) as Array<{
+        n: string | number;
+      }>;
+      return Number(row.n);
+    };
+    const now = Date.now();
+    t.clock.set(now);
+    try {
+      okData(
+        await moderator.post('/app/admin/users/status', {
+          user_id: b.userId,
+          disabled: true,
+          duration_seconds: 60,
+          reason: 'Cooling off',
+        }),
+      );
+      await eventually(async () => (await registrations()) === 0, 'b’s registrations to go');
+      const refused = await t.http
+        .post('/app/sdk/push/register')
+        .set(...bearer(b.token))
+        .send(androidDevice());
+      expect(refused.body).toMatchObject({ code: 1003, msg: 'Cooling off' });
+      // The disable has lapsed at its end, whether or not the sweep has cleared the flag yet.
+      t.clock.set(now + 60_000);
+      const token = FakeFcm.deviceToken();
+      await register(t, b, androidDevice(token));
+      await api.send(a, friendCid(b), 'welcome back');
+      await settled(t);
+      expect(to(token)).toHaveLength(1);
+    } finally {
+      t.clock.release();
+    }
   });
 
   it('erasing a user removes their registrations and settings', async () => {
