@@ -190,13 +190,13 @@ export class ClientErrorGroupsRepository {
    */
   async forgetUser(userId: string): Promise<void> {
     await this.tx.run(async (manager) => {
-      const forShare = dialectOf(manager).forUpdate;
+      const lock = dialectOf(manager).forUpdate;
       for (const [table, counter] of [
         ['client_error_group_users', 'user_count'],
         ['client_error_group_devices', 'device_count'],
       ] as const) {
         const rows = (await manager.query(
-          `SELECT group_key, COUNT(*) AS n FROM ${table} WHERE user_id = ? GROUP BY group_key${forShare}`,
+          `SELECT group_key, COUNT(*) AS n FROM ${table} WHERE user_id = ? GROUP BY group_key${lock}`,
           [userId],
         )) as Array<{ group_key: string; n: string | number }>;
         if (rows.length === 0) continue;
