@@ -275,6 +275,10 @@ export class UsersRepository {
         username: null,
         avatar: '',
         signature: '',
+        // The operator's words about the person and when they were last seen go with the rest.
+        disabledUntil: null,
+        disabledReason: null,
+        lastActiveAt: null,
         profileUpdatedAt: now,
         erasedAt: now,
         updatedAt: now,

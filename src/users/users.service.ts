@@ -286,6 +286,8 @@ export class UsersService {
       signature: '',
       disabled: true,
       disabledUntil: null,
+      disabledReason: null,
+      lastActiveAt: null,
       erasedAt: now,
       profileUpdatedAt: now,
       updatedAt: now,

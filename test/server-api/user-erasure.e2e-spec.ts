@@ -75,6 +75,14 @@ describe.each([
     const bobSocket = await connect(url, { auth: { token: bob.token } });
     const daveSocket = await connect(url, { auth: { token: dave.token } });
 
+    // What an operator wrote about her and when she was last active go with the rest.
+    await t.app
+      .get(DataSource)
+      .query('UPDATE users SET disabled_reason = ?, last_active_at = ? WHERE id = ?', [
+        'spam, twice',
+        Date.now(),
+        alice.id,
+      ]);
     const reply = await erase(t, { user_id: alice.userId, request_id: `erase-${alice.userId}` });
     expect(reply).toEqual({
       status: 'erased',
@@ -152,6 +160,13 @@ describe.each([
           .query({ group_id: alone })
       ).body.code,
     ).toBe(1209);
+
+    const [row] = (await t.app
+      .get(DataSource)
+      .query('SELECT disabled_reason, disabled_until, last_active_at FROM users WHERE id = ?', [alice.id])) as Array<
+      Record<string, unknown>
+    >;
+    expect(row).toEqual({ disabled_reason: null, disabled_until: null, last_active_at: null });
 
     // Erased or unknown: nothing to do, said clearly. The same request_id replays the first reply.
     expect(await erase(t, { user_id: alice.userId })).toMatchObject({ status: 'not_found', erased_at: null });
