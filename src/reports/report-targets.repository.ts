@@ -12,6 +12,7 @@ import {
 import { ReportEntity } from './report.entity';
 
 type Row = Record<string, string | number | null>;
+type Target = { type: string; id: string };
 
 /** The aggregate each sort orders by, as SQL (HAVING cannot use a select alias everywhere). */
 const SORT_SQL: Record<ReportTargetSort, string> = { count: 'COUNT(*)', latest: 'MAX(created_at)' };
@@ -75,16 +76,14 @@ export class ReportTargetsRepository {
   }
 
   /** The most frequent reason of each target (the lowest code on a tie). */
-  private async topReasons(
-    status: ReportTargetStatus,
-    targets: Array<{ type: string; id: string }>,
-  ): Promise<Map<string, number>> {
-    const { sql, params } = this.targetsWhere(status, targets);
-    const rows = (await this.reports.query(
-      `SELECT target_type, target_public_id, reason_code, COUNT(*) AS n FROM reports WHERE ${sql} ` +
+  private async topReasons(status: ReportTargetStatus, targets: Target[]): Promise<Map<string, number>> {
+    const rows = await this.perType(
+      targets,
+      status,
+      (where) =>
+        `SELECT target_type, target_public_id, reason_code, COUNT(*) AS n FROM reports WHERE ${where} ` +
         'GROUP BY target_type, target_public_id, reason_code',
-      params,
-    )) as Row[];
+    );
     const best = new Map<string, { code: number; n: number }>();
     for (const r of rows) {
       const k = key(String(r.target_type), String(r.target_public_id));
@@ -97,19 +96,17 @@ export class ReportTargetsRepository {
   }
 
   /** The first few distinct reporters of each target, by their first report (a window keeps it to a few rows each). */
-  private async firstReporters(
-    status: ReportTargetStatus,
-    targets: Array<{ type: string; id: string }>,
-  ): Promise<Map<string, string[]>> {
-    const { sql, params } = this.targetsWhere(status, targets);
-    const rows = (await this.reports.query(
-      'SELECT target_type, target_public_id, reporter_id FROM (' +
+  private async firstReporters(status: ReportTargetStatus, targets: Target[]): Promise<Map<string, string[]>> {
+    const rows = await this.perType(
+      targets,
+      status,
+      (where) =>
+        'SELECT target_type, target_public_id, reporter_id FROM (' +
         'SELECT target_type, target_public_id, reporter_id, MIN(id) AS first_id, ' +
         'ROW_NUMBER() OVER (PARTITION BY target_type, target_public_id ORDER BY MIN(id)) AS rn ' +
-        `FROM reports WHERE ${sql} GROUP BY target_type, target_public_id, reporter_id` +
-        ') firsts WHERE rn <= ? ORDER BY target_type, target_public_id, first_id',
-      [...params, REPORT_TARGET_REPORTERS],
-    )) as Row[];
+        `FROM reports WHERE ${where} GROUP BY target_type, target_public_id, reporter_id` +
+        `) firsts WHERE rn <= ${REPORT_TARGET_REPORTERS} ORDER BY target_type, target_public_id, first_id`,
+    );
     const out = new Map<string, string[]>();
     for (const r of rows) {
       const k = key(String(r.target_type), String(r.target_public_id));
@@ -118,14 +115,22 @@ export class ReportTargetsRepository {
     return out;
   }
 
-  private targetsWhere(
-    status: ReportTargetStatus,
-    targets: Array<{ type: string; id: string }>,
-  ): { sql: string; params: string[] } {
-    const pairs = targets.map(() => '(target_type = ? AND target_public_id = ?)').join(' OR ');
-    return {
-      sql: `(${pairs})${status === 'open' ? " AND status = 'pending'" : ''}`,
-      params: targets.flatMap((t) => [t.type, t.id]),
-    };
+  /**
+   * Runs `sql` once per target type of the page, its WHERE naming that type and an IN list of
+   * the page's targets: an index seek per target (IDX_reports_status_target for open reports,
+   * IDX_reports_target for all), where an OR of (type, id) pairs scans every open report.
+   */
+  private async perType(targets: Target[], status: ReportTargetStatus, sql: (where: string) => string): Promise<Row[]> {
+    const types = [...new Set(targets.map((t) => t.type))];
+    const results = await Promise.all(
+      types.map((type) => {
+        const ids = targets.filter((t) => t.type === type).map((t) => t.id);
+        const where =
+          `${status === 'open' ? "status = 'pending' AND " : ''}target_type = ? ` +
+          `AND target_public_id IN (${ids.map(() => '?').join(', ')})`;
+        return this.reports.query(sql(where), [type, ...ids]) as Promise<Row[]>;
+      }),
+    );
+    return results.flat();
   }
 }

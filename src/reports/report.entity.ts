@@ -10,7 +10,7 @@ export type { ReportStatus, ReportTargetType };
 @Index('UQ_reports_reporter_request', ['reporterId', 'requestId'], { unique: true })
 @Index('IDX_reports_status_created', ['status', 'createdAt'])
 @Index('IDX_reports_status_target', ['status', 'targetType', 'targetPublicId', 'createdAt', 'reporterId', 'reasonCode'])
-@Index('IDX_reports_target', ['targetType', 'targetPublicId', 'status'])
+@Index('IDX_reports_target', ['targetType', 'targetPublicId', 'status', 'createdAt', 'reporterId', 'reasonCode'])
 export class ReportEntity implements Report {
   @IdColumn()
   id: string;

@@ -1,9 +1,10 @@
 import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 
 /**
- * The console's reports grouped by target: the open queue is read grouped by target (status
- * first, then the target, with the columns the counts need, so the grouping reads the index
- * alone), and a page's targets are looked up again for their reasons and first reporters.
+ * The console's reports grouped by target: the open reports (status first) or all of them
+ * (target first) are read grouped by target from an index holding every column the counts
+ * need, so the grouping never reads the table; a page's targets are then looked up again by
+ * (type, id) for their reasons and first reporters.
  */
 export class ReportTargets1734330000000 implements MigrationInterface {
   name = 'ReportTargets1734330000000';
@@ -18,7 +19,10 @@ export class ReportTargets1734330000000 implements MigrationInterface {
     );
     await queryRunner.createIndex(
       'reports',
-      new TableIndex({ name: 'IDX_reports_target', columnNames: ['target_type', 'target_public_id', 'status'] }),
+      new TableIndex({
+        name: 'IDX_reports_target',
+        columnNames: ['target_type', 'target_public_id', 'status', 'created_at', 'reporter_id', 'reason_code'],
+      }),
     );
   }
 
