@@ -349,6 +349,31 @@ describe('admin: group members and messages as the operator', () => {
     }
   });
 
+  it('concurrent recalls of the same messages change each once, beside the members own recalls', async () => {
+    const [owner, member] = [await issueUser(t), await issueUser(t)];
+    const groupId = await api.createGroup(owner, [member]);
+    const sent = await api.sendMany(member, groupCid(groupId), 6, 'burst');
+    const ids = sent.map((m) => m.mid);
+    const body = { conversation_id: groupCid(groupId), message_ids: ids };
+    const replies = await Promise.all([
+      moderator.post('/app/admin/messages/recall', body),
+      moderator.post('/app/admin/messages/recall', { ...body, message_ids: [...ids].reverse() }),
+      api.raw.recall(member, groupCid(groupId), ids[2]),
+      api.raw.recall(member, groupCid(groupId), ids[4]),
+    ]);
+    for (const reply of replies) expect(reply.body.code).toBe(0);
+    const changes = replies
+      .slice(0, 2)
+      .flatMap((r) => (r.body.data as { items: ChangeItem[] }).items.filter((i) => i.changed).map((i) => i.message_id));
+    const own = replies.slice(2).filter((r) => (r.body.data as { event_id: string | null }).event_id !== null).length;
+    // Every message was recalled exactly once, by one of the four calls.
+    expect(changes.length + own).toBe(ids.length);
+    expect(new Set(changes).size).toBe(changes.length);
+    expect((await api.latest(owner, groupCid(groupId))).messages.map((m) => m.status)).toEqual(
+      ids.map(() => 'recalled'),
+    );
+  });
+
   it('refuses bad message requests naming the field, and an unknown conversation', async () => {
     const cases: Array<[Record<string, unknown>, string | number]> = [
       [{ conversation_id: '1', message_ids: [] }, 'message_ids'],
