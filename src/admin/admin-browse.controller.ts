@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Query, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, Header, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import { ErrorCode } from '../common/error-code';
 import { RawReply } from '../common/http/raw-reply.decorator';
@@ -7,8 +7,9 @@ import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
 import { AdminActor, CurrentAdmin } from './admin-actor';
 import { AdminApi } from './admin-api.decorator';
 import { AdminBrowseExportService, EXPORT_ROW_CAP } from './admin-browse-export.service';
-import { GroupOverviewQueryDto, GroupsFilterDto, UsersFilterDto } from './admin-browse.dto';
-import { AdminGroupOverviewReply, AdminUserOverviewReply } from './admin-browse.reply';
+import { AdminEditProfileDto, GroupOverviewQueryDto, GroupsFilterDto, UsersFilterDto } from './admin-browse.dto';
+import { AdminGroupOverviewReply, AdminUserListItemReply, AdminUserOverviewReply } from './admin-browse.reply';
+import { AdminProfileService } from './admin-profile.service';
 import { AdminBrowseService } from './admin-browse.service';
 import { AdminUserRefDto } from './admin.dto';
 import { AdminRoles } from './admin.guard';
@@ -29,7 +30,19 @@ export class AdminUserBrowseController {
   constructor(
     private readonly browse: AdminBrowseService,
     private readonly exports: AdminBrowseExportService,
+    private readonly profiles: AdminProfileService,
   ) {}
+
+  @Post('profile')
+  @AdminRoles('moderator')
+  @ApiOperation({
+    summary:
+      'Edit the host-owned profile fields (nickname, avatar) where the bundled host app runs (HOST_APP_ENABLED); elsewhere 1202. Sends user.profile_updated; audited as user.profile_edited.',
+  })
+  @ApiEnvelope(AdminUserListItemReply, ENDPOINT_ERRORS.adminUsers.editProfile)
+  editProfile(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminEditProfileDto): Promise<AdminUserListItemReply> {
+    return this.profiles.edit(actor, dto);
+  }
 
   @Get('overview')
   @AdminRoles('viewer')

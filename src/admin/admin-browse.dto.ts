@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { IsIn, ValidateIf } from 'class-validator';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
-import { GROUP_ID_RULES } from '../common/validation/field-rules';
+import { AVATAR_RULES, GROUP_ID_RULES, NICKNAME_RULES, USER_ID_RULES } from '../common/validation/field-rules';
 import { Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
 import { GROUP_SORTS, GroupSort } from '../groups/group-browse';
 import { USER_SORTS, UserSort } from '../users/user-browse';
 
@@ -96,4 +97,21 @@ export class GroupsBrowseQueryDto extends GroupsFilterDto implements ListQueryDt
 /** A group's page (a query: unknown keys are ignored like every query's). */
 export class GroupOverviewQueryDto {
   @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
+}
+
+/** Absent is fine; a JSON null is refused by the rules that follow, naming the field. */
+const Absentable = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/** POST /app/admin/users/profile: the host-owned fields, only where the bundled host app runs. */
+@RefuseUnknownFields()
+export class AdminEditProfileDto {
+  @ApiProperty({ example: 'u_10086' }) @Required() @IsText(USER_ID_RULES) user_id: string;
+  @ApiPropertyOptional({ description: '1–80 characters, no edge whitespace or control characters.' })
+  @Absentable()
+  @IsText(NICKNAME_RULES)
+  nickname?: string;
+  @ApiPropertyOptional({ description: 'http(s) URL, at most 1024 characters; "" selects the default avatar.' })
+  @Absentable()
+  @IsText(AVATAR_RULES)
+  avatar?: string;
 }

@@ -218,6 +218,11 @@ export class AdminUserOverviewReply {
   @ApiProperty({ type: AdminClientErrorsOfUserReply }) client_errors: AdminClientErrorsOfUserReply;
   @ApiProperty({ type: [AuditItemReply], description: 'The latest 20 admin actions on the user.' })
   audit: AuditItemReply[];
+  @ApiProperty({
+    description:
+      'Whether POST /app/admin/users/profile may edit nickname and avatar (the bundled host app runs, so this service owns profiles).',
+  })
+  profile_editable: boolean;
 }
 
 export class AdminGroupOverviewReply {

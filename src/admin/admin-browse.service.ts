@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ErrorCode } from '../common/error-code';
 import { CursorCodec } from '../common/pagination/cursor';
 import { ClientErrorsOfUser } from '../client-errors/client-errors-of-user.service';
@@ -77,6 +78,7 @@ export class AdminBrowseService {
     private readonly auditRows: AdminAuditRepository,
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async listUsers(actor: AdminActor, dto: UsersBrowseQueryDto): Promise<AdminUserListReply> {
@@ -240,6 +242,7 @@ export class AdminBrowseService {
       reports_filed: await this.reportsAround(filed.count, filed.openCount, filed.latest),
       client_errors: { count: errors.count, latest: errors.latest.map(toClientErrorOfUserReply) },
       audit: audit.map(toAuditItemReply),
+      profile_editable: this.config.hostApp.enabled,
     };
   }
 

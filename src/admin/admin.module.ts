@@ -22,6 +22,7 @@ import { AdminGroupMembersController, AdminMessagesController } from './admin-en
 import { AdminMessagesService } from './admin-messages.service';
 import { AdminBrowseService } from './admin-browse.service';
 import { AdminBrowseExportService } from './admin-browse-export.service';
+import { AdminProfileService } from './admin-profile.service';
 import { AdminGroupBrowseController, AdminUserBrowseController } from './admin-browse.controller';
 import { FriendsModule } from '../friends/friends.module';
 import { MediaModule } from '../media/media.module';
@@ -86,6 +87,7 @@ import { AdminGuard } from './admin.guard';
     AdminMessagesService,
     AdminBrowseService,
     AdminBrowseExportService,
+    AdminProfileService,
     AdminInsightsService,
     AdminClientErrorsService,
     AdminSettingsService,

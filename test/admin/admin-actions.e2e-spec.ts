@@ -88,6 +88,12 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/app/admin/groups', least: 'viewer' },
   { method: 'GET', path: '/app/admin/users/overview', least: 'viewer', query: { user_id: 'nobody-here' } },
   { method: 'GET', path: '/app/admin/users/export', least: 'moderator', query: { q: 'nobody-here' } },
+  {
+    method: 'POST',
+    path: '/app/admin/users/profile',
+    least: 'moderator',
+    body: { user_id: 'nobody-here', nickname: 'x' },
+  },
   { method: 'GET', path: '/app/admin/groups/overview', least: 'viewer', query: { group_id: 'no-such-group' } },
   { method: 'GET', path: '/app/admin/groups/export', least: 'moderator', query: { q: 'no-such-group' } },
   { method: 'GET', path: '/app/admin/groups/members', least: 'viewer', query: { group_id: 'no-such-group' } },

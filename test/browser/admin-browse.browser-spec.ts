@@ -171,6 +171,12 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       for (const section of ['Friends (0)', 'Groups (0)', 'Admin actions on them'])
         await page.getByRole('heading', { level: 3, name: section }).waitFor();
       const wide = await shots(page, 'user-page');
+      // The bundled host app runs in tests: the service owns the profile, so the form is there.
+      const profile = page.getByRole('form', { name: 'Profile' });
+      await profile.getByLabel('Nickname').fill('Renamed in the console');
+      await profile.getByRole('button', { name: 'Save profile' }).click();
+      expect(await answerConfirm(page, true)).toContain(`${target.userId} will be shown as “Renamed in the console”`);
+      await page.getByRole('heading', { level: 2, name: `Renamed in the console (${target.userId})` }).waitFor();
       await page.getByLabel('For how long').selectOption({ label: 'for 1 day' });
       await page.getByLabel('Reason (the user’s app shows it)').fill('Spam in many groups');
       await page.getByRole('button', { name: 'Disable user' }).click();

@@ -565,6 +565,8 @@ describe('replies match the served OpenAPI document', () => {
     await ok('GET /app/admin/users', { headers: seen, query: { sort: 'last_active', disabled: 'false' } });
     await refused('GET /app/admin/users', 1004, { headers: seen, query: { sort: 'foo' } });
     await ok('GET /app/admin/users/overview', { headers: seen, query: { user_id: dave.userId } });
+    await ok('POST /app/admin/users/profile', { headers: as, body: { user_id: dave.userId, nickname: 'Dave by ops' } });
+    await refused('POST /app/admin/users/profile', 1004, { headers: as, body: { user_id: dave.userId } });
     await refused('GET /app/admin/users/overview', 1204, { headers: seen, query: { user_id: randomUserId('oc') } });
     expect((await call('GET /app/admin/users/export', { headers: as, query: { q: dave.userId } })).status).toBe(200);
     await refused('GET /app/admin/users/export', 1004, { headers: as, query: { online: 'maybe' } });

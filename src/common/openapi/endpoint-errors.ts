@@ -257,6 +257,7 @@ export const ENDPOINT_ERRORS = {
     forceLogout: [...ADMIN, PROFILE_INACCESSIBLE],
     overview: [...ADMIN, PROFILE_INACCESSIBLE],
     export: ADMIN,
+    editProfile: [...ADMIN, PROFILE_INACCESSIBLE, CAPABILITY_CLOSED],
   },
   adminGroups: {
     search: ADMIN,

@@ -236,6 +236,14 @@ export default {
   'reports.history.details': 'Details',
 
   // ---- users ----
+  'users.profile.heading': 'Profile',
+  'users.profile.note': 'The bundled host app runs here, so this service owns nicknames and avatars; a change reaches the user and their friends at once.',
+  'users.profile.avatar': 'Avatar URL (https)',
+  'users.profile.save': 'Save profile',
+  'users.profile.unchanged': 'Nothing changed.',
+  'users.profile.title': 'Change this user’s profile?',
+  'users.profile.body': '{user} will be shown as “{nickname}” with avatar {avatar}, on their devices and their friends’.',
+  'users.profile.done': 'The profile of {user} is saved.',
   'users.disabled_reason': 'Reason',
   'users.list.label': 'Users',
   'users.list.title': 'Users',

@@ -234,6 +234,14 @@ export default {
   'reports.history.details': '详情',
 
   // ---- users ----
+  'users.profile.heading': '资料',
+  'users.profile.note': '此处运行内置的宿主应用，昵称和头像由本服务管理；修改会立即同步到该用户及其好友。',
+  'users.profile.avatar': '头像 URL（https）',
+  'users.profile.save': '保存资料',
+  'users.profile.unchanged': '没有改动。',
+  'users.profile.title': '修改该用户的资料？',
+  'users.profile.body': '{user} 在其设备和好友处将显示为“{nickname}”，头像为 {avatar}。',
+  'users.profile.done': '已保存 {user} 的资料。',
   'users.disabled_reason': '原因',
   'users.list.label': '用户',
   'users.list.title': '用户',

@@ -81,6 +81,7 @@ function view(d, isModerator, reload) {
       ),
     ),
     isModerator ? actions(u, reload) : '',
+    isModerator && d.profile_editable ? profileForm(u, reload) : '',
     section(
       t('users.friends.title', { count: d.friends.count }),
       table(
@@ -260,4 +261,53 @@ function actions(u, reload) {
     ),
   );
   return box;
+}
+
+/** Nickname and avatar, only where the bundled host app runs (this service then owns profiles). */
+function profileForm(u, reload) {
+  const nickname = input('nickname', { value: u.nickname, required: true, maxlength: 80, size: 24 });
+  const avatarUrl = input('avatar', { value: u.avatar, type: 'url', maxlength: 1024, size: 32 });
+  const form = h(
+    'form',
+    { class: 'inline', 'aria-labelledby': 'user-profile' },
+    field(t('users.col.nickname'), nickname),
+    field(t('users.profile.avatar'), avatarUrl),
+    h('button', { type: 'submit', class: 'secondary' }, t('users.profile.save')),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const changes = {};
+    if (nickname.value.trim() !== u.nickname) changes.nickname = nickname.value.trim();
+    if (avatarUrl.value.trim() !== u.avatar) changes.avatar = avatarUrl.value.trim();
+    if (Object.keys(changes).length === 0) {
+      announce(t('users.profile.unchanged'));
+      return;
+    }
+    void (async () => {
+      const ok = await confirmAction({
+        title: t('users.profile.title'),
+        body: t('users.profile.body', {
+          user: u.user_id,
+          nickname: changes.nickname ?? u.nickname,
+          avatar: (changes.avatar ?? u.avatar) || t('users.avatar.none'),
+        }),
+        action: t('users.profile.save'),
+      });
+      if (!ok) return;
+      try {
+        await api.post('users/profile', { user_id: u.user_id, ...changes });
+        announce(t('users.profile.done', { user: u.user_id }));
+        await reload();
+      } catch (error) {
+        announce(error.message, true);
+      }
+    })();
+  });
+  return h(
+    'section',
+    { class: 'detail' },
+    h('h3', { id: 'user-profile' }, t('users.profile.heading')),
+    h('p', { class: 'muted' }, t('users.profile.note')),
+    form,
+  );
 }
