@@ -63,8 +63,11 @@ export class AdminDirectoryService {
     const after = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.users', filters) : null;
     const rows = await this.users.search(dto.q, after, PAGE + 1);
     const now = this.clock.now();
-    return pageOf(rows, PAGE, (u) => toAdminUserReply(u, now), (last) =>
-      this.cursors.encode(actor.id, 'admin.users', filters, String(last.id)),
+    return pageOf(
+      rows,
+      PAGE,
+      (u) => toAdminUserReply(u, now),
+      (last) => this.cursors.encode(actor.id, 'admin.users', filters, String(last.id)),
     );
   }
 
@@ -105,11 +108,7 @@ export class AdminDirectoryService {
     });
     const newlyDisabled = this.users.isDisabled(after) && !this.users.isDisabled(before);
     const reasonChanged = this.users.isDisabled(after) && after.disabledReason !== before.disabledReason;
-    this.users.accessChanged(
-      after.id,
-      newlyDisabled || reasonChanged ? 'disabled' : null,
-      disabledMessage(after),
-    );
+    this.users.accessChanged(after.id, newlyDisabled || reasonChanged ? 'disabled' : null, disabledMessage(after));
     return toAdminUserReply(after, this.clock.now());
   }
 
