@@ -184,7 +184,8 @@ describe('admin console API (issue 14)', () => {
         expect(response.body.msg).toMatch(/^role: /);
       } else {
         expect(response.status).toBe(200);
-        expect(response.body.msg).not.toMatch(/^role: /);
+        // A CSV export's success has no envelope.
+        expect(String(response.body.msg ?? '')).not.toMatch(/^role: /);
       }
       // Logging out ends the session the table uses: log the role in again.
       if (endpoint.path.endsWith('/logout') && response.status === 200) sessions[role] = await adminSession(t, role);
@@ -210,6 +211,8 @@ describe('admin console API (issue 14)', () => {
             field,
             status: 200,
           });
+          // The CSV exports answer a value they accept (an ignored key, a search) with the file.
+          if (String(response.headers['content-type']).startsWith('text/csv')) continue;
           expect(Object.keys(response.body).sort()).toEqual(['code', 'data', 'msg']);
         }
     }
