@@ -3,13 +3,13 @@ import { IsIn } from 'class-validator';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { UNIX_MS } from './admin.dto';
 
 /** The spec's values (4.2). */
 export const ERROR_PLATFORMS = ['android', 'ios', 'harmony'] as const;
 export const ERROR_SEVERITIES = ['normal', 'serious', 'fatal'] as const;
 export const GROUP_SORTS = ['last_seen', 'occurrences', 'users'] as const;
 
-const DECIMAL: TextRules = { min: 1, max: 19, pattern: { regex: /^[0-9]+$/, description: 'a decimal number' } };
 const TIME_DOC = {
   description: 'Unix ms (decimal string); from is inclusive, to exclusive.',
   example: '1732200000000',
@@ -49,12 +49,12 @@ export class ClientErrorGroupsQueryDto extends ListQueryDto {
 
   @ApiPropertyOptional({ ...TIME_DOC, description: 'Groups last seen at or after this time (Unix ms).' })
   @Optional()
-  @IsText(DECIMAL)
+  @IsText(UNIX_MS)
   from?: string;
 
   @ApiPropertyOptional({ ...TIME_DOC, description: 'Groups first seen before this time (Unix ms).' })
   @Optional()
-  @IsText(DECIMAL)
+  @IsText(UNIX_MS)
   to?: string;
 }
 

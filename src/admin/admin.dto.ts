@@ -10,6 +10,8 @@ import { ADMIN_ROLES, AdminRole } from './admin-roles';
 const USERNAME: TextRules = { min: 1, max: 32, noControl: true, noEdgeWhitespace: true };
 const PASSWORD: TextRules = { min: 1, max: 1024 };
 const DECIMAL: TextRules = { min: 1, max: 19, pattern: { regex: /^[0-9]+$/, description: 'a decimal number' } };
+/** A time in Unix ms: at most 15 digits, so it stays an exact number (2^53 has 16). */
+export const UNIX_MS: TextRules = { min: 1, max: 15, pattern: { regex: /^[0-9]+$/, description: 'a time in Unix ms' } };
 const SEARCH: TextRules = { min: 1, max: 80, noControl: true };
 const NOTE: TextRules = { min: 0, max: 1000, pattern: { regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u, description: 'text' } };
 const SHORT: TextRules = { min: 1, max: 128, noControl: true, noEdgeWhitespace: true };
@@ -99,8 +101,8 @@ export class AuditQueryDto extends ListQueryDto {
   @IsText(SHORT)
   target_type?: string;
   @ApiPropertyOptional() @Optional() @IsText(SHORT) target_id?: string;
-  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) from?: string;
-  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) to?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(UNIX_MS) from?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(UNIX_MS) to?: string;
 }
 
 export const REPORT_STATUSES = ['pending', 'reviewed', 'closed'] as const;
@@ -115,8 +117,8 @@ export class ReportsQueryDto extends ListQueryDto {
   @IsIn(['user', 'group'], { message: 'target_type must be user or group' })
   target_type?: 'user' | 'group';
   @ApiPropertyOptional({ description: 'reason_code (decimal string).' }) @Optional() @IsText(DECIMAL) reason?: string;
-  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) from?: string;
-  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(DECIMAL) to?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(UNIX_MS) from?: string;
+  @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(UNIX_MS) to?: string;
 }
 
 export class ReportRefDto {

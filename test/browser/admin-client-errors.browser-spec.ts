@@ -177,7 +177,7 @@ async function openGroup(tab: Page): Promise<void> {
     await aliceRow.getByRole('button', { name: /^Details of the occurrence on device alice-phone/ }).click();
     const heading = page.getByRole('heading', { level: 3, name: /^Occurrence at / });
     await heading.waitFor();
-    expect(await heading.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await heading.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     const detail = await page.locator('.detail').innerText();
     expect(detail).toContain('at Sync.run (sync.ts:42)');
     expect(detail).toContain('"screen": "chat"');
