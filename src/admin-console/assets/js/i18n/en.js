@@ -55,6 +55,7 @@ export default {
   'dashboard.mau': 'Active in 30 days (MAU)',
   'dashboard.open_reports': 'Open reports',
   'dashboard.messages_today': 'Messages today',
+  'dashboard.sockets_one': 'Connected sockets (1 instance)',
   'dashboard.sockets': 'Connected sockets ({instances} instances)',
   'dashboard.messages_per_day': 'Messages per day (UTC), the last 14 days',
   'dashboard.messages': 'Messages',

@@ -55,6 +55,7 @@ export default {
   'dashboard.mau': '30 天活跃（MAU）',
   'dashboard.open_reports': '待处理举报',
   'dashboard.messages_today': '今日消息',
+  'dashboard.sockets_one': '在线连接（1 个实例）',
   'dashboard.sockets': '在线连接（{instances} 个实例）',
   'dashboard.messages_per_day': '每日消息数（UTC），最近 14 天',
   'dashboard.messages': '消息',

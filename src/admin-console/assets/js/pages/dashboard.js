@@ -15,7 +15,12 @@ export async function renderDashboard(main) {
       card(t('dashboard.mau'), d.mau),
       card(t('dashboard.open_reports'), d.open_reports),
       card(t('dashboard.messages_today'), d.messages_per_day.at(-1)?.count ?? 0),
-      card(t('dashboard.sockets', { instances: d.connected_instances }), sockets),
+      card(
+        d.connected_instances === 1
+          ? t('dashboard.sockets_one')
+          : t('dashboard.sockets', { instances: d.connected_instances }),
+        sockets,
+      ),
     ),
   );
   main.append(
