@@ -68,7 +68,9 @@ export function toAnalyticsReply(overview: AnalyticsOverview): AnalyticsReply {
       client_errors: hour.clientErrors,
       server_errors: hour.serverErrors,
       error_rate:
-        hour.requests === 0 ? 0 : Math.round(((hour.clientErrors + hour.serverErrors) / hour.requests) * 10_000) / 10_000,
+        hour.requests === 0
+          ? 0
+          : Math.round(((hour.clientErrors + hour.serverErrors) / hour.requests) * 10_000) / 10_000,
     })),
     today: { dau: overview.today.dau, mau: overview.today.mau },
     generated_at: overview.generatedAt,
