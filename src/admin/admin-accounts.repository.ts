@@ -6,7 +6,10 @@ import type { AdminRole } from './admin-roles';
 import { AdminAccountEntity, AdminSessionEntity } from './admin.entities';
 
 export type AdminChanges = Partial<
-  Pick<AdminAccountEntity, 'role' | 'disabled' | 'passwordHash' | 'totpSecret' | 'totpPendingSecret' | 'totpLastStep' | 'locale'>
+  Pick<
+    AdminAccountEntity,
+    'role' | 'disabled' | 'passwordHash' | 'totpSecret' | 'totpPendingSecret' | 'totpLastStep' | 'locale'
+  >
 >;
 
 /** Admin accounts and their sessions. */

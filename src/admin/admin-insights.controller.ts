@@ -17,8 +17,10 @@ export class AdminInsightsController {
 
   @Get('client-errors/detail')
   @AdminRoles('viewer')
-  @ApiOperation({ summary:
-      'One stored client error record (an occurrence of a group; already scrubbed) with its stack trace, context and similar errors per hour.', })
+  @ApiOperation({
+    summary:
+      'One stored client error record (an occurrence of a group; already scrubbed) with its stack trace, context and similar errors per hour.',
+  })
   @ApiEnvelope(ClientErrorDetailReply, ENDPOINT_ERRORS.adminInsights.clientErrorDetail)
   clientErrorDetail(@Query() dto: ClientErrorRefDto): Promise<ClientErrorDetailReply> {
     return this.insights.clientErrorDetail(dto.merge_key);

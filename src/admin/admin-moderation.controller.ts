@@ -123,7 +123,8 @@ export class AdminGroupsController {
   @Get()
   @AdminRoles('viewer')
   @ApiOperation({
-    summary: 'Groups, 50 per page, newest first or by name; optional search (exact group_id or name prefix) and filters.',
+    summary:
+      'Groups, 50 per page, newest first or by name; optional search (exact group_id or name prefix) and filters.',
   })
   @ApiEnvelope(AdminGroupListReply, ENDPOINT_ERRORS.adminGroups.search)
   search(@CurrentAdmin() actor: AdminActor, @Query() dto: GroupsBrowseQueryDto): Promise<AdminGroupListReply> {

@@ -106,7 +106,11 @@ export class CountBucketReply {
 export class DashboardReply {
   @ApiProperty({ description: 'IM users known to the service.' }) users: number;
   @ApiProperty({ description: 'Reports still pending.' }) open_reports: number;
-  @ApiProperty({ type: [CountBucketReply], description: 'Messages per UTC day, the last 14 days, oldest first (from the analytics rollup, about a minute behind).' })
+  @ApiProperty({
+    type: [CountBucketReply],
+    description:
+      'Messages per UTC day, the last 14 days, oldest first (from the analytics rollup, about a minute behind).',
+  })
   messages_per_day: CountBucketReply[];
   @ApiProperty({
     type: [CountBucketReply],

@@ -65,7 +65,8 @@ export class FriendRequestsService {
       const target = await this.users.findByExternalId(dto.user_id);
       const stored = await this.friends.findRequestByKey(auth.internalId, dto.request_id);
       if (stored) return this.replay(stored, target, message);
-      if (!target || this.users.isDisabled(target)) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
+      if (!target || this.users.isDisabled(target))
+        throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
       try {
         return await this.tx.run((manager) => this.create(manager, auth, target, dto.request_id, message));
       } catch (error) {

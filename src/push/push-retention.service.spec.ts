@@ -53,7 +53,11 @@ describe('PushRetentionService.pruneDeliveriesBefore', () => {
   it('counts what it gives up as expired, by provider, like a sender would', async () => {
     const metrics = new MetricsService();
     const deliveries = {
-      expireAbandoned: async () => new Map([['huawei', 2], ['fcm', 1]]),
+      expireAbandoned: async () =>
+        new Map([
+          ['huawei', 2],
+          ['fcm', 1],
+        ]),
       prune: async () => 5,
     } as unknown as PushDeliveriesRepository;
     expect(await service(1, null, deliveries, metrics).pruneDeliveriesBefore(NOW, 100)).toBe(5);

@@ -26,7 +26,8 @@ export class PushRetentionService {
   /** Gives up what no sender will finish, then deletes final records created before `cutoff`. */
   async pruneDeliveriesBefore(cutoff: number, batchSize: number): Promise<number> {
     const expired = await this.deliveries.expireAbandoned(this.clock.now(), batchSize);
-    for (const [provider, count] of expired) this.metrics.pushNotifications.inc({ provider, outcome: 'expired' }, count);
+    for (const [provider, count] of expired)
+      this.metrics.pushNotifications.inc({ provider, outcome: 'expired' }, count);
     return this.deliveries.prune(cutoff, batchSize);
   }
 

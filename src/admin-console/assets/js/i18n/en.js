@@ -93,7 +93,8 @@ export default {
   'analytics.client_errors': 'Client errors (4xx, code ≠ 0)',
   'analytics.server_errors': 'Server errors (5xx)',
   'analytics.error_rate': 'Error rate (%)',
-  'analytics.note': 'A user is active on a day when they make an SDK request or open a connection. Messages and calls are rolled up every minute; peak connections are sampled every minute.',
+  'analytics.note':
+    'A user is active on a day when they make an SDK request or open a connection. Messages and calls are rolled up every minute; peak connections are sampled every minute.',
   'analytics.generated_at': 'Read at {time}.',
 
   // ---- reports ----
@@ -238,12 +239,14 @@ export default {
 
   // ---- users ----
   'users.profile.heading': 'Profile',
-  'users.profile.note': 'The bundled host app runs here, so this service owns nicknames and avatars; a change reaches the user and their friends at once.',
+  'users.profile.note':
+    'The bundled host app runs here, so this service owns nicknames and avatars; a change reaches the user and their friends at once.',
   'users.profile.avatar': 'Avatar URL (https)',
   'users.profile.save': 'Save profile',
   'users.profile.unchanged': 'Nothing changed.',
   'users.profile.title': 'Change this user’s profile?',
-  'users.profile.body': '{user} will be shown as “{nickname}” with avatar {avatar}, on their devices and their friends’.',
+  'users.profile.body':
+    '{user} will be shown as “{nickname}” with avatar {avatar}, on their devices and their friends’.',
   'users.profile.done': 'The profile of {user} is saved.',
   'users.disabled_reason': 'Reason',
   'users.list.label': 'Users',
@@ -251,7 +254,8 @@ export default {
   'users.list.caption': '{caption}, page {page}',
   'users.list.next': 'Next page',
   'users.list.first': 'First page',
-  'users.list.partial': 'The online filter looked at its share of users for this page and stopped: fewer rows here do not mean the end. Use Next page to go on.',
+  'users.list.partial':
+    'The online filter looked at its share of users for this page and stopped: fewer rows here do not mean the end. Use Next page to go on.',
   'users.filters': 'Find users',
   'users.search': 'User ID, username or start of nickname',
   'users.sort': 'Sort by',
@@ -267,7 +271,8 @@ export default {
   'users.filter.open_reports': 'Open reports',
   'users.filter.open_reports.true': 'With open reports',
   'users.export': 'Export CSV',
-  'users.export.note': 'Export CSV downloads every user the filters select (at most 100,000 rows, in this order). It holds personal data and is recorded in the audit log.',
+  'users.export.note':
+    'Export CSV downloads every user the filters select (at most 100,000 rows, in this order). It holds personal data and is recorded in the audit log.',
   'users.col.user': 'User ID',
   'users.col.nickname': 'Nickname',
   'users.col.username': 'Username',
@@ -336,8 +341,10 @@ export default {
   'users.duration.forever': 'for good',
   'users.disable': 'Disable user',
   'users.disable.title': 'Disable this user?',
-  'users.disable.body': '{user} will be signed out of every device and refused (1003) {duration}. No reason will be shown to them.',
-  'users.disable.body_reason': '{user} will be signed out of every device and refused (1003) {duration}. Their app will show: “{reason}”.',
+  'users.disable.body':
+    '{user} will be signed out of every device and refused (1003) {duration}. No reason will be shown to them.',
+  'users.disable.body_reason':
+    '{user} will be signed out of every device and refused (1003) {duration}. Their app will show: “{reason}”.',
   'users.disable.done': '{user} is disabled.',
   'users.enable': 'Enable user',
   'users.enable.title': 'Enable this user?',
@@ -345,7 +352,8 @@ export default {
   'users.enable.done': '{user} is enabled.',
   'users.revoke': 'Revoke tokens',
   'users.revoke.title': 'Revoke every token?',
-  'users.revoke.body': 'Every token issued to {user} so far stops working (1102) and their connections close; they stay enabled and can sign in again.',
+  'users.revoke.body':
+    'Every token issued to {user} so far stops working (1102) and their connections close; they stay enabled and can sign in again.',
   'users.revoke.done': 'The tokens of {user} are revoked.',
 
   // ---- groups ----
@@ -369,7 +377,8 @@ export default {
   'groups.filter.open_reports': 'Open reports',
   'groups.filter.open_reports.true': 'With open reports',
   'groups.export': 'Export CSV',
-  'groups.export.note': 'Export CSV downloads every group the filters select (at most 100,000 rows, in this order); the export is recorded in the audit log.',
+  'groups.export.note':
+    'Export CSV downloads every group the filters select (at most 100,000 rows, in this order); the export is recorded in the audit log.',
   'groups.col.group': 'Group ID',
   'groups.col.name': 'Name',
   'groups.col.owner': 'Owner',
@@ -398,7 +407,8 @@ export default {
   'groups.actions': 'Group actions',
   'groups.disable': 'Disable group',
   'groups.disable.title': 'Disable this group?',
-  'groups.disable.body': 'Group {group} ({name}) will refuse every member’s sends and group operations (1218) until it is enabled again.',
+  'groups.disable.body':
+    'Group {group} ({name}) will refuse every member’s sends and group operations (1218) until it is enabled again.',
   'groups.disable.done': 'Group {group} is disabled.',
   'groups.enable': 'Enable group',
   'groups.enable.title': 'Enable this group?',
@@ -406,7 +416,8 @@ export default {
   'groups.enable.done': 'Group {group} is enabled.',
   'groups.dismiss': 'Dismiss group',
   'groups.dismiss.title': 'Dismiss this group for good?',
-  'groups.dismiss.body': 'Group {group} ({name}) will be dismissed as its owner would: all {count} members leave it and it cannot be restored.',
+  'groups.dismiss.body':
+    'Group {group} ({name}) will be dismissed as its owner would: all {count} members leave it and it cannot be restored.',
   'groups.dismiss.done': 'Group {group} is dismissed.',
   'groups.mute': 'Mute',
   'groups.mute.label': 'Mute {user}',
@@ -462,7 +473,8 @@ export default {
   'client_errors.per_hour': 'Occurrences per hour (UTC), the last 24 hours',
   'client_errors.per_day': 'Occurrences per day (UTC), the last 30 days',
   'client_errors.occurrences_title': 'Occurrences',
-  'client_errors.occurrences_note': 'Newest first. Each row is one device’s similar reports within a minute; rows older than the retention period are removed, the counts above are not.',
+  'client_errors.occurrences_note':
+    'Newest first. Each row is one device’s similar reports within a minute; rows older than the retention period are removed, the counts above are not.',
   'client_errors.occurrences_caption': 'Occurrences of this group, newest first',
   'client_errors.user': 'User',
   'client_errors.device': 'Device',

@@ -93,7 +93,8 @@ export default {
   'analytics.client_errors': '客户端错误（4xx、code ≠ 0）',
   'analytics.server_errors': '服务端错误（5xx）',
   'analytics.error_rate': '错误率（%）',
-  'analytics.note': '用户在某天发出 SDK 请求或建立连接，即计为当天活跃。消息与通话每分钟汇总一次；连接峰值每分钟采样一次。',
+  'analytics.note':
+    '用户在某天发出 SDK 请求或建立连接，即计为当天活跃。消息与通话每分钟汇总一次；连接峰值每分钟采样一次。',
   'analytics.generated_at': '读取于 {time}。',
 
   // ---- reports ----
@@ -265,7 +266,8 @@ export default {
   'users.filter.open_reports': '待处理举报',
   'users.filter.open_reports.true': '有待处理举报',
   'users.export': '导出 CSV',
-  'users.export.note': '“导出 CSV”会下载筛选条件选中的全部用户（最多 100,000 行，按当前排序）。文件包含个人数据，导出操作会记入审计日志。',
+  'users.export.note':
+    '“导出 CSV”会下载筛选条件选中的全部用户（最多 100,000 行，按当前排序）。文件包含个人数据，导出操作会记入审计日志。',
   'users.col.user': '用户 ID',
   'users.col.nickname': '昵称',
   'users.col.username': '用户名',
@@ -335,7 +337,8 @@ export default {
   'users.disable': '禁用用户',
   'users.disable.title': '禁用该用户？',
   'users.disable.body': '{user} 将在所有设备上被登出，并被拒绝访问（1003），时长：{duration}。不会向其显示原因。',
-  'users.disable.body_reason': '{user} 将在所有设备上被登出，并被拒绝访问（1003），时长：{duration}。其应用将显示：“{reason}”。',
+  'users.disable.body_reason':
+    '{user} 将在所有设备上被登出，并被拒绝访问（1003），时长：{duration}。其应用将显示：“{reason}”。',
   'users.disable.done': '已禁用 {user}。',
   'users.enable': '启用用户',
   'users.enable.title': '启用该用户？',
@@ -367,7 +370,8 @@ export default {
   'groups.filter.open_reports': '待处理举报',
   'groups.filter.open_reports.true': '有待处理举报',
   'groups.export': '导出 CSV',
-  'groups.export.note': '“导出 CSV”会下载筛选条件选中的全部群组（最多 100,000 行，按当前排序）；导出操作会记入审计日志。',
+  'groups.export.note':
+    '“导出 CSV”会下载筛选条件选中的全部群组（最多 100,000 行，按当前排序）；导出操作会记入审计日志。',
   'groups.col.group': '群组 ID',
   'groups.col.name': '名称',
   'groups.col.owner': '群主',
@@ -460,7 +464,8 @@ export default {
   'client_errors.per_hour': '每小时发生次数（UTC），最近 24 小时',
   'client_errors.per_day': '每天发生次数（UTC），最近 30 天',
   'client_errors.occurrences_title': '发生记录',
-  'client_errors.occurrences_note': '最新的在前。每一行是同一设备一分钟内的相似报告；超过保留期的记录会被删除，上方的计数不会减少。',
+  'client_errors.occurrences_note':
+    '最新的在前。每一行是同一设备一分钟内的相似报告；超过保留期的记录会被删除，上方的计数不会减少。',
   'client_errors.occurrences_caption': '该分组的发生记录，最新的在前',
   'client_errors.user': '用户',
   'client_errors.device': '设备',
