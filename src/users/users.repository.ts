@@ -103,6 +103,21 @@ export class UsersRepository {
     return rows[0] ? userFromRow(rows[0]) : null;
   }
 
+  /**
+   * The user's row, locked until commit: two changes of the same user's status in flight at once
+   * run one after the other, each reading what the other committed (so each audits its true
+   * `before`); on MariaDB a locking read sees the latest committed row, whatever the snapshot.
+   * SQLite runs one writer at a time; there it is a plain read.
+   */
+  async lockByExternalId(manager: EntityManager, externalId: string): Promise<User | null> {
+    if (hasEdgeWhitespace(externalId)) return null;
+    const rows = (await manager.query(
+      `SELECT ${USER_COLUMNS} FROM users WHERE external_id = ?${dialectOf(manager).forUpdate}`,
+      [externalId],
+    )) as UserRow[];
+    return rows[0] ? userFromRow(rows[0]) : null;
+  }
+
   /** The users that exist among these external IDs (at most a page of them: one IN list). */
   async findByExternalIds(externalIds: readonly string[]): Promise<User[]> {
     const unique = [...new Set(externalIds)].filter((id) => !hasEdgeWhitespace(id));

@@ -219,8 +219,12 @@ export class UsersService {
     disabled: boolean,
     opts: { until?: number | null; reason?: string | null } = {},
   ): Promise<{ before: User; after: User }> {
-    const user = await this.requireByExternalId(externalId, manager);
+    const user = await this.users.lockByExternalId(manager, externalId);
+    if (!user) throw new AppError(ErrorCode.PROFILE_INACCESSIBLE, 'user_id: no such user');
     if (!disabled && user.erasedAt !== null) throw erasedUser();
+    // A disable for good ends only when someone enables the user: a timed one must not shorten it.
+    if (disabled && opts.until != null && user.disabled && user.disabledUntil === null)
+      throw AppError.invalid('duration_seconds', 'the user is already disabled for good; enable first');
     const before = { ...user };
     const terms: DisableTerms = disabled
       ? { until: user.erasedAt !== null ? null : (opts.until ?? null), reason: opts.reason ?? null }

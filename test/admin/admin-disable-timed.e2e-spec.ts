@@ -114,20 +114,68 @@ describe('admin: timed disable with a reason', () => {
     // For good: no end (the token would expire long before a year passed, so the row is what says so).
     expect(await detail(user.userId)).toMatchObject({ disabled: true, disabled_until: null, disabled_reason: null });
 
-    // A timed disable with a reason replaces it; enabling clears both.
-    expectOk(await status({ user_id: user.userId, disabled: true, duration_seconds: 3600, reason: 'Cool down' }));
+    // A timed disable would quietly shorten it: refused, nothing changes. A new reason for good is fine.
+    const shorter = await status({ user_id: user.userId, disabled: true, duration_seconds: 3600, reason: 'Cool down' });
+    expect(shorter.body).toEqual({
+      code: 1004,
+      msg: 'duration_seconds: the user is already disabled for good; enable first',
+      data: null,
+    });
+    expect(await detail(user.userId)).toMatchObject({ disabled: true, disabled_until: null, disabled_reason: null });
+    expectOk(await status({ user_id: user.userId, disabled: true, reason: 'Cool down' }));
     expect((await api.raw.sync(user)).body.msg).toBe('Cool down');
     const enabled = expectOk<AdminUser>(await status({ user_id: user.userId, disabled: false }));
     expect(enabled).toMatchObject({ disabled: false, disabled_until: null, disabled_reason: null });
     expect((await api.raw.sync(user)).body.code).toBe(0);
     expect((await auditOf(user.userId)).map((a) => [a.action, a.after])).toEqual([
       ['user.enabled', { disabled: false, disabled_until: null, disabled_reason: null, token_version: 0 }],
-      [
-        'user.disabled',
-        { disabled: true, disabled_until: expect.any(Number), disabled_reason: 'Cool down', token_version: 0 },
-      ],
+      ['user.disabled', { disabled: true, disabled_until: null, disabled_reason: 'Cool down', token_version: 0 }],
       ['user.disabled', { disabled: true, disabled_until: null, disabled_reason: null, token_version: 0 }],
     ]);
+  });
+
+  it("a timed disable replaces a timed one, but never the host's disable for good", async () => {
+    const user = await issueUser(t);
+    expectOk(await status({ user_id: user.userId, disabled: true, duration_seconds: 600, reason: 'Wait' }));
+    const longer = expectOk<AdminUser>(
+      await status({ user_id: user.userId, disabled: true, duration_seconds: 7200, reason: 'Wait longer' }),
+    );
+    expect(longer).toMatchObject({ disabled: true, disabled_reason: 'Wait longer', disabled_until: expect.any(Number) });
+
+    const banned = await issueUser(t);
+    expectOk(
+      await t.http
+        .post('/app/sdk/users/status')
+        .set(...hostAuth())
+        .send({ user_id: banned.userId, disabled: true }),
+    );
+    const refused = await status({ user_id: banned.userId, disabled: true, duration_seconds: 86400, reason: 'spam' });
+    expect(refused.body).toMatchObject({ code: 1004, msg: expect.stringMatching(/^duration_seconds: /) });
+    expect(await detail(banned.userId)).toMatchObject({ disabled: true, disabled_until: null, disabled_reason: null });
+    expect(await auditOf(banned.userId)).toEqual([]);
+  });
+
+  it('concurrent changes of one user each audit the state the previous one left', async () => {
+    const user = await issueUser(t);
+    const reasons = ['one', 'two', 'three', 'four'];
+    const replies = await Promise.all(
+      reasons.map((reason) => status({ user_id: user.userId, disabled: true, duration_seconds: 600, reason })),
+    );
+    for (const reply of replies) expect(reply.body.code).toBe(0);
+    const rows = (await auditOf(user.userId)).reverse();
+    expect(rows).toHaveLength(reasons.length);
+    expect((rows[0].before as AdminUser).disabled_reason).toBeNull();
+    for (let i = 1; i < rows.length; i += 1)
+      expect((rows[i].before as AdminUser).disabled_reason).toBe((rows[i - 1].after as AdminUser).disabled_reason);
+    expect(new Set(rows.map((r) => (r.after as AdminUser).disabled_reason)).size).toBe(reasons.length);
+  });
+
+  it('takes no report_id: an action is linked to a report only through /reports/act', async () => {
+    const user = await issueUser(t);
+    const response = await status({ user_id: user.userId, disabled: true, reason: 'x', report_id: '1' });
+    expect(response.body).toMatchObject({ code: 1004, msg: expect.stringMatching(/^report_id: /) });
+    expect(await detail(user.userId)).toMatchObject({ disabled: false });
+    expect(await auditOf(user.userId)).toEqual([]);
   });
 
   it("the host's enable clears an operator's end and reason; its disable is for good", async () => {
