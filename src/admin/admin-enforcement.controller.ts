@@ -28,7 +28,7 @@ export class AdminGroupMembersController {
   })
   @ApiEnvelope(AdminMemberMuteReply, ENDPOINT_ERRORS.adminGroupMembers.mute)
   mute(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMuteMemberDto): Promise<AdminMemberMuteReply> {
-    return this.members.mute(actor, dto.group_id, dto.user_id, dto.duration_seconds, dto.report_id);
+    return this.members.mute(actor, dto.group_id, dto.user_id, dto.duration_seconds);
   }
 
   @Post('members/remove')
@@ -36,7 +36,7 @@ export class AdminGroupMembersController {
   @ApiOperation({ summary: "Remove a member, as the owner's removal; the owner cannot be removed (transfer first)." })
   @ApiEnvelope(AdminMemberRemoveReply, ENDPOINT_ERRORS.adminGroupMembers.remove)
   remove(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMemberRefDto): Promise<AdminMemberRemoveReply> {
-    return this.members.remove(actor, dto.group_id, dto.user_id, dto.report_id);
+    return this.members.remove(actor, dto.group_id, dto.user_id);
   }
 
   @Post('transfer')
@@ -46,7 +46,7 @@ export class AdminGroupMembersController {
   })
   @ApiEnvelope(AdminGroupTransferReply, ENDPOINT_ERRORS.adminGroupMembers.transfer)
   transfer(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMemberRefDto): Promise<AdminGroupTransferReply> {
-    return this.members.transferOwnership(actor, dto.group_id, dto.user_id, dto.report_id);
+    return this.members.transferOwnership(actor, dto.group_id, dto.user_id);
   }
 }
 
@@ -63,7 +63,7 @@ export class AdminMessagesController {
   })
   @ApiEnvelope(AdminMessagesChangeReply, ENDPOINT_ERRORS.adminMessages.recall)
   recall(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMessagesDto): Promise<AdminMessagesChangeReply> {
-    return this.messages.recall(actor, dto.conversation_id, dto.message_ids, dto.report_id);
+    return this.messages.recall(actor, dto.conversation_id, dto.message_ids);
   }
 
   @Post('delete')
@@ -73,6 +73,6 @@ export class AdminMessagesController {
   })
   @ApiEnvelope(AdminMessagesChangeReply, ENDPOINT_ERRORS.adminMessages.delete)
   delete(@CurrentAdmin() actor: AdminActor, @Body() dto: AdminMessagesDto): Promise<AdminMessagesChangeReply> {
-    return this.messages.delete(actor, dto.conversation_id, dto.message_ids, dto.report_id);
+    return this.messages.delete(actor, dto.conversation_id, dto.message_ids);
   }
 }

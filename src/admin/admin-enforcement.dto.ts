@@ -39,11 +39,6 @@ export const MAX_ADMIN_MESSAGE_IDS = 50;
 /** Absent is fine; a JSON null is refused by the rules that follow (it names the field). */
 const Absentable = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
-const REPORT_ID_DOC = {
-  description: 'The report this action is taken from: the audit row is listed in its history.',
-  example: '12',
-};
-
 /** POST /app/admin/users/status */
 export class SetUserStatusDto extends AdminUserActionDto {
   @ApiProperty() @Required() @IsBoolean({ message: 'disabled must be a JSON boolean' }) disabled: boolean;
@@ -69,20 +64,21 @@ export class SetUserStatusDto extends AdminUserActionDto {
   @Absentable()
   @IsText(REASON)
   reason?: string;
-
-  @ApiPropertyOptional(REPORT_ID_DOC) @Absentable() @IsText(DECIMAL_ID) report_id?: string;
 }
 
-/** POST /app/admin/users/status's body as the service takes it. */
+/**
+ * POST /app/admin/users/status's body as the service takes it. The direct endpoints take no
+ * report_id: an action is linked to a report only through POST /app/admin/reports/act, which
+ * checks that the action fits the report and moves it on.
+ */
 export function statusChangeOf(dto: SetUserStatusDto): UserStatusChange {
-  return { disabled: dto.disabled, durationSeconds: dto.duration_seconds, reason: dto.reason, reportId: dto.report_id };
+  return { disabled: dto.disabled, durationSeconds: dto.duration_seconds, reason: dto.reason };
 }
 
 @RefuseUnknownFields()
 export class AdminMemberRefDto {
   @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
   @ApiProperty({ example: 'u_10087' }) @Required() @IsText(USER_ID_RULES) user_id: string;
-  @ApiPropertyOptional(REPORT_ID_DOC) @Absentable() @IsText(DECIMAL_ID) report_id?: string;
 }
 
 /** POST /app/admin/groups/members/mute */
@@ -111,6 +107,4 @@ export class AdminMessagesDto {
   @ArrayUnique({ message: 'message_ids must not repeat an ID' })
   @IsText(DECIMAL_ID, { each: true })
   message_ids: string[];
-
-  @ApiPropertyOptional(REPORT_ID_DOC) @Absentable() @IsText(DECIMAL_ID) report_id?: string;
 }

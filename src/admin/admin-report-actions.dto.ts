@@ -6,6 +6,11 @@ import { Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
 import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
 import { ReportRefDto } from './admin.dto';
+import { MAX_DISABLE_REASON, MAX_DISABLE_SECONDS, MIN_DISABLE_SECONDS } from './admin-disable-terms';
+import { MAX_MUTE_SECONDS } from '../groups/dto/group.dto';
+
+/** One range for both actions that read duration_seconds; the service checks each action's own. */
+const DURATION_RANGE = `duration_seconds must be an integer from 1 to ${MAX_DISABLE_SECONDS} (disable_user: at least ${MIN_DISABLE_SECONDS}; mute_member: at most ${MAX_MUTE_SECONDS})`;
 
 const DECIMAL: TextRules = { min: 1, max: 19, pattern: { regex: /^[0-9]+$/, description: 'a decimal number' } };
 const MESSAGE_ID: TextRules = {
@@ -13,12 +18,13 @@ const MESSAGE_ID: TextRules = {
   max: 19,
   pattern: { regex: /^[1-9][0-9]*$/, description: 'a message ID (decimal, no leading zero)' },
 };
-/** The users.disabled_reason column: the user's client shows it as the 1003 error's msg. */
-const REASON: TextRules = { min: 1, max: 200, noControl: true, noEdgeWhitespace: true };
+/**
+ * The users.disabled_reason column: the user's client shows it as the 1003 error's msg. Edge
+ * whitespace is trimmed by the service (as POST /app/admin/users/status), which checks the length again.
+ */
+const REASON: TextRules = { min: 1, max: MAX_DISABLE_REASON, noControl: true };
 const NOTE: TextRules = { min: 0, max: 1000, pattern: { regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u, description: 'text' } };
 
-/** Ten years: longer is "for good" (leave duration_seconds out). */
-export const MAX_DISABLE_SECONDS = 10 * 365 * 24 * 3600;
 
 export const REPORT_ACTIONS = [
   'disable_user',
@@ -53,17 +59,17 @@ export class ReportActionDto extends ReportRefDto {
   user_id?: string;
 
   @ApiPropertyOptional({
-    description: `disable_user: JSON integer 1–${MAX_DISABLE_SECONDS}; absent means for good. mute_member: required, 1–2592000 (30 days).`,
+    description: `disable_user: JSON integer ${MIN_DISABLE_SECONDS}–${MAX_DISABLE_SECONDS} (a year); absent means for good; refused while the user is disabled for good (enable first). mute_member: required, 1–${MAX_MUTE_SECONDS} (30 days).`,
     example: 86400,
   })
   @Optional()
   @IsInt({ message: 'duration_seconds must be a JSON integer' })
-  @Min(1, { message: `duration_seconds must be an integer from 1 to ${MAX_DISABLE_SECONDS}` })
-  @Max(MAX_DISABLE_SECONDS, { message: `duration_seconds must be an integer from 1 to ${MAX_DISABLE_SECONDS}` })
+  @Min(1, { message: DURATION_RANGE })
+  @Max(MAX_DISABLE_SECONDS, { message: DURATION_RANGE })
   duration_seconds?: number;
 
   @ApiPropertyOptional({
-    description: "disable_user (required): 1–200 characters, shown to the user's client as the 1003 error's msg.",
+    description: `disable_user (required): 1–${MAX_DISABLE_REASON} characters after trimming edge whitespace, no control characters; shown to the user's client as the 1003 error's msg.`,
     example: 'Spam in group chats',
   })
   @Optional()
@@ -83,7 +89,8 @@ export class ReportActionDto extends ReportRefDto {
   message_ids?: string[];
 
   @ApiPropertyOptional({
-    description: "A moderator note (any action; close's note), kept in the report's history.",
+    description:
+      "close only (refused with any other action): a moderator note, kept on the closing report.transitioned audit row in the report's history.",
   })
   @Optional()
   @IsText(NOTE)

@@ -104,7 +104,10 @@ export class AdminReportActionsService {
         return { action: dto.action, ...this.messagesOf(report, dto.action, dto.message_ids) };
       case 'disable_group':
       case 'dismiss_group':
-        return { action: dto.action, groupId: this.groupOf(report, dto.action) };
+        // A user report's evidence group is where one member misbehaved, not what was reported.
+        if (report.targetType !== 'group')
+          throw AppError.invalid('action', `${dto.action} needs a group report; this report is about a user`);
+        return { action: dto.action, groupId: report.targetPublicId };
       case 'close':
         if (report.status === 'closed') throw AppError.invalid('action', 'the report is already closed');
         return { action: 'close', note: dto.note ?? '' };
@@ -198,7 +201,7 @@ export class AdminReportActionsService {
     return new Set(users.map((u) => u.externalId));
   }
 
-  /** The report's group: the reported group, or the group conversation a user report's evidence is from. */
+  /** The group a mute takes place in: the reported group, or the group conversation a user report's evidence is from. */
   private groupOf(report: Report, action: ReportAction): string {
     if (report.targetType === 'group') return report.targetPublicId;
     const ref = report.conversationId ? parseConversationId(report.conversationId) : null;

@@ -4,7 +4,8 @@
 import { ApiClient, IssuedUser, friendCid, groupCid } from '../helpers/api-client';
 import { expectOk } from '../helpers/assertions';
 import { AdminSession, adminSession } from '../helpers/admin-client';
-import { TestApp, startTestApp } from '../helpers/test-app';
+import { DataSource } from 'typeorm';
+import { TestApp, hostAuth, startTestApp } from '../helpers/test-app';
 import { Row, act, auditOf, detail, expectRefused, expectRoleRefused, fileReport } from './report-admin-kit';
 
 describe('moderation from a report (issue 25)', () => {
@@ -181,7 +182,7 @@ describe('moderation from a report (issue 25)', () => {
     expect((await api.raw.sendText(a.owner, groupCid(a.groupId), 'x')).body.code).toBe(1218);
     expect((await auditOf(viewer, 'group', a.groupId))[0]).toMatchObject({ report_id: a.reportId });
 
-    const b = await groupReport('user');
+    const b = await groupReport('group');
     expectOk(await act(moderator, { report_id: b.reportId, action: 'dismiss_group' }));
     const send = await api.raw.sendText(b.owner, groupCid(b.groupId), 'x');
     expect(send.body.code).not.toBe(0);
@@ -221,7 +222,10 @@ describe('moderation from a report (issue 25)', () => {
       [reportId, { action: 'close', reason: 'x' }, 'reason'],
       [reportId, { action: 'disable_user', reason: 'x', duration_seconds: 0 }, 'duration_seconds'],
       [reportId, { action: 'disable_user', reason: 'x', duration_seconds: '60' }, 'duration_seconds'],
-      [reportId, { action: 'disable_user', reason: ' padded ' }, 'reason'],
+      [reportId, { action: 'disable_user', reason: '   ' }, 'reason'],
+      [reportId, { action: 'disable_user', reason: 'x', duration_seconds: 30 }, 'duration_seconds'],
+      [reportId, { action: 'disable_user', reason: 'x', duration_seconds: 2 * 31_536_000 }, 'duration_seconds'],
+      [reportId, { action: 'disable_user', reason: 'x', note: 'a note' }, 'note'],
       [reportId, { action: 'ban' }, 'action'],
       [reportId, { action: 'close', notes: 'typo' }, 'notes'],
       ['999999999999', { action: 'close' }, 'report_id'],
@@ -247,6 +251,97 @@ describe('moderation from a report (issue 25)', () => {
       expect({ id, status: report.status, history }).toEqual({ id, status: 'pending', history: [] });
     }
     expect(await auditOf(viewer, 'user', target.userId)).toEqual([]);
+  });
+
+  it("states disable_user's limits as the service applies them, and trims the reason's edge spaces", async () => {
+    const { target, reportId } = await directReport();
+    for (const duration of [30, 400_000_000]) {
+      const response = await act(moderator, {
+        report_id: reportId,
+        action: 'disable_user',
+        reason: 'x',
+        duration_seconds: duration,
+      });
+      expectRefused(response, 1004, 'duration_seconds');
+      expect(response.body.msg).toContain('31536000');
+      expect(response.body.msg).not.toContain('315360000');
+    }
+    const reply = expectOk<Row>(
+      await act(moderator, { report_id: reportId, action: 'disable_user', reason: '  padded  ', duration_seconds: 60 }),
+    );
+    expect(reply).toMatchObject({ target_id: target.userId, report: { status: 'reviewed' } });
+    expect((await api.raw.sync(target)).body).toEqual({ code: 1003, msg: 'padded', data: null });
+  });
+
+  it("a timed disable_user never shortens the host's disable for good: 1004, the report stays pending", async () => {
+    const { target, reportId } = await directReport();
+    expectOk(
+      await t.http
+        .post('/app/sdk/users/status')
+        .set(...hostAuth())
+        .send({ user_id: target.userId, disabled: true }),
+    );
+    const response = await act(moderator, {
+      report_id: reportId,
+      action: 'disable_user',
+      duration_seconds: 86400,
+      reason: 'spam',
+    });
+    expect(response.body).toEqual({
+      code: 1004,
+      msg: 'duration_seconds: the user is already disabled for good; enable first',
+      data: null,
+    });
+    t.clock.advance(2 * 24 * 3600 * 1000);
+    try {
+      expect((await api.raw.sync(target)).body.code).toBe(1003);
+    } finally {
+      t.clock.advance(-2 * 24 * 3600 * 1000);
+    }
+    const { report, history } = await detail(viewer, reportId);
+    expect({ status: report.status, history }).toEqual({ status: 'pending', history: [] });
+    // Without a duration (for good, with the operator's reason) it acts.
+    expectOk(await act(moderator, { report_id: reportId, action: 'disable_user', reason: 'spam' }));
+    expect((await api.raw.sync(target)).body).toEqual({ code: 1003, msg: 'spam', data: null });
+  });
+
+  it('a user report cannot disable or dismiss the group its evidence is from; it can mute there', async () => {
+    const { owner, abuser, groupId, reportId } = await groupReport('user');
+    for (const action of ['disable_group', 'dismiss_group'])
+      expectRefused(await act(moderator, { report_id: reportId, action }), 1004, 'action');
+    expect((await api.raw.sendText(owner, groupCid(groupId), 'still here')).body.code).toBe(0);
+    expect(await auditOf(viewer, 'group', groupId)).toEqual([]);
+    expect((await detail(viewer, reportId)).report.status).toBe('pending');
+    expectOk(await act(moderator, { report_id: reportId, action: 'mute_member', duration_seconds: 60 }));
+    expect((await api.raw.sendText(abuser, groupCid(groupId), 'muted')).body.code).toBe(1203);
+  });
+
+  it('the direct endpoints take no report_id: no report history can be forged from them', async () => {
+    const { reporter, target, mids, reportId } = await directReport();
+    const inGroup = await groupReport('user');
+    const member = { group_id: inGroup.groupId, user_id: inGroup.abuser.userId, report_id: inGroup.reportId };
+    const conversationId = String(
+      (
+        (await t.app
+          .get(DataSource)
+          .query('SELECT conversation_ref FROM reports WHERE id = ?', [reportId])) as Array<{ conversation_ref: unknown }>
+      )[0].conversation_ref,
+    );
+    for (const [path, body] of [
+      ['/app/admin/users/status', { user_id: target.userId, disabled: true, report_id: reportId }],
+      ['/app/admin/messages/recall', { conversation_id: conversationId, message_ids: mids, report_id: reportId }],
+      ['/app/admin/messages/delete', { conversation_id: conversationId, message_ids: mids, report_id: reportId }],
+      ['/app/admin/groups/members/mute', { ...member, duration_seconds: 60 }],
+      ['/app/admin/groups/members/remove', member],
+      ['/app/admin/groups/transfer', member],
+    ] as Array<[string, Row]>)
+      expectRefused(await moderator.post(path, body), 1004, 'report_id');
+    expect((await api.raw.sync(target)).body.code).toBe(0);
+    expect((await api.latest(reporter, friendCid(target))).messages.map((m) => m.status)).toEqual(['normal', 'normal']);
+    const { report, history } = await detail(viewer, reportId);
+    expect({ status: report.status, history }).toEqual({ status: 'pending', history: [] });
+    expect((await detail(viewer, inGroup.reportId)).history).toEqual([]);
+    expect((await api.raw.sendText(inGroup.abuser, groupCid(inGroup.groupId), 'still a member')).body.code).toBe(0);
   });
 
   it('two moderators acting at once: one effect, the report moved once, both histories consistent', async () => {

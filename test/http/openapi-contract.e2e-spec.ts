@@ -612,7 +612,7 @@ describe('replies match the served OpenAPI document', () => {
     });
     const messages = { conversation_id: `group_${moderated}`, message_ids: [spoken.message.mid] };
     await ok('POST /app/admin/messages/recall', { headers: as, body: messages });
-    await ok('POST /app/admin/messages/delete', { headers: as, body: { ...messages, report_id: '1' } });
+    await ok('POST /app/admin/messages/delete', { headers: as, body: messages });
     await refused('POST /app/admin/messages/delete', 1201, {
       headers: as,
       body: { conversation_id: '999999999999', message_ids: ['1'] },

@@ -42,7 +42,8 @@ export function reportActions(d, reload) {
   if (users.length) forms.push(disableUserForm(r, users, act));
   if (users.length && group) forms.push(muteForm(r, users, group, act));
   if (r.message_ids.length) forms.push(messagesForm(r, d.messages ?? [], act));
-  if (group) forms.push(groupForm(r, group, act));
+  // Only a group report can disable or dismiss its group (the API refuses it from a user report).
+  if (r.target_type === 'group') forms.push(groupForm(r, r.target_id, act));
   if (r.status !== 'closed') forms.push(closeForm(r, act));
   if (r.status === 'pending') forms.push(reviewedForm(r, reload));
   return h('div', { class: 'report-actions' }, forms);
