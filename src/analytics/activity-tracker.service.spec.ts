@@ -1,7 +1,8 @@
 import { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import type { UsersService } from '../users/users.service';
-import { ActivityTracker, LAST_ACTIVE_EVERY_MS } from './activity-tracker.service';
+import type { MetricsService } from '../metrics/metrics.service';
+import { ActivityTracker, LAST_ACTIVE_EVERY_MS, MAX_PENDING, WRITE_CHUNK } from './activity-tracker.service';
 import type { AnalyticsUserDaysRepository } from './analytics-user-days.repository';
 import { DAY_MS } from './rollup';
 
@@ -26,13 +27,15 @@ function tracker(start = D + 1000) {
   const userDays = {
     record: jest.fn(async (day: number, ids: readonly string[]) => void recorded.push({ day, ids: [...ids] })),
   };
+  const dropped = { inc: jest.fn() };
   const service = new ActivityTracker(
     { analytics: { flushMs: 5000 } } as AppConfig,
     clock,
     users as unknown as UsersService,
     userDays as unknown as AnalyticsUserDaysRepository,
+    { analyticsActivityDropped: dropped } as unknown as MetricsService,
   );
-  return { service, clock, touched, recorded, users, userDays };
+  return { service, clock, touched, recorded, users, userDays, dropped };
 }
 
 describe('ActivityTracker', () => {
@@ -77,5 +80,66 @@ describe('ActivityTracker', () => {
     service.seen('1');
     await service.flush();
     expect(recorded).toEqual([{ day: D, ids: ['1'] }]);
+  });
+
+  it('runs one write and queues at most one more while the database is slow, whatever the request rate', async () => {
+    const { service, touched, users } = tracker();
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
+    users.touchLastActive.mockImplementationOnce(async (ids: readonly string[], at: number) => {
+      touched.push({ ids: [...ids], at });
+      await stalled;
+    });
+    service.seen('first');
+    void service.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(touched).toHaveLength(1);
+    // 20,000 users, each its own request, arrive while the first write waits: past the 5,000 that start a flush.
+    for (let i = 0; i < 20_000; i++) service.seen(`u${i}`);
+    const flushes = [service.flush(), service.flush(), service.flush()];
+    release();
+    await Promise.all(flushes);
+    await service.flush();
+    // The stalled write, then one write of all 20,000 in statements of 500.
+    expect(touched.slice(1).map((t) => t.ids.length)).toEqual(Array.from({ length: 40 }, () => WRITE_CHUNK));
+    expect(new Set(touched.slice(1).flatMap((t) => t.ids)).size).toBe(20_000);
+  });
+
+  it('drops entries beyond the cap while the database is slow, counted, and queues those users at their next request', async () => {
+    const { service, touched, recorded, users, dropped } = tracker();
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
+    users.touchLastActive.mockImplementationOnce(async () => {
+      await stalled;
+    });
+    service.seen('first');
+    void service.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    // Each user is two entries (last_active_at and the day's row).
+    const users2 = MAX_PENDING / 2 + 10;
+    for (let i = 0; i < users2; i++) service.seen(`u${i}`);
+    expect(dropped.inc.mock.calls.length).toBe(20);
+    release();
+    await service.flush();
+    await service.flush();
+    const written = new Set(touched.flatMap((t) => t.ids));
+    expect(written.size).toBe(MAX_PENDING / 2);
+    expect(written.has(`u${users2 - 1}`)).toBe(false);
+    // Nothing marked them as queued: their next request does.
+    service.seen(`u${users2 - 1}`);
+    await service.flush();
+    expect(touched.at(-1)!.ids).toEqual([`u${users2 - 1}`]);
+    expect(recorded.at(-1)!.ids).toEqual([`u${users2 - 1}`]);
+  });
+
+  it('forgets an erased user: nothing of theirs pending is written, and their day rows are deleted', async () => {
+    const { service, touched, recorded, userDays } = tracker();
+    (userDays as unknown as { deleteOfUser: jest.Mock }).deleteOfUser = jest.fn(async () => 3);
+    service.seen('gone');
+    service.seen('kept');
+    expect(await service.eraseUser('gone')).toBe(3);
+    await service.flush();
+    expect(touched.map((t) => t.ids)).toEqual([['kept']]);
+    expect(recorded.map((r) => r.ids)).toEqual([['kept']]);
   });
 });

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { executeCountedAlone } from '../database/execute-counted';
 import { dialectOf } from '../database/sql-dialect';
 import { AnalyticsUserDayEntity } from './analytics.entities';
+import { DAY_MS } from './rollup';
 
 const CHUNK = 500;
 
@@ -26,6 +27,27 @@ export class AnalyticsUserDaysRepository {
         chunk.flatMap((id) => [day, id]),
       );
     }
+  }
+
+  /**
+   * Deletes every day the user was active on (an erasure), answering how many rows went. The key
+   * is (day, user_id) with no index on user_id alone: naming every day from the first on record
+   * to `lastDay` makes it point deletes by the key, 100 days a statement, not a scan of the table.
+   */
+  async deleteOfUser(userId: string, lastDay: number): Promise<number> {
+    const first = await this.firstDay();
+    if (first === null) return 0;
+    let deleted = 0;
+    for (let from = first; from <= lastDay; from += 100 * DAY_MS) {
+      const days: number[] = [];
+      for (let day = from; day <= lastDay && days.length < 100; day += DAY_MS) days.push(day);
+      deleted += await executeCountedAlone(
+        this.rows.manager.connection,
+        `DELETE FROM analytics_user_days WHERE day IN (${days.map(() => '?').join(', ')}) AND user_id = ?`,
+        [...days, userId],
+      );
+    }
+    return deleted;
   }
 
   /** Users active on `day` (a range of the primary key). */

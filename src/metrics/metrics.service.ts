@@ -107,6 +107,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly analyticsActivityDropped = new Counter({
+    name: 'im_analytics_activity_dropped_total',
+    help: "Activity marks (active: last_active_at, day: the day's DAU row) not queued because 100,000 already waited for the database; the user's next request queues them again",
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   readonly backgroundItemFailures = new Counter({
     name: 'im_background_item_failures_total',
     help: 'Items of a background pass (a call of the call timers, a user of the presence sweep) that failed on their own while the pass went on, by pass',

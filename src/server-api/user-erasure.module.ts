@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminModule } from '../admin/admin.module';
+import { AnalyticsActivityModule } from '../analytics/analytics-activity.module';
 import { SecretGuard } from '../auth/secret.guard';
 import { ClientErrorsModule } from '../client-errors/client-errors.module';
 import { ConversationsModule } from '../conversations/conversations.module';
@@ -31,6 +32,7 @@ import { UserExportService } from './user-export.service';
   imports: [
     TypeOrmModule.forFeature([UserErasureEntity]),
     AdminModule,
+    AnalyticsActivityModule,
     ClientErrorsModule,
     ConversationsModule,
     FriendsModule,

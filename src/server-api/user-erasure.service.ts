@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AdminAuditService } from '../admin/admin-audit.service';
+import { ActivityTracker } from '../analytics/activity-tracker.service';
 import { ClientErrorRecordsService } from '../client-errors/client-error-records.service';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -70,6 +71,7 @@ export class UserErasureService {
     private readonly clientErrors: ClientErrorRecordsService,
     private readonly hostAccounts: HostAccountErasure,
     private readonly push: PushService,
+    private readonly activity: ActivityTracker,
     private readonly conversations: ConversationStore,
     private readonly outbox: OutboxWriter,
     private readonly audit: AdminAuditService,
@@ -145,6 +147,8 @@ export class UserErasureService {
     };
     // Device tokens and push settings are the user's data too (the lock-out's revocation already dropped most).
     await this.push.eraseUser(user.id);
+    // Which days they were active (DAU/MAU's source); the days' stored totals stay, as counts of nobody.
+    await this.activity.eraseUser(user.id);
     // Everyone who may show the profile: former friends and the other side of each one-to-one conversation.
     const audience = [
       ...new Set([user.id, ...friends.formerFriendIds, ...(await this.conversations.directPeerIds(user.id))]),

@@ -3,6 +3,8 @@
 // user's old token and sockets meet, that the host's user_id is free for a new user, and that a
 // repeat, a concurrent repeat and bad input change nothing.
 import { DataSource } from 'typeorm';
+import { ActivityTracker } from '../../src/analytics/activity-tracker.service';
+import { DAY_MS, dayOf } from '../../src/analytics/rollup';
 import type { UserErasureReply } from '../../src/contract';
 import { ApiClient, friendCid, groupCid } from '../helpers/api-client';
 import { passwordLogin, signUp } from '../helpers/host-app-client';
@@ -83,6 +85,26 @@ describe.each([
         Date.now(),
         alice.id,
       ]);
+    // Her activity history (DAU/MAU's source): today's from her requests, and an older day.
+    const tracker = t.app.get(ActivityTracker);
+    await tracker.flush();
+    const activeDays = async (id: string): Promise<number> =>
+      Number(
+        (
+          (await t.app
+            .get(DataSource)
+            .query('SELECT COUNT(*) AS n FROM analytics_user_days WHERE user_id = ?', [id])) as Array<{ n: unknown }>
+        )[0].n,
+      );
+    await t.app
+      .get(DataSource)
+      .query('INSERT INTO analytics_user_days (day, user_id) VALUES (?, ?)', [
+        dayOf(Date.now()) - 200 * DAY_MS,
+        alice.id,
+      ]);
+    expect(await activeDays(alice.id)).toBe(2);
+    const bobsDays = await activeDays(bob.id);
+    expect(bobsDays).toBeGreaterThan(0);
     const reply = await erase(t, { user_id: alice.userId, request_id: `erase-${alice.userId}` });
     expect(reply).toEqual({
       status: 'erased',
@@ -167,6 +189,8 @@ describe.each([
       Record<string, unknown>
     >;
     expect(row).toEqual({ disabled_reason: null, disabled_until: null, last_active_at: null });
+    await tracker.flush();
+    expect({ alice: await activeDays(alice.id), bob: await activeDays(bob.id) }).toEqual({ alice: 0, bob: bobsDays });
 
     // Erased or unknown: nothing to do, said clearly. The same request_id replays the first reply.
     expect(await erase(t, { user_id: alice.userId })).toMatchObject({ status: 'not_found', erased_at: null });
