@@ -8,8 +8,19 @@ export class MessageTypeCountReply {
 
 export class AnalyticsDayReply {
   @ApiProperty({ description: 'Unix ms of the UTC midnight that starts the day.' }) day: number;
-  @ApiProperty({ description: 'Users active that day (an SDK request or a socket connection).' }) dau: number;
-  @ApiProperty({ description: 'Distinct users active in the 30 days ending that day.' }) mau: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'Users active that day (an SDK request or a socket connection). Today and yesterday are counted live; older days come from the rollup job once it has finished them. Null: a finished day the job has not computed yet (it lags behind), unknown rather than zero.',
+  })
+  dau: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Distinct users active in the 30 days ending that day; null exactly when dau is (not computed yet).',
+  })
+  mau: number | null;
   @ApiProperty({ description: 'Messages sent that day, all types (rolled up every minute, about a minute behind).' })
   messages: number;
   @ApiProperty({ type: [MessageTypeCountReply], description: 'Messages by type; types without messages are left out.' })

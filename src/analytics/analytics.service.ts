@@ -15,8 +15,11 @@ export interface ActiveUsers {
   mau: number;
 }
 
-export interface AnalyticsDay extends ActiveUsers {
+export interface AnalyticsDay {
   day: number;
+  /** Null on a finished day the job has not stored yet (it lags) and that is older than the live days. */
+  dau: number | null;
+  mau: number | null;
   /** Messages by type (only types with messages). */
   messages: Map<string, number>;
   calls: number;
@@ -78,7 +81,14 @@ export class AnalyticsService {
     );
     const types = new Set<string>();
     for (const row of daily) applyDaily(days.get(row.bucket), row, types);
-    const live = bucketStarts(Math.max(from, finished.at + DAY_MS, today - (LIVE_DAYS - 1) * DAY_MS), today, DAY_MS);
+    const liveFrom = Math.max(from, finished.at + DAY_MS, today - (LIVE_DAYS - 1) * DAY_MS);
+    // A lagging job (stopped, lease stuck, catching up) leaves days between its cursor and the live
+    // days: unknown, not zero. Before the first day on record there is nothing to compute.
+    const pendingFrom = finished.at > 0 ? finished.at + DAY_MS : await this.userDays.firstDay();
+    if (pendingFrom !== null)
+      for (const day of bucketStarts(Math.max(from, pendingFrom), liveFrom - DAY_MS, DAY_MS))
+        Object.assign(days.get(day)!, { dau: null, mau: null });
+    const live = bucketStarts(liveFrom, today, DAY_MS);
     const counted = await Promise.all(live.map((day) => this.activeOn(day)));
     live.forEach((day, i) => Object.assign(days.get(day)!, counted[i]));
     const hours = new Map<number, AnalyticsHour>(
@@ -88,7 +98,7 @@ export class AnalyticsService {
       ]),
     );
     for (const row of hourly) applyHourly(hours.get(row.bucket), row);
-    const todayDay = days.get(today)!;
+    const todayDay = days.get(today)! as AnalyticsDay & ActiveUsers;
     return {
       days: [...days.values()],
       hours: [...hours.values()],

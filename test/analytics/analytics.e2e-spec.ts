@@ -107,6 +107,23 @@ describe('analytics', () => {
     }
   });
 
+  it('writes a batch larger than SQLite binds in one statement: 35,000 users in one flush', async () => {
+    const t = await start();
+    const T = Date.now();
+    t.clock.set(T);
+    const real = await issueUser(t);
+    const tracker = t.app.get(ActivityTracker);
+    // IDs past any user's: last_active_at touches nobody there, the day rows are written all the same.
+    const ids = [real.id, ...Array.from({ length: 35_000 }, (_, i) => String(9_000_000_000 + i))];
+    for (const id of ids) tracker.seen(id);
+    await tracker.flush();
+    await tracker.flush();
+    const [days] = await query(t, 'SELECT COUNT(*) AS n FROM analytics_user_days WHERE day = ?', [dayOf(T)]);
+    expect(Number(days.n)).toBe(ids.length);
+    const [user] = await query(t, 'SELECT last_active_at FROM users WHERE id = ?', [real.id]);
+    expect(Number(user.last_active_at)).toBe(T);
+  });
+
   it('rolls messages up by day and type, each batch once under two instances, only once settled', async () => {
     const a = await start();
     const b = await start();
@@ -218,6 +235,42 @@ describe('analytics', () => {
     expect(run.deleted.analytics_user_days).toBe(4);
     expect(await query(t, 'SELECT day FROM analytics_user_days ORDER BY day')).toHaveLength(2);
     expect(await daily(t, old, 'dau')).toEqual({ '': 3 });
+  });
+
+  it('answers null DAU/MAU for the days a lagging job has not computed, not zero', async () => {
+    const t = await start();
+    const now = Date.now();
+    t.clock.set(now);
+    const today = dayOf(now);
+    await query(t, 'INSERT INTO analytics_user_days (day, user_id) VALUES (?, 1), (?, 2), (?, 3)', [
+      today - 6 * DAY_MS,
+      today - 3 * DAY_MS,
+      today - DAY_MS,
+    ]);
+    // The job stored up to five days ago, then stopped.
+    await t.app
+      .get(AnalyticsRollupsRepository)
+      .upsert('analytics_daily', [{ bucket: today - 5 * DAY_MS, metric: 'dau', dimension: '', value: 0 }], 'set');
+    await query(t, "UPDATE analytics_jobs SET cursor_at = ? WHERE name = 'active_days'", [today - 5 * DAY_MS]);
+    const viewer = await adminSession(t, 'viewer');
+    const reply = expectOk<{ days: Array<{ day: number; dau: number | null; mau: number | null }> }>(
+      await viewer.get('/app/admin/analytics', { range: '30d' }),
+    );
+    expect(reply.days.slice(-6).map(({ day, dau, mau }) => ({ ago: (today - day) / DAY_MS, dau, mau }))).toEqual([
+      { ago: 5, dau: 0, mau: 0 },
+      { ago: 4, dau: null, mau: null },
+      { ago: 3, dau: null, mau: null },
+      { ago: 2, dau: null, mau: null },
+      { ago: 1, dau: 1, mau: 3 },
+      { ago: 0, dau: 0, mau: 0 },
+    ]);
+
+    // Before the job's first run, only days before the first one on record are known zeros.
+    await query(t, "UPDATE analytics_jobs SET cursor_at = 0 WHERE name = 'active_days'");
+    const fresh = expectOk<{ days: Array<{ day: number; dau: number | null }> }>(
+      await viewer.get('/app/admin/analytics', { range: '30d' }),
+    );
+    expect(fresh.days.slice(-8).map((d) => d.dau)).toEqual([0, null, null, null, null, null, 1, 0]);
   });
 
   it('answers the analytics page from the rollups: 30 or 90 days, 48 hours, for every role', async () => {

@@ -82,6 +82,7 @@ export default {
   'analytics.active_users': 'Active users',
   'analytics.dau': 'Daily active users',
   'analytics.mau': 'Monthly active users (30 days)',
+  'analytics.not_computed': 'Not computed yet',
   'analytics.messages_by_type': 'Messages per day by type',
   'analytics.messages': 'Messages',
   'analytics.calls': 'Calls and call minutes per day',

@@ -82,6 +82,7 @@ export default {
   'analytics.active_users': '活跃用户',
   'analytics.dau': '日活跃用户',
   'analytics.mau': '月活跃用户（30 天）',
+  'analytics.not_computed': '尚未计算',
   'analytics.messages_by_type': '每日各类型消息数',
   'analytics.messages': '消息',
   'analytics.calls': '每日通话数与通话分钟数',

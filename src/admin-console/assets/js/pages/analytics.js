@@ -3,6 +3,7 @@ import { card, chartFigure, dayLabel, hourLabel } from '../charts.js';
 import { field, h, select, time } from '../dom.js';
 import { t } from '../i18n.js';
 
+const notComputed = (value) => (value === null ? t('analytics.not_computed') : value);
 const sum = (values) => values.reduce((total, n) => total + n, 0);
 
 /** Analytics from the service's rollups: daily series over 30 or 90 days, hourly over 48 hours. */
@@ -46,8 +47,9 @@ export async function renderAnalytics(main, { params = [] } = {}) {
         labels: days,
         rowLabel: t('charts.day'),
         series: [
-          { label: t('analytics.dau'), values: d.days.map((day) => day.dau), kind: 'line' },
-          { label: t('analytics.mau'), values: d.days.map((day) => day.mau), kind: 'line' },
+          // null: a day the rollup job has not computed yet; the line leaves a gap, the table says so.
+          { label: t('analytics.dau'), values: d.days.map((day) => day.dau), kind: 'line', format: notComputed },
+          { label: t('analytics.mau'), values: d.days.map((day) => day.mau), kind: 'line', format: notComputed },
         ],
       }),
       chartFigure({
