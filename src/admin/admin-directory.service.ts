@@ -16,16 +16,14 @@ import { AdminAuditService } from './admin-audit.service';
 import {
   AdminGroupDismissReply,
   AdminGroupMembersPageReply,
-  AdminGroupPageReply,
   AdminGroupReply,
   AdminUserDetailReply,
-  AdminUserPageReply,
   AdminUserReply,
   toAdminGroupMemberReply,
   toAdminGroupReply,
   toAdminUserReply,
 } from './admin-moderation.reply';
-import { GroupMembersQueryDto, GroupsQueryDto, UsersQueryDto } from './admin.dto';
+import { GroupMembersQueryDto } from './admin.dto';
 import { pageOf } from './admin-pages';
 import { UserStatusChange, disableTerms } from './admin-disable-terms';
 
@@ -57,19 +55,6 @@ export class AdminDirectoryService {
     private readonly cursors: CursorCodec,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
-
-  async searchUsers(actor: AdminActor, dto: UsersQueryDto): Promise<AdminUserPageReply> {
-    const filters = { q: dto.q };
-    const after = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.users', filters) : null;
-    const rows = await this.users.search(dto.q, after, PAGE + 1);
-    const now = this.clock.now();
-    return pageOf(
-      rows,
-      PAGE,
-      (u) => toAdminUserReply(u, now),
-      (last) => this.cursors.encode(actor.id, 'admin.users', filters, String(last.id)),
-    );
-  }
 
   async userDetail(externalId: string): Promise<AdminUserDetailReply> {
     const user = await this.requireUser(externalId);
@@ -126,24 +111,6 @@ export class AdminDirectoryService {
     });
     this.users.accessChanged(after.id, 'revoked');
     return toAdminUserReply(after, this.clock.now());
-  }
-
-  async searchGroups(actor: AdminActor, dto: GroupsQueryDto): Promise<AdminGroupPageReply> {
-    const filters = { q: dto.q };
-    const after = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.groups', filters) : null;
-    const rows = await this.groups.search(dto.q, after, PAGE + 1);
-    const page = rows.slice(0, PAGE);
-    const [owners, counts] = await Promise.all([
-      this.users.findByIds(page.map((g) => g.ownerId)),
-      this.groups.countActiveMembersByGroup(page.map((g) => g.id)),
-    ]);
-    const ownerIds = new Map(owners.map((u) => [String(u.id), u.externalId]));
-    return pageOf(
-      rows,
-      PAGE,
-      (g) => toAdminGroupReply(g, ownerIds.get(g.ownerId) ?? '', counts.get(g.id) ?? 0),
-      (last) => this.cursors.encode(actor.id, 'admin.groups', filters, String(last.id)),
-    );
   }
 
   async groupMembers(actor: AdminActor, dto: GroupMembersQueryDto): Promise<AdminGroupMembersPageReply> {

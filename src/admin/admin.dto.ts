@@ -12,7 +12,6 @@ const PASSWORD: TextRules = { min: 1, max: 1024 };
 const DECIMAL: TextRules = { min: 1, max: 19, pattern: { regex: /^[0-9]+$/, description: 'a decimal number' } };
 /** A time in Unix ms: at most 15 digits, so it stays an exact number (2^53 has 16). */
 export const UNIX_MS: TextRules = { min: 1, max: 15, pattern: { regex: /^[0-9]+$/, description: 'a time in Unix ms' } };
-const SEARCH: TextRules = { min: 1, max: 80, noControl: true };
 const NOTE: TextRules = { min: 0, max: 1000, pattern: { regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u, description: 'text' } };
 const SHORT: TextRules = { min: 1, max: 128, noControl: true, noEdgeWhitespace: true };
 const TIME_DOC = {
@@ -147,13 +146,6 @@ export class ClientErrorRefDto {
   merge_key: string;
 }
 
-export class UsersQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ description: 'Exact user_id or username, or the start of a nickname.' })
-  @Optional()
-  @IsText(SEARCH)
-  q?: string;
-}
-
 export class AdminUserRefDto {
   @ApiProperty({ example: 'u_10086' }) @Required() @IsText(USER_ID_RULES) user_id: string;
 }
@@ -164,13 +156,6 @@ export class AdminUserActionDto extends AdminUserRefDto {}
 
 export class SetDisabledUserDto extends AdminUserActionDto {
   @ApiProperty() @Required() @IsBoolean({ message: 'disabled must be a JSON boolean' }) disabled: boolean;
-}
-
-export class GroupsQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ description: 'Exact group_id, or the start of a name.' })
-  @Optional()
-  @IsText(SEARCH)
-  q?: string;
 }
 
 @RefuseUnknownFields()

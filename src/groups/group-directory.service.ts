@@ -44,11 +44,6 @@ export class GroupDirectory {
     return this.groups.countActiveGroupsOfUser(userId);
   }
 
-  /** An exact public ID or a name prefix, by ascending ID after `afterId`. */
-  search(query: string | undefined, afterId: string | null, limit: number): Promise<Group[]> {
-    return this.groups.search(query, afterId, limit);
-  }
-
   /** The operator's switch; a disabled group answers 1218 to every member's group operation and send. */
   setDisabled(manager: EntityManager, groupId: string, disabled: boolean, now: number): Promise<void> {
     return this.groups.setDisabled(groupId, disabled, now, manager);

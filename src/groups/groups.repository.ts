@@ -6,7 +6,6 @@ import { GroupMemberEntity, GroupRole } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { GROUP_COLUMNS, Group, GroupRow, groupFromRow } from './group';
 import { dialectOf } from '../database/sql-dialect';
-import { likePrefix } from '../database/like-prefix';
 
 export interface NewGroup {
   publicId: string;
@@ -277,15 +276,6 @@ export class GroupsRepository {
 
   async setDisabled(groupId: string, disabled: boolean, now: number, manager?: EntityManager): Promise<void> {
     await this.groupRepo(manager).update({ id: groupId }, { disabled, updatedAt: now });
-  }
-
-  /** The admin console's group search: an exact public ID or a name prefix, by ascending ID after `afterId`. */
-  search(query: string | undefined, afterId: string | null, limit: number): Promise<GroupEntity[]> {
-    const qb = this.groups.createQueryBuilder('g');
-    if (query !== undefined)
-      qb.andWhere("(g.public_id = :q OR g.name LIKE :prefix ESCAPE '!')", { q: query, prefix: likePrefix(query) });
-    if (afterId !== null) qb.andWhere('g.id > :afterId', { afterId });
-    return qb.orderBy('g.id', 'ASC').limit(limit).getMany();
   }
 
   /** How many groups the user is a current member of (the admin console's user detail). */

@@ -6,7 +6,6 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { insertRow } from '../database/insert-row';
 import { UserEntity } from './user.entity';
 import { USER_COLUMNS, User, UserAuthState, UserRow, userFromRow } from './user';
-import { likePrefix } from '../database/like-prefix';
 import { dialectOf } from '../database/sql-dialect';
 
 export interface NewUser {
@@ -336,21 +335,5 @@ export class UsersRepository {
       .where('id IN (:...ids)', { ids })
       .andWhere('(last_active_at IS NULL OR last_active_at < :at)', { at })
       .execute();
-  }
-
-  /**
-   * The admin console's user search: an exact external ID or username, or a nickname prefix
-   * (LIKE, its wildcards escaped), by ascending ID after `afterId`.
-   */
-  async search(query: string | undefined, afterId: string | null, limit: number): Promise<User[]> {
-    const qb = this.users.createQueryBuilder('u');
-    if (query !== undefined) {
-      qb.andWhere("(u.external_id = :q OR u.username = :q OR u.nickname LIKE :prefix ESCAPE '!')", {
-        q: query,
-        prefix: likePrefix(query),
-      });
-    }
-    if (afterId !== null) qb.andWhere('u.id > :afterId', { afterId });
-    return qb.orderBy('u.id', 'ASC').limit(limit).getMany();
   }
 }

@@ -175,10 +175,6 @@ export class UsersService {
     return this.users.count();
   }
 
-  search(query: string | undefined, afterId: string | null, limit: number): Promise<User[]> {
-    return this.users.search(query, afterId, limit);
-  }
-
   /**
    * The host's disable/enable (POST /app/sdk/users/status): a disable is for good and without a
    * reason; enabling clears any end and reason an operator set.

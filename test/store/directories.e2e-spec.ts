@@ -56,7 +56,7 @@ describe('UsersService, GroupDirectory and Relationships reads', () => {
       );
     });
 
-    it('reads the auth state, searches by nickname prefix and counts', async () => {
+    it('reads the auth state and counts', async () => {
       const tag = randomBytes(4).toString('hex');
       const made: User[] = [];
       for (let i = 0; i < 3; i++)
@@ -69,17 +69,14 @@ describe('UsersService, GroupDirectory and Relationships reads', () => {
         externalId: made[1].externalId,
         tokenVersion: 0,
         disabled: true,
+        disabledUntil: null,
+        disabledReason: null,
       });
       expect(await kit.users.findAuthState('999999999999')).toBeNull();
       const states = await kit.users.findAuthStates([made[0].id, made[2].id, '999999999999']);
       expect([...states.keys()].sort()).toEqual([made[0].id, made[2].id].sort());
       expect(states.get(made[2].id)).toMatchObject({ tokenVersion: 1, disabled: false });
 
-      const found = await kit.users.search(`Pre${tag}`, null, 10);
-      expect(found.map((u) => u.id)).toEqual(sortIds(made.map((u) => u.id)));
-      const page = await kit.users.search(`Pre${tag}`, found[0].id, 1);
-      expect(page.map((u) => u.id)).toEqual([found[1].id]);
-      expect(await kit.users.search(made[2].externalId, null, 10)).toHaveLength(1);
       expect(await kit.users.count()).toBeGreaterThanOrEqual(3);
     });
   });
@@ -123,7 +120,6 @@ describe('UsersService, GroupDirectory and Relationships reads', () => {
       expect((await directory.listActiveMembers(groupId, active[0], 1)).map((m) => m.userId)).toEqual([active[1]]);
       expect(await directory.countActiveGroupsOfUser(m1.internalId)).toBe(2);
       expect(await directory.countActiveGroupsOfUser(m2.internalId)).toBe(0);
-      expect((await directory.search(publicId, null, 10)).map((g) => g.id)).toEqual([groupId]);
 
       await kit.tx.run((m) => directory.setDisabled(m, groupId, true, kit.t.clock.now()));
       expect((await directory.findByPublicId(publicId))?.disabled).toBe(true);
