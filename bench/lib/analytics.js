@@ -13,7 +13,7 @@
  *      the end, then times GET /app/admin/analytics?range=30d and 90d and GET /app/admin/dashboard
  *      one request at a time (BENCH_ANALYTICS_REQUESTS each, default 200, after 10 warm-up
  *      requests): p50/p95/max. Today's DAU and MAU are counted live on each request (the MAU
- *      over 30 days of user-days rows), so they are part of the figure.
+ *      from users.last_active_at over 30 days), so they are part of the figure.
  * The database is dropped at the end unless BENCH_KEEP_DB=1.
  */
 
