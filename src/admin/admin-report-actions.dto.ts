@@ -25,7 +25,6 @@ const MESSAGE_ID: TextRules = {
 const REASON: TextRules = { min: 1, max: MAX_DISABLE_REASON, noControl: true };
 const NOTE: TextRules = { min: 0, max: 1000, pattern: { regex: /^(?:[^\p{Cc}]|[\t\n\r])*$/u, description: 'text' } };
 
-
 export const REPORT_ACTIONS = [
   'disable_user',
   'mute_member',

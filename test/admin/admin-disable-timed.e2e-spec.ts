@@ -140,7 +140,11 @@ describe('admin: timed disable with a reason', () => {
     const longer = expectOk<AdminUser>(
       await status({ user_id: user.userId, disabled: true, duration_seconds: 7200, reason: 'Wait longer' }),
     );
-    expect(longer).toMatchObject({ disabled: true, disabled_reason: 'Wait longer', disabled_until: expect.any(Number) });
+    expect(longer).toMatchObject({
+      disabled: true,
+      disabled_reason: 'Wait longer',
+      disabled_until: expect.any(Number),
+    });
 
     const banned = await issueUser(t);
     expectOk(

@@ -322,9 +322,9 @@ describe('moderation from a report (issue 25)', () => {
     const member = { group_id: inGroup.groupId, user_id: inGroup.abuser.userId, report_id: inGroup.reportId };
     const conversationId = String(
       (
-        (await t.app
-          .get(DataSource)
-          .query('SELECT conversation_ref FROM reports WHERE id = ?', [reportId])) as Array<{ conversation_ref: unknown }>
+        (await t.app.get(DataSource).query('SELECT conversation_ref FROM reports WHERE id = ?', [reportId])) as Array<{
+          conversation_ref: unknown;
+        }>
       )[0].conversation_ref,
     );
     for (const [path, body] of [
