@@ -2,9 +2,9 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { ClientErrorOfUser } from '../client-errors/client-errors-of-user.service';
 import type { Group } from '../groups/group';
 import type { MembershipOfUser } from '../groups/group-browse';
-import { isDisabledAt, type User } from '../users/user';
+import type { User } from '../users/user';
 import { AuditItemReply } from './admin.reply';
-import { AdminReportReply } from './admin-moderation.reply';
+import { AdminReportReply, toAdminUserReply } from './admin-moderation.reply';
 
 export class AdminUserListItemReply {
   @ApiProperty({ description: 'Internal IM user ID.' }) id: string;
@@ -57,23 +57,7 @@ export function toAdminUserListItem(
   online: boolean | null,
   openReports: number,
 ): AdminUserListItemReply {
-  const disabled = isDisabledAt(user, now);
-  return {
-    id: String(user.id),
-    user_id: user.externalId,
-    username: user.username ?? '',
-    nickname: user.nickname,
-    avatar: user.avatar,
-    disabled,
-    disabled_until: disabled ? user.disabledUntil : null,
-    disabled_reason: disabled ? user.disabledReason : null,
-    token_version: user.tokenVersion,
-    last_active_at: user.lastActiveAt,
-    online,
-    open_report_count: openReports,
-    created_at: user.createdAt,
-    updated_at: user.updatedAt,
-  };
+  return { ...toAdminUserReply(user, now), online, open_report_count: openReports };
 }
 
 export class AdminGroupListItemReply {
