@@ -12,6 +12,7 @@ import { type User, disabledMessage } from '../users/user';
 import { UsersService } from '../users/users.service';
 import { PresenceService } from '../realtime/presence.service';
 import type { AdminActor } from './admin-actor';
+import type { ReportLink } from './report-link';
 import { AdminAuditService } from './admin-audit.service';
 import {
   AdminGroupDismissReply,
@@ -87,8 +88,9 @@ export class AdminDirectoryService {
         targetId: externalId,
         before: auditedUser(result.before),
         after: auditedUser(result.after),
-        reportId: change.reportId,
+        reportId: change.report?.id,
       });
+      await change.report?.linked(manager);
       return result;
     });
     const newlyDisabled = this.users.isDisabled(after) && !this.users.isDisabled(before);
@@ -132,7 +134,7 @@ export class AdminDirectoryService {
     actor: AdminActor,
     publicId: string,
     disabled: boolean,
-    reportId?: string,
+    report?: ReportLink,
   ): Promise<AdminGroupReply> {
     const group = await this.requireGroup(publicId);
     const after = Object.assign({}, group, { disabled });
@@ -147,8 +149,9 @@ export class AdminDirectoryService {
         targetId: group.publicId,
         before: auditedGroup(group),
         after: auditedGroup(after),
-        reportId,
+        reportId: report?.id,
       });
+      await report?.linked(manager);
     });
     const [owners, count] = await Promise.all([
       this.users.findByIds([group.ownerId]),
@@ -158,17 +161,18 @@ export class AdminDirectoryService {
   }
 
   /** The owner's dismissal, made by the operator (GroupsService.dismissAsOperator). */
-  dismissGroup(actor: AdminActor, publicId: string, reportId?: string): Promise<AdminGroupDismissReply> {
-    return this.groupsService.dismissAsOperator(publicId, (manager, before, reply) =>
-      this.audit.record(manager, actor, {
+  dismissGroup(actor: AdminActor, publicId: string, report?: ReportLink): Promise<AdminGroupDismissReply> {
+    return this.groupsService.dismissAsOperator(publicId, async (manager, before, reply) => {
+      await this.audit.record(manager, actor, {
         action: 'group.dismissed',
         targetType: 'group',
         targetId: before.publicId,
         before: auditedGroup(before),
         after: { disabled: before.disabled, dismissed_at: reply.dismissed_at },
-        reportId,
-      }),
-    );
+        reportId: report?.id,
+      });
+      await report?.linked(manager);
+    });
   }
 
   private async requireUser(externalId: string): Promise<User> {

@@ -1,3 +1,4 @@
+import type { ReportLink } from './report-link';
 import { AppError } from '../common/app-error';
 
 /** A timed disable lasts at least a minute and at most a year; longer is "for good". */
@@ -12,7 +13,8 @@ export interface UserStatusChange {
   durationSeconds?: number;
   /** Shown to the user's client as the 1003 error's `msg`. */
   reason?: string;
-  reportId?: string;
+  /** The report the disable is taken from (its move commits with the disable). */
+  report?: ReportLink;
 }
 
 /**

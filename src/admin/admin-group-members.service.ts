@@ -3,6 +3,7 @@ import { AppError } from '../common/app-error';
 import { GroupOperatorService } from '../groups/group-operator.service';
 import type { AdminActor } from './admin-actor';
 import { AdminAuditService } from './admin-audit.service';
+import type { ReportLink } from './report-link';
 import { AdminGroupTransferReply, AdminMemberMuteReply, AdminMemberRemoveReply } from './admin-enforcement.reply';
 
 const MAX_MUTE_SECONDS = 30 * 24 * 3600;
@@ -25,19 +26,25 @@ export class AdminGroupMembersService {
     groupPublicId: string,
     userExternalId: string,
     durationSeconds: number,
-    reportId?: string,
+    report?: ReportLink,
   ): Promise<AdminMemberMuteReply> {
     if (!Number.isInteger(durationSeconds) || durationSeconds < 0 || durationSeconds > MAX_MUTE_SECONDS)
       throw AppError.invalid('duration_seconds', `must be a JSON integer from 0 to ${MAX_MUTE_SECONDS} (0 unmutes)`);
-    const result = await this.operator.mute(groupPublicId, userExternalId, durationSeconds, (manager, change, r) =>
-      this.audit.record(manager, actor, {
-        action: durationSeconds === 0 ? 'group.member_unmuted' : 'group.member_muted',
-        targetType: 'group',
-        targetId: change.groupPublicId,
-        before: { user_id: r.userExternalId, muted_until: Number(change.before?.mutedUntil ?? 0) },
-        after: { user_id: r.userExternalId, muted_until: r.mutedUntil },
-        reportId,
-      }),
+    const result = await this.operator.mute(
+      groupPublicId,
+      userExternalId,
+      durationSeconds,
+      async (manager, change, r) => {
+        await this.audit.record(manager, actor, {
+          action: durationSeconds === 0 ? 'group.member_unmuted' : 'group.member_muted',
+          targetType: 'group',
+          targetId: change.groupPublicId,
+          before: { user_id: r.userExternalId, muted_until: Number(change.before?.mutedUntil ?? 0) },
+          after: { user_id: r.userExternalId, muted_until: r.mutedUntil },
+          reportId: report?.id,
+        });
+        await report?.linked(manager);
+      },
     );
     return {
       group_id: result.groupPublicId,

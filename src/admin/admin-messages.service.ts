@@ -12,6 +12,7 @@ import { GroupDirectory } from '../groups/group-directory.service';
 import { MediaAttachments } from '../media/media-attachments.service';
 import { UsersService } from '../users/users.service';
 import type { AdminActor } from './admin-actor';
+import type { ReportLink } from './report-link';
 import { AdminAuditService } from './admin-audit.service';
 import { AdminMessageChangeItem, AdminMessagesChangeReply } from './admin-enforcement.reply';
 import { MAX_ADMIN_MESSAGE_IDS } from './admin-enforcement.dto';
@@ -45,18 +46,18 @@ export class AdminMessagesService {
     actor: AdminActor,
     conversationId: string,
     messageIds: string[],
-    reportId?: string,
+    report?: ReportLink,
   ): Promise<AdminMessagesChangeReply> {
-    return this.change(actor, conversationId, messageIds, 'recalled', reportId);
+    return this.change(actor, conversationId, messageIds, 'recalled', report);
   }
 
   delete(
     actor: AdminActor,
     conversationId: string,
     messageIds: string[],
-    reportId?: string,
+    report?: ReportLink,
   ): Promise<AdminMessagesChangeReply> {
-    return this.change(actor, conversationId, messageIds, 'deleted', reportId);
+    return this.change(actor, conversationId, messageIds, 'deleted', report);
   }
 
   private async change(
@@ -64,7 +65,7 @@ export class AdminMessagesService {
     conversationRef: string,
     messageIds: string[],
     to: Change,
-    reportId: string | undefined,
+    report: ReportLink | undefined,
   ): Promise<AdminMessagesChangeReply> {
     const ids = checkedIds(messageIds);
     const { conversation, idFor } = await this.resolve(conversationRef);
@@ -111,8 +112,9 @@ export class AdminMessagesService {
         targetId: conversation.id,
         before: { messages: before },
         after: { messages: Object.fromEntries(results.map((r) => [r.message_id, r.status])) },
-        reportId,
+        reportId: report?.id,
       });
+      await report?.linked(manager);
       return results;
     });
     return { conversation_id: conversation.id, items };

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { parseConversationId } from '../conversations/conversation-id';
 import type { Message } from '../conversations/message';
 import { MessageHistory } from '../conversations/message-history.service';
+import type { EntityManager } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MAX_MUTE_SECONDS } from '../groups/dto/group.dto';
 import type { Report, ReportStatus } from '../reports/report';
@@ -11,6 +12,7 @@ import { ReportQueue } from '../reports/report-queue.service';
 import { UsersService } from '../users/users.service';
 import type { AdminActor } from './admin-actor';
 import { AdminAuditService } from './admin-audit.service';
+import type { ReportLink } from './report-link';
 import { AdminDirectoryService } from './admin-directory.service';
 import { AdminGroupMembersService } from './admin-group-members.service';
 import { AdminMessagesService } from './admin-messages.service';
@@ -46,9 +48,10 @@ type Plan =
  * → reviewed, or → closed for `close`), audited too. An action that does not fit the report is
  * 1004 naming the field, before anything changes.
  *
- * The action and the report's move are two transactions (the action's service owns its own):
- * the move is a compare-and-set, so two moderators acting at once move the report once, and an
- * action whose move did not happen (another came first) still stands and is in the history.
+ * The report's move runs in the action's own transaction (a ReportLink), so the two commit
+ * together. It is a compare-and-set from pending: two moderators acting at once move the report
+ * once, and an action whose move did not happen (another came first) still stands and is in the
+ * history.
  */
 @Injectable()
 export class AdminReportActionsService {
@@ -67,10 +70,16 @@ export class AdminReportActionsService {
   async act(actor: AdminActor, dto: ReportActionDto): Promise<AdminReportActionReply> {
     const report = await this.require(dto.report_id);
     const plan = await this.plan(report, dto);
-    const reportId = String(report.id);
-    await this.perform(actor, plan, reportId);
-    const moved = await this.advance(actor, report, plan);
-    const current = (await this.reports.findById(reportId)) ?? report;
+    let moved = false;
+    const link: ReportLink = {
+      id: report.id,
+      linked: async (manager) => {
+        moved = await this.markReviewed(manager, actor, report.id, plan.action);
+      },
+    };
+    if (plan.action === 'close') moved = await this.close(actor, report, plan.note);
+    else await this.perform(actor, plan, link);
+    const current = (await this.reports.findById(report.id)) ?? report;
     const reporter = (await this.users.findByIds([report.reporterId]))[0];
     return {
       report: toAdminReportReply(current, reporter?.externalId ?? ''),
@@ -114,64 +123,77 @@ export class AdminReportActionsService {
     }
   }
 
-  private async perform(actor: AdminActor, plan: Plan, reportId: string): Promise<void> {
+  private async perform(actor: AdminActor, plan: Exclude<Plan, { action: 'close' }>, link: ReportLink): Promise<void> {
     switch (plan.action) {
       case 'disable_user':
         await this.directory.setUserDisabled(actor, plan.userId, {
           disabled: true,
           durationSeconds: plan.durationSeconds,
           reason: plan.reason,
-          reportId,
+          report: link,
         });
         return;
       case 'mute_member':
-        await this.members.mute(actor, plan.groupId, plan.userId, plan.durationSeconds, reportId);
+        await this.members.mute(actor, plan.groupId, plan.userId, plan.durationSeconds, link);
         return;
       case 'recall_messages':
-        await this.adminMessages.recall(actor, plan.conversationRef, plan.messageIds, reportId);
+        await this.adminMessages.recall(actor, plan.conversationRef, plan.messageIds, link);
         return;
       case 'delete_messages':
-        await this.adminMessages.delete(actor, plan.conversationRef, plan.messageIds, reportId);
+        await this.adminMessages.delete(actor, plan.conversationRef, plan.messageIds, link);
         return;
       case 'disable_group':
-        await this.directory.setGroupDisabled(actor, plan.groupId, true, reportId);
+        await this.directory.setGroupDisabled(actor, plan.groupId, true, link);
         return;
       case 'dismiss_group':
-        await this.directory.dismissGroup(actor, plan.groupId, reportId);
-        return;
-      case 'close':
+        await this.directory.dismissGroup(actor, plan.groupId, link);
         return;
     }
   }
 
+  /** In the action's transaction: a pending report becomes reviewed, audited; false when it was not pending. */
+  private async markReviewed(
+    manager: EntityManager,
+    actor: AdminActor,
+    reportId: string,
+    action: ReportAction,
+  ): Promise<boolean> {
+    if (!(await this.reports.transition(manager, reportId, 'pending', 'reviewed', this.clock.now()))) return false;
+    await this.audit.record(manager, actor, {
+      action: 'report.transitioned',
+      targetType: 'report',
+      targetId: reportId,
+      before: { status: 'pending' },
+      after: { status: 'reviewed', by_action: action },
+      reportId,
+    });
+    return true;
+  }
+
   /**
-   * Moves the report after the action: `close` closes it (from pending or reviewed, whichever it
-   * is when the move is made), any other action takes a pending report to reviewed. Compare-and-
-   * set: true when this call moved it.
+   * `close` closes the report from pending or reviewed, whichever it is when the move is made
+   * (compare-and-set, retried when another move came between); closed already is 1004.
    */
-  private async advance(actor: AdminActor, report: Report, plan: Plan): Promise<boolean> {
-    const to: ReportStatus = plan.action === 'close' ? 'closed' : 'reviewed';
-    let from = report.status;
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      if (from === 'closed' || (to === 'reviewed' && from !== 'pending')) break;
+  private async close(actor: AdminActor, report: Report, note: string): Promise<boolean> {
+    let from: ReportStatus = report.status;
+    for (let attempt = 0; attempt < 3 && from !== 'closed'; attempt += 1) {
       const status = from;
       const moved = await this.tx.run(async (manager) => {
-        if (!(await this.reports.transition(manager, report.id, status, to, this.clock.now()))) return false;
+        if (!(await this.reports.transition(manager, report.id, status, 'closed', this.clock.now()))) return false;
         await this.audit.record(manager, actor, {
           action: 'report.transitioned',
           targetType: 'report',
-          targetId: String(report.id),
+          targetId: report.id,
           before: { status },
-          after: plan.action === 'close' ? { status: to, note: plan.note } : { status: to, by_action: plan.action },
-          reportId: String(report.id),
+          after: { status: 'closed', note },
+          reportId: report.id,
         });
         return true;
       });
       if (moved) return true;
-      from = (await this.require(String(report.id))).status;
+      from = (await this.require(report.id)).status;
     }
-    if (plan.action === 'close') throw AppError.invalid('action', 'the report is already closed');
-    return false;
+    throw AppError.invalid('action', 'the report is already closed');
   }
 
   /**
@@ -237,7 +259,7 @@ export class AdminReportActionsService {
       case 'dismiss_group':
         return { target_type: 'group', target_id: plan.groupId, message_ids: [] };
       case 'close':
-        return { target_type: 'report', target_id: String(report.id), message_ids: [] };
+        return { target_type: 'report', target_id: report.id, message_ids: [] };
     }
   }
 

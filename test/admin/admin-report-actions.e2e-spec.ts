@@ -5,6 +5,7 @@ import { ApiClient, IssuedUser, friendCid, groupCid } from '../helpers/api-clien
 import { expectOk } from '../helpers/assertions';
 import { AdminSession, adminSession } from '../helpers/admin-client';
 import { DataSource } from 'typeorm';
+import { ReportQueue } from '../../src/reports/report-queue.service';
 import { TestApp, hostAuth, startTestApp } from '../helpers/test-app';
 import { Row, act, auditOf, detail, expectRefused, expectRoleRefused, fileReport } from './report-admin-kit';
 
@@ -368,6 +369,32 @@ describe('moderation from a report (issue 25)', () => {
     const window = await api.latest(reporter, friendCid(sender));
     expect(window.messages.filter((m) => mids.includes(m.mid)).map((m) => m.status)).toEqual(['recalled', 'recalled']);
     expect((await detail(viewer, other)).history.filter((h) => h.action === 'report.transitioned')).toHaveLength(1);
+  });
+
+  it("the action and the report's move commit together: a move that fails undoes the action", async () => {
+    const { target, mids, reportId, reporter } = await directReport();
+    const queue = t.app.get(ReportQueue);
+    const failing = () =>
+      jest.spyOn(queue, 'transition').mockRejectedValueOnce(new Error('injected failure of the report move'));
+    failing();
+    expect((await act(moderator, { report_id: reportId, action: 'disable_user', reason: 'spam' })).body.code).not.toBe(
+      0,
+    );
+    expect((await api.raw.sync(target)).body.code).toBe(0);
+    failing();
+    expect((await act(moderator, { report_id: reportId, action: 'recall_messages' })).body.code).not.toBe(0);
+    const window = await api.latest(reporter, friendCid(target));
+    expect(window.messages.filter((m) => mids.includes(m.mid)).map((m) => m.status)).toEqual(['normal', 'normal']);
+    const { report, history } = await detail(viewer, reportId);
+    expect({ status: report.status, history }).toEqual({ status: 'pending', history: [] });
+    expect(await auditOf(viewer, 'user', target.userId)).toEqual([]);
+    // Without the failure the same action goes through, moving the report with it.
+    expect(
+      expectOk<Row>(await act(moderator, { report_id: reportId, action: 'disable_user', reason: 'spam' })),
+    ).toMatchObject({
+      status_changed: true,
+      report: { status: 'reviewed' },
+    });
   });
 
   it('a viewer is refused every action and the context, and nothing changes', async () => {
