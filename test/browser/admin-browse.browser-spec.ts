@@ -20,6 +20,7 @@ const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1280, height: 900 },
 ];
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).readUInt32BE(16);
 
 (existsSync(CHROMIUM) ? describe : describe.skip)('browsing users and groups in Chromium', () => {
@@ -189,6 +190,36 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       expect(refused.body).toMatchObject({ code: 1003, msg: 'Spam in many groups' });
       wide.push(...(await shots(page, 'user-disabled')));
       expect(wide).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('loads an avatar from another host only when asked: opening the page tells that host nothing', async () => {
+    const avatarUrl = `https://avatars.example.invalid/${P}.png`;
+    const target = await issueUser(t, { avatar: avatarUrl });
+    const [context, page] = await signedIn(viewer);
+    const asked: string[] = [];
+    // The host stands in for the avatar's (a 1×1 PNG), recording each request it gets.
+    await page.route('https://avatars.example.invalid/**', (route) => {
+      asked.push(route.request().url());
+      return route.fulfill({ contentType: 'image/png', body: Buffer.from(PIXEL, 'base64') });
+    });
+    try {
+      await page.goto(`/admin#/users/${target.userId}`);
+      await page.getByRole('heading', { level: 3, name: 'Admin actions on them' }).waitFor();
+      const load = page.getByRole('button', { name: 'Load the avatar from avatars.example.invalid' });
+      await load.waitFor();
+      expect(await page.locator('img.avatar').count()).toBe(0);
+      expect(asked).toEqual([]);
+      await load.click();
+      await page.locator('img.avatar').waitFor({ state: 'attached' });
+      expect(await page.locator('img.avatar').getAttribute('src')).toBe(avatarUrl);
+      expect(await page.locator('img.avatar').getAttribute('referrerpolicy')).toBe('no-referrer');
+      await page.waitForFunction(
+        "document.querySelector('img.avatar')?.complete && document.querySelector('img.avatar').naturalWidth === 1",
+      );
+      expect(asked).toEqual([avatarUrl]);
     } finally {
       await context.close();
     }

@@ -309,6 +309,7 @@ export default {
   'users.back': '← All users',
   'users.detail.title': '{nickname} ({user_id})',
   'users.avatar.alt': 'Avatar of {nickname}',
+  'users.avatar.load': 'Load the avatar from {host}',
   'users.avatar.none': 'No avatar',
   'users.avatar.not_shown': 'Avatar not shown (only https images are): {url}',
   'users.signature': 'Signature',

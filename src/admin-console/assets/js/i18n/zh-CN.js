@@ -304,6 +304,7 @@ export default {
   'users.back': '← 全部用户',
   'users.detail.title': '{nickname}（{user_id}）',
   'users.avatar.alt': '{nickname} 的头像',
+  'users.avatar.load': '从 {host} 加载头像',
   'users.avatar.none': '无头像',
   'users.avatar.not_shown': '未显示头像（仅显示 https 图片）：{url}',
   'users.signature': '个性签名',

@@ -12,17 +12,33 @@ const userLink = (id) => (id ? h('a', { href: `#/users/${encodeURIComponent(id)}
 const groupLink = (id) => h('a', { href: `#/groups/${encodeURIComponent(id)}` }, id);
 const reportLink = (id) => h('a', { href: `#/reports/${encodeURIComponent(id)}` }, t('users.report_link', { id }));
 
-/** An avatar as an image only when it is an https URL (the console's CSP allows no other source). */
+/**
+ * An avatar: an https URL only (the console's CSP allows no other source). One on another host
+ * is loaded only when the operator asks: fetching it would tell that host (possibly the reported
+ * user's own) when an operator opened the page and from which address.
+ */
 export function avatar(url, alt) {
-  let ok = false;
+  let parsed = null;
   try {
-    ok = new URL(url).protocol === 'https:';
+    parsed = new URL(url);
   } catch {
-    ok = false;
+    parsed = null;
   }
-  return ok
-    ? h('img', { src: url, alt, class: 'avatar', width: 64, height: 64, referrerpolicy: 'no-referrer' })
-    : h('span', { class: 'muted' }, url ? t('users.avatar.not_shown', { url }) : t('users.avatar.none'));
+  if (!parsed || parsed.protocol !== 'https:')
+    return h('span', { class: 'muted' }, url ? t('users.avatar.not_shown', { url }) : t('users.avatar.none'));
+  const image = () =>
+    h('img', { src: url, alt, class: 'avatar', width: 64, height: 64, referrerpolicy: 'no-referrer' });
+  if (parsed.origin === location.origin) return image();
+  const holder = h('span', { class: 'avatar-deferred' });
+  const load = h('button', { type: 'button', class: 'secondary' }, t('users.avatar.load', { host: parsed.host }));
+  load.addEventListener('click', () => {
+    const img = image();
+    holder.replaceChildren(img);
+    img.setAttribute('tabindex', '-1');
+    img.focus();
+  });
+  holder.append(load);
+  return holder;
 }
 
 const section = (title, ...children) => h('section', { class: 'detail' }, h('h3', {}, title), ...children);
