@@ -34,10 +34,13 @@
  * the fakes and the delay from a send's reply to the fake's receipt, one-to-one and into a group.
  *
  * Environment:
- *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send,webhooks,push,analytics (default the first six;
- *                      analytics, bench/lib/analytics.js, seeds 10 million messages on MariaDB and is asked for by name)
+ *   BENCH_SECTIONS     comma list of http,realtime,scrub,before-send,webhooks,push,analytics,console (default the first
+ *                      six; analytics, bench/lib/analytics.js, seeds 10 million messages on MariaDB, and console,
+ *                      bench/lib/console.js, the operator console's lists over 200,000 users, are asked for by name)
  *   BENCH_ANALYTICS_MESSAGES / BENCH_ANALYTICS_ROLLUP_S / BENCH_ANALYTICS_REQUESTS  the analytics section's seeded
  *                      messages (default 10,000,000), seconds the rollup job is timed (60) and requests per page (200)
+ *   BENCH_CONSOLE_USERS / _GROUPS / _REPORTS / _CLIENT_ERRORS / _ERROR_GROUPS / _REQUESTS  the console section's seeded
+ *                      rows (default 200,000 / 20,000 / 100,000 / 100,000 / 5,000) and requests per case (100)
  *   BENCH_DURATION     measured seconds per case (default 8)
  *   BENCH_WARMUP       warm-up seconds per case (default 2; 0 disables)
  *   BENCH_CONNECTIONS  concurrent connections (default 20)
@@ -82,6 +85,7 @@ const { runBeforeSend, printBeforeSend, beforeSendInvalid } = require('./lib/bef
 const { runWebhooks, printWebhooks, webhooksInvalid } = require('./lib/webhooks');
 const { runPush, printPush, pushInvalid } = require('./lib/push');
 const { runAnalytics, printAnalytics, analyticsInvalid } = require('./lib/analytics');
+const { runConsole, printConsole, consoleInvalid } = require('./lib/console');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const PORTS = { sqlite: 3901, mysql: 3902 };
@@ -119,9 +123,9 @@ const settings = {
   keepDb: process.env.BENCH_KEEP_DB === '1',
 };
 for (const section of settings.sections) {
-  if (!['http', 'realtime', 'scrub', 'before-send', 'webhooks', 'push', 'analytics'].includes(section)) {
+  if (!['http', 'realtime', 'scrub', 'before-send', 'webhooks', 'push', 'analytics', 'console'].includes(section)) {
     console.error(
-      `BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub, before-send, webhooks, push and/or analytics)`,
+      `BENCH_SECTIONS: unknown section "${section}" (use http, realtime, scrub, before-send, webhooks, push, analytics and/or console)`,
     );
     process.exit(2);
   }
@@ -889,6 +893,12 @@ async function main() {
   }
   if (analyticsReports.length) output.analytics = analyticsReports;
 
+  const consoleReports = [];
+  for (const driver of settings.sections.includes('console') ? settings.drivers : []) {
+    consoleReports.push(await runConsole({ driver, settings, prepareMysql, serverEnv, liveServers }));
+  }
+  if (consoleReports.length) output.console = consoleReports;
+
   let scrub = null;
   if (settings.sections.includes('scrub')) {
     scrub = runScrub(ROOT);
@@ -902,6 +912,7 @@ async function main() {
   if (webhooks.length) printWebhooks(webhooks, table);
   if (pushReports.length) printPush(pushReports, table);
   if (analyticsReports.length) printAnalytics(analyticsReports);
+  if (consoleReports.length) printConsole(consoleReports);
   if (scrub) printScrub(scrub);
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -963,6 +974,10 @@ async function main() {
   }
   if (analyticsInvalid(analyticsReports)) {
     console.log('analytics: the rolled-up sums disagree with the messages the job passed; the numbers are not valid.');
+    exitCode = 1;
+  }
+  if (consoleInvalid(consoleReports)) {
+    console.log('console: a run failed or a request was refused; the numbers are not valid.');
     exitCode = 1;
   }
   for (const report of pushReports) {
