@@ -6,6 +6,8 @@ import type { Conversation, ConversationType } from './conversation';
 export type { ConversationType };
 
 @Entity('conversations')
+/** The console's Groups list by last activity (see the 1734360000000 migration). */
+@Index('IDX_conversations_type_last_message', ['type', 'lastMessageAt', 'groupId'])
 export class ConversationEntity implements Conversation {
   @IdColumn()
   id: string;

@@ -8,6 +8,7 @@ import { ConversationEntity } from './conversation.entity';
 import { ConversationsRepairRepository } from './conversations-repair.repository';
 import { ConversationsRepairService } from './conversations-repair.service';
 import { ConversationsRepository } from './conversations.repository';
+import { GroupActivityReader } from './group-activity.service';
 import { MessageCountersRepository } from './message-counters.repository';
 import { MessageEntity } from './message.entity';
 import { MessageEventWriter } from './message-event-writer';
@@ -36,7 +37,8 @@ import { UserUnreadTotalsEntity } from './user-unread-totals.entity';
     ConversationStore,
     MessageHistory,
     ConversationsRepairService,
+    GroupActivityReader,
   ],
-  exports: [ConversationStore, MessageHistory, ConversationsRepairService],
+  exports: [ConversationStore, MessageHistory, ConversationsRepairService, GroupActivityReader],
 })
 export class ConversationsModule {}

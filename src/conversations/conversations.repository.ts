@@ -7,6 +7,7 @@ import { directKey } from './conversation-id';
 import { ConversationMembersRepository } from './conversation-members.repository';
 import { CONVERSATION_COLUMNS, Row, toConversation } from './conversation-rows';
 import { dialectOf } from '../database/sql-dialect';
+import type { GroupActivity } from './group-activity';
 
 /**
  * Conversation rows: their lookup and their creation. Member rows are
@@ -93,6 +94,31 @@ export class ConversationsRepository {
     }
     await this.members.ensureDirectMembers(manager, conversation, userA, userB, now);
     return conversation;
+  }
+
+  /**
+   * Group conversations by last message, newest first, then group ID descending: a range of
+   * IDX_conversations_type_last_message (type, last_message_at, group_id), read backwards, so a
+   * page never sorts the table. Never-messaged groups (0) fall at the end of the same order.
+   */
+  async groupsByLastMessage(after: GroupActivity | null, limit: number): Promise<GroupActivity[]> {
+    const keyset = after ? ' AND (last_message_at < ? OR (last_message_at = ? AND group_id < ?))' : '';
+    const params = after ? [after.lastMessageAt, after.lastMessageAt, after.groupId] : [];
+    const rows = (await this.conversations.query(
+      `SELECT group_id, last_message_at FROM conversations WHERE type = 'group'${keyset}
+        ORDER BY last_message_at DESC, group_id DESC LIMIT ?`,
+      [...params, limit],
+    )) as Row[];
+    return rows.map((row) => ({ groupId: String(row.group_id), lastMessageAt: Number(row.last_message_at) }));
+  }
+
+  async lastMessageAtOfGroups(groupIds: readonly string[]): Promise<Map<string, number>> {
+    if (!groupIds.length) return new Map();
+    const rows = (await this.conversations.query(
+      `SELECT group_id, last_message_at FROM conversations WHERE group_id IN (${groupIds.map(() => '?').join(', ')})`,
+      [...groupIds],
+    )) as Row[];
+    return new Map(rows.map((row) => [String(row.group_id), Number(row.last_message_at)]));
   }
 
   /**

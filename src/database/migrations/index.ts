@@ -24,6 +24,7 @@ import { ClientErrorGroups1734320000000 } from './1734320000000-client-error-gro
 import { ReportTargets1734330000000 } from './1734330000000-report-targets';
 import { BrowseIndexes1734340000000 } from './1734340000000-browse-indexes';
 import { DisabledUntilIndex1734350000000 } from './1734350000000-disabled-until-index';
+import { GroupActivityIndex1734360000000 } from './1734360000000-group-activity-index';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   ReportTargets1734330000000,
   BrowseIndexes1734340000000,
   DisabledUntilIndex1734350000000,
+  GroupActivityIndex1734360000000,
 ];
