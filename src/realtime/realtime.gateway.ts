@@ -38,7 +38,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     this.census.bind(
       server,
       () => this.realtime.localSockets,
-      (userId) => this.realtime.hub.sessionsOf(userId).size,
+      (userId) => [...this.realtime.hub.sessionsOf(userId)].map((session) => session.device),
     );
   }
 

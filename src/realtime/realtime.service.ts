@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { createHmac, randomUUID } from 'node:crypto';
 import { AppError } from '../common/app-error';
+import { Scrubber } from '../common/scrubbing/scrub';
 import { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -21,6 +23,7 @@ import { AUTH_NOT_OBJECT, MarkedAuth } from './handshake-parser';
 import { PositionTokens } from './position-token';
 import { SessionEnds } from './session-ends';
 import { ImServer, ImSocket, SocketSession } from './socket-session';
+import { ConnectionDevice, TrustProxy, clientAddress, readDevice, shortUserAgent } from './socket-device';
 
 const REPLAY_PAGE = 1000;
 /** How often each instance reads the sequence head (a missed cross-instance notice costs at most this). */
@@ -48,6 +51,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
   private timers: NodeJS.Timeout[] = [];
   private replays = 0;
   private replayQueue: Array<() => void> = [];
+  private readonly scrubber: Scrubber;
 
   constructor(
     private readonly imTokens: ImTokenService,
@@ -60,7 +64,9 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     settings: RuntimeSettingsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
+    private readonly http: HttpAdapterHost,
   ) {
+    this.scrubber = Scrubber.forConfig(config);
     // Resume points are bound to the user with a key derived from the token secret.
     this.tokens = new PositionTokens(
       createHmac('sha256', config.jwtSecret || 'development')
@@ -144,6 +150,7 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     if (token === undefined || token === null || token === '')
       throw new AppError(ErrorCode.TOKEN_MISSING, 'token missing: pass the IM token as auth.token');
     if (typeof token !== 'string' || token.length > 4096) throw new AppError(ErrorCode.TOKEN_INVALID, 'token invalid');
+    const device = this.deviceOf(socket, auth.device);
     const verified = await this.imTokens.authenticate(token);
     const limits = this.config.realtime;
     if (this.hub.sessionsOf(verified.user.internalId).size >= limits.maxSocketsPerUser) {
@@ -168,16 +175,36 @@ export class RealtimeService implements OnApplicationBootstrap, OnModuleDestroy 
     if (!this.hub.started) this.hub.start(await this.stream.head());
     socket.data.auth = verified;
     socket.data.resumeFrom = auth.position;
+    socket.data.device = device;
+  }
+
+  /** The device the client named (refused when malformed), its User-Agent in short and its address. */
+  private deviceOf(socket: ImSocket, named: unknown): ConnectionDevice {
+    const has = (value: string) => this.scrubber.hasCredential(value);
+    const request = socket.request;
+    // Express's own compiled TRUST_PROXY, so a socket's address is the one its HTTP requests get.
+    const express = this.http.httpAdapter?.getInstance?.() as { get?: (name: string) => unknown } | undefined;
+    const trust = express?.get?.('trust proxy fn');
+    return {
+      ...readDevice(named, has),
+      userAgent: shortUserAgent(request.headers['user-agent'], has),
+      address: clientAddress(
+        request.socket?.remoteAddress,
+        request.headers['x-forwarded-for'],
+        typeof trust === 'function' ? (trust as TrustProxy) : () => false,
+      ),
+      connectedAt: this.clock.now(),
+    };
   }
 
   /** A socket passed the handshake: replay what it missed, then go live and say so. */
   async connected(socket: ImSocket, onSession: (session: SocketSession) => void = () => undefined): Promise<void> {
-    const auth = socket.data.auth;
-    if (!auth) {
+    const { auth, device } = socket.data;
+    if (!auth || !device) {
       socket.disconnect(true);
       return;
     }
-    const session = new SocketSession(socket, auth.user, auth.expireAt, auth.tokenVersion);
+    const session = new SocketSession(socket, auth.user, auth.expireAt, auth.tokenVersion, device);
     socket.data.session = session;
     void socket.join(userRoom(auth.user.internalId));
     socket.use((packet, next) => {

@@ -2,6 +2,7 @@ import type { Server, Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events';
 import type { AuthUser } from '../common/auth-user';
 import type { RecipientFrame } from './event-frame';
+import type { ConnectionDevice } from './socket-device';
 
 export type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type ImServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -11,6 +12,8 @@ export interface SocketData {
   auth?: { user: AuthUser; expireAt: number; tokenVersion: number };
   /** The raw `auth.position` the client sent (validated later; anything else means no resume). */
   resumeFrom?: unknown;
+  /** What the handshake read of the device (auth.device), the User-Agent and the address. */
+  device?: ConnectionDevice;
   session?: SocketSession;
 }
 
@@ -35,5 +38,7 @@ export class SocketSession {
     public user: AuthUser,
     public expireAt: number,
     public tokenVersion: number,
+    /** For the operator's user page (the user census), nothing else. */
+    readonly device: ConnectionDevice,
   ) {}
 }
