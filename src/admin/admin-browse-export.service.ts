@@ -46,6 +46,7 @@ const GROUP_HEADER = [
   'disabled',
   'dismissed_at',
   'open_report_count',
+  'last_active_at',
   'created_at',
 ];
 const groupCells = (g: AdminGroupListItemReply): CsvCell[] => [
@@ -56,6 +57,7 @@ const groupCells = (g: AdminGroupListItemReply): CsvCell[] => [
   g.disabled,
   csvTime(g.dismissed_at),
   g.open_report_count,
+  csvTime(g.last_active_at),
   csvTime(g.created_at),
 ];
 
@@ -96,7 +98,7 @@ export class AdminBrowseExportService {
     const query = await this.browse.groupQuery(dto);
     const read = async (after: unknown, room: number): Promise<Chunk<unknown>> => {
       const page = await this.browse.groupPage(query, after as never, Math.min(room, EXPORT_PAGE));
-      const items = await this.browse.groupItems(page.rows);
+      const items = await this.browse.groupItems(page.rows, page.activity);
       return { lines: items.map((g) => csvLine(groupCells(g))).join(''), count: items.length, next: page.next };
     };
     return this.stream(

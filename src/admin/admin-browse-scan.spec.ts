@@ -1,6 +1,6 @@
 import type { User } from '../users/user';
 import type { UserPosition } from '../users/user-browse';
-import { SCAN_BUDGET, scanUsers } from './admin-browse-scan';
+import { SCAN_BUDGET, Scanned, scanInBatches, scanUsers } from './admin-browse-scan';
 
 const user = (id: number): User => ({ id: String(id), nickname: `n${id}`, lastActiveAt: null }) as unknown as User;
 
@@ -58,5 +58,26 @@ describe('scanUsers (the online filter over a sorted list)', () => {
     expect(result.rows.map((u) => u.id)[0]).toBe('120');
     expect(result.next).toEqual({ id: '71' });
     expect(reads()).toBe(1);
+  });
+});
+
+describe('scanInBatches (the Groups list by last activity)', () => {
+  it('reads a page plus one at a time, going on past rows that drop out, without gaps or repeats', async () => {
+    const { read } = list(130);
+    const gone = new Set(['120', '119', '60']);
+    const keep = () => Promise.resolve((u: User) => !gone.has(u.id));
+    const position = (u: User): UserPosition => ({ id: u.id });
+    const seen: string[] = [];
+    const nexts: Array<UserPosition | null> = [];
+    let after: UserPosition | null = null;
+    do {
+      const page: Scanned<User, UserPosition> = await scanInBatches(after, 50, 51, read, keep, position);
+      expect(page.partial).toBe(false);
+      seen.push(...page.rows.map((u) => u.id));
+      nexts.push(page.next);
+      after = page.next;
+    } while (after);
+    expect(seen).toEqual(Array.from({ length: 130 }, (_, i) => String(130 - i)).filter((id) => !gone.has(id)));
+    expect(nexts).toEqual([{ id: '79' }, { id: '28' }, null]);
   });
 });

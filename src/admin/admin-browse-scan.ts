@@ -2,9 +2,9 @@ import type { User } from '../users/user';
 import type { UserBrowseFilters, UserPosition, UserSort } from '../users/user-browse';
 import { positionOfUser } from '../users/user-browse';
 
-/** Users examined per read while a presence filter applies. */
+/** Rows examined per read while a filter the sorted read cannot apply is in force. */
 export const SCAN_BATCH = 200;
-/** Users examined for one page of the online filter before it answers with what it found. */
+/** Rows examined for one page of such a filter before it answers with what it found. */
 export const SCAN_BUDGET = 2_000;
 
 export interface UserQuery {
@@ -14,20 +14,51 @@ export interface UserQuery {
   online?: boolean;
 }
 
-export interface ScannedPage {
-  rows: User[];
+export interface Scanned<T, P> {
+  rows: T[];
   /** Where the next page continues (null: nothing follows). */
-  next: UserPosition | null;
+  next: P | null;
   /** The scan budget ended the page, not the list or a full page. */
   partial: boolean;
 }
 
+export type ScannedPage = Scanned<User, UserPosition>;
+
+/**
+ * One page of a sorted list with a filter the sorted read cannot apply: reads the list in
+ * batches of `batch` and keeps the rows `keep` accepts, until the page is full, the list ends,
+ * or SCAN_BUDGET rows were examined. The next page continues after the last row *examined* when
+ * the budget ended it (so nothing is skipped or repeated), else after the last one kept.
+ */
+export async function scanInBatches<T, P>(
+  after: P | null,
+  want: number,
+  batch: number,
+  read: (after: P | null, limit: number) => Promise<T[]>,
+  keep: (rows: T[]) => Promise<(row: T) => boolean>,
+  positionOf: (row: T) => P,
+): Promise<Scanned<T, P>> {
+  const kept: T[] = [];
+  let position = after;
+  let examined = 0;
+  for (;;) {
+    const rows = await read(position, batch);
+    const keeps = await keep(rows);
+    for (const row of rows) {
+      if (keeps(row) && kept.length === want) return { rows: kept, next: positionOf(kept[want - 1]), partial: false };
+      if (keeps(row)) kept.push(row);
+      examined += 1;
+      position = positionOf(row);
+    }
+    if (rows.length < batch) return { rows: kept, next: null, partial: false };
+    if (examined >= SCAN_BUDGET) return { rows: kept, next: position, partial: true };
+  }
+}
+
 /**
  * One page of users in `query.sort` order. The online filter cannot be a database condition
- * (presence lives in the registry), so it reads the sorted list in batches and keeps the users
- * the registry says are (or are not) connected, until the page is full, the list ends, or
- * SCAN_BUDGET users were examined. The next page continues after the last user *examined*
- * when the budget ended it (so nothing is skipped or repeated), else after the last one kept.
+ * (presence lives in the registry), so it scans the sorted list in batches (scanInBatches),
+ * keeping the users the registry says are (or are not) connected.
  */
 export async function scanUsers(
   query: UserQuery,
@@ -36,33 +67,15 @@ export async function scanUsers(
   read: (after: UserPosition | null, limit: number) => Promise<User[]>,
   onlineAmong: (ids: string[]) => Promise<Set<string>>,
 ): Promise<ScannedPage> {
+  const positionOf = (user: User) => positionOfUser(query.sort, user);
   if (query.online === undefined) {
     const rows = await read(after, want + 1);
     const page = rows.slice(0, want);
-    return {
-      rows: page,
-      next: rows.length > want ? positionOfUser(query.sort, page[page.length - 1]) : null,
-      partial: false,
-    };
+    return { rows: page, next: rows.length > want ? positionOf(page[page.length - 1]) : null, partial: false };
   }
-  const kept: User[] = [];
-  let position = after;
-  let examined = 0;
-  for (;;) {
-    const batch = await read(position, SCAN_BATCH);
+  const keep = async (batch: User[]) => {
     const online = await onlineAmong(batch.map((u) => u.id));
-    for (const user of batch) {
-      if (online.has(user.id) !== query.online) {
-        examined += 1;
-        position = positionOfUser(query.sort, user);
-        continue;
-      }
-      if (kept.length === want) return { rows: kept, next: positionOfUser(query.sort, kept[want - 1]), partial: false };
-      kept.push(user);
-      examined += 1;
-      position = positionOfUser(query.sort, user);
-    }
-    if (batch.length < SCAN_BATCH) return { rows: kept, next: null, partial: false };
-    if (examined >= SCAN_BUDGET) return { rows: kept, next: position, partial: true };
-  }
+    return (user: User) => online.has(user.id) === query.online;
+  };
+  return scanInBatches(after, want, SCAN_BATCH, read, keep, positionOf);
 }

@@ -72,7 +72,8 @@ export class GroupsFilterDto {
 
   @ApiPropertyOptional({
     enum: GROUP_SORTS,
-    description: 'newest (default): creation, newest first; name: name (binary collation), then ID.',
+    description:
+      "newest (default): creation, newest first; last_active: the group conversation's latest message, most recent first, never-messaged groups last (newest first); name: name (binary collation), then ID. With last_active, a filter may answer partial pages (see `partial`).",
   })
   @Optional()
   @IsIn(GROUP_SORTS, { message: `sort must be one of ${GROUP_SORTS.join(', ')}` })

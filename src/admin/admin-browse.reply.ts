@@ -4,7 +4,6 @@ import type { Group } from '../groups/group';
 import type { MembershipOfUser } from '../groups/group-browse';
 import type { User } from '../users/user';
 import { AuditItemReply } from './admin.reply';
-import { AdminConnectionReply } from './admin-connections.reply';
 import { AdminReportReply, toAdminUserReply } from './admin-moderation.reply';
 
 export class AdminUserListItemReply {
@@ -70,6 +69,12 @@ export class AdminGroupListItemReply {
   @ApiProperty() disabled: boolean;
   @ApiProperty({ type: Number, nullable: true }) dismissed_at: number | null;
   @ApiProperty({ description: 'Open (pending) reports against the group.' }) open_report_count: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "Unix ms of the group conversation's latest message; null: never messaged.",
+  })
+  last_active_at: number | null;
   @ApiProperty() created_at: number;
   @ApiProperty() updated_at: number;
 }
@@ -78,23 +83,33 @@ export class AdminGroupListReply {
   @ApiProperty({ type: [AdminGroupListItemReply] }) items: AdminGroupListItemReply[];
   @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
   @ApiProperty() has_more: boolean;
+  @ApiProperty({
+    description:
+      'True when the page stopped after examining its share of groups for a filter over the last_active order: fewer items than 50 then do not mean the end; has_more says whether to go on. Always false for the other orders.',
+  })
+  partial: boolean;
 }
 
-export function toAdminGroupListItem(
-  group: Group,
-  ownerExternalId: string,
-  memberCount: number,
-  openReports: number,
-): AdminGroupListItemReply {
+/** What the list adds to a group's own fields (other modules' answers). */
+export interface GroupListExtras {
+  ownerExternalId: string;
+  memberCount: number;
+  openReports: number;
+  /** The conversation's last message time; 0: never. */
+  lastMessageAt: number;
+}
+
+export function toAdminGroupListItem(group: Group, extras: GroupListExtras): AdminGroupListItemReply {
   return {
     group_id: group.publicId,
     name: group.name,
     avatar: group.avatar,
-    owner_user_id: ownerExternalId,
-    member_count: memberCount,
+    owner_user_id: extras.ownerExternalId,
+    member_count: extras.memberCount,
     disabled: group.disabled,
     dismissed_at: group.dismissedAt,
-    open_report_count: openReports,
+    open_report_count: extras.openReports,
+    last_active_at: extras.lastMessageAt > 0 ? extras.lastMessageAt : null,
     created_at: group.createdAt,
     updated_at: group.updatedAt,
   };
@@ -118,13 +133,6 @@ export class AdminPresenceReply {
   @ApiProperty({ description: 'Instances that answered, this one included.' }) instances: number;
   @ApiProperty({ description: 'False when an instance did not answer in time: connections is then a floor.' })
   complete: boolean;
-  @ApiProperty({
-    type: [AdminConnectionReply],
-    description: 'The connections on the instances that answered, newest first: at most 50.',
-  })
-  devices: AdminConnectionReply[];
-  @ApiProperty({ description: 'More connections than devices lists (connections has them all).' })
-  devices_truncated: boolean;
 }
 
 export class AdminUserRefReply {

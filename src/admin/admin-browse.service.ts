@@ -5,6 +5,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ErrorCode } from '../common/error-code';
 import { CursorCodec } from '../common/pagination/cursor';
 import { ClientErrorsOfUser } from '../client-errors/client-errors-of-user.service';
+import type { GroupActivity } from '../conversations/group-activity';
+import { GroupActivityReader } from '../conversations/group-activity.service';
 import { Relationships } from '../friends/relationships.service';
 import type { Group } from '../groups/group';
 import type { GroupBrowseFilters, GroupPosition, GroupSort } from '../groups/group-browse';
@@ -13,7 +15,6 @@ import { GroupBrowser } from '../groups/group-browser.service';
 import { GroupDirectory } from '../groups/group-directory.service';
 import { PresenceService } from '../realtime/presence.service';
 import { SocketCensus } from '../realtime/socket-census';
-import { toAdminConnectionReply } from './admin-connections.reply';
 import type { Report } from '../reports/report';
 import { ReportLookups } from '../reports/report-lookups.service';
 import type { User } from '../users/user';
@@ -22,7 +23,7 @@ import { UserBrowser } from '../users/user-browser.service';
 import { UsersService } from '../users/users.service';
 import type { AdminActor } from './admin-actor';
 import { AdminAuditRepository } from './admin-audit.repository';
-import { ScannedPage, UserQuery, scanUsers } from './admin-browse-scan';
+import { SCAN_BATCH, Scanned, ScannedPage, UserQuery, scanInBatches, scanUsers } from './admin-browse-scan';
 import type {
   GroupOverviewQueryDto,
   GroupsBrowseQueryDto,
@@ -59,6 +60,14 @@ export interface GroupQuery {
   sort: GroupSort;
 }
 
+/** A page of groups and, where the order read it, each one's last message time (0: never). */
+export type GroupPage = Scanned<Group, GroupPosition> & { activity?: Map<string, number> };
+
+/** A group in last-activity order; `group` is absent when the filters (or an erasure) leave it out. */
+interface ActiveGroup extends GroupActivity {
+  group?: Group;
+}
+
 /**
  * The console's Users and Groups lists (sorted, filtered, keyset-paged with cursors bound to
  * the filters and order) and a user's and a group's page, composed from the owning modules'
@@ -71,6 +80,7 @@ export class AdminBrowseService {
     private readonly userBrowser: UserBrowser,
     private readonly groupBrowser: GroupBrowser,
     private readonly groups: GroupDirectory,
+    private readonly groupActivity: GroupActivityReader,
     private readonly reports: ReportLookups,
     private readonly friends: Relationships,
     private readonly clientErrors: ClientErrorsOfUser,
@@ -103,11 +113,12 @@ export class AdminBrowseService {
     const after = dto.cursor
       ? this.cursors.decode<GroupPosition>(dto.cursor, actor.id, 'admin.groups.browse', key)
       : null;
-    const { rows, next } = await this.groupPage(query, after, PAGE);
+    const { rows, next, partial, activity } = await this.groupPage(query, after, PAGE);
     return {
-      items: await this.groupItems(rows),
+      items: await this.groupItems(rows, activity),
       next_cursor: next ? this.cursors.encode(actor.id, 'admin.groups.browse', key, next) : null,
       has_more: next !== null,
+      partial,
     };
   }
 
@@ -147,14 +158,53 @@ export class AdminBrowseService {
     );
   }
 
-  async groupPage(
-    query: GroupQuery,
-    after: GroupPosition | null,
-    want: number,
-  ): Promise<{ rows: Group[]; next: GroupPosition | null }> {
+  async groupPage(query: GroupQuery, after: GroupPosition | null, want: number): Promise<GroupPage> {
+    if (query.sort === 'last_active') return this.groupsByActivity(query.filters, after, want);
     const rows = await this.groupBrowser.page(query.filters, query.sort, after, want + 1);
     const page = rows.slice(0, want);
-    return { rows: page, next: rows.length > want ? positionOfGroup(query.sort, page[page.length - 1]) : null };
+    return {
+      rows: page,
+      next: rows.length > want ? positionOfGroup(query.sort, page[page.length - 1]) : null,
+      partial: false,
+    };
+  }
+
+  /**
+   * The last_active order: the conversations module pages groups by last message, the groups
+   * module keeps those passing the filters. Unfiltered, a batch is a page plus one (only erased
+   * groups drop out); filtered, it scans in SCAN_BATCH batches within the budget, like the
+   * Users list's online filter, and may answer a partial page.
+   */
+  private async groupsByActivity(
+    filters: GroupBrowseFilters,
+    after: GroupPosition | null,
+    want: number,
+  ): Promise<GroupPage> {
+    const filtered = Object.values(filters).some((value) => value !== undefined);
+    const read = async (position: ActiveGroup | null, limit: number): Promise<ActiveGroup[]> => {
+      const batch = await this.groupActivity.page(position, limit);
+      const found = await this.groupBrowser.among(
+        filters,
+        batch.map((a) => a.groupId),
+      );
+      const byId = new Map(found.map((g) => [g.id, g]));
+      return batch.map((a) => ({ ...a, group: byId.get(a.groupId) }));
+    };
+    const start = after ? { groupId: after.id, lastMessageAt: after.a ?? 0 } : null;
+    const page = await scanInBatches<ActiveGroup, ActiveGroup>(
+      start,
+      want,
+      filtered ? SCAN_BATCH : want + 1,
+      read,
+      () => Promise.resolve((row) => row.group !== undefined),
+      (row) => row,
+    );
+    return {
+      rows: page.rows.map((row) => row.group!),
+      next: page.next ? { id: page.next.groupId, a: page.next.lastMessageAt } : null,
+      partial: page.partial,
+      activity: new Map(page.rows.map((row) => [row.groupId, row.lastMessageAt])),
+    };
   }
 
   /** The page's rows with their presence (known when the online filter chose them) and open report counts. */
@@ -170,15 +220,22 @@ export class AdminBrowseService {
     );
   }
 
-  async groupItems(page: Group[]): Promise<AdminGroupListItemReply[]> {
+  /** The page's rows with their owners, member and open report counts and last activity (read if not given). */
+  async groupItems(page: Group[], activity?: Map<string, number>): Promise<AdminGroupListItemReply[]> {
     const ids = page.map((g) => g.id);
-    const [owners, counts, openCounts] = await Promise.all([
+    const [owners, counts, openCounts, lastMessageAt] = await Promise.all([
       this.users.externalIds(page.map((g) => g.ownerId)),
       this.groups.countActiveMembersByGroup(ids),
       this.reports.openCountsAmong('group', ids),
+      activity ?? this.groupActivity.lastMessageAtOf(ids),
     ]);
     return page.map((g) =>
-      toAdminGroupListItem(g, owners.get(g.ownerId) ?? '', counts.get(g.id) ?? 0, openCounts.get(g.id) ?? 0),
+      toAdminGroupListItem(g, {
+        ownerExternalId: owners.get(g.ownerId) ?? '',
+        memberCount: counts.get(g.id) ?? 0,
+        openReports: openCounts.get(g.id) ?? 0,
+        lastMessageAt: lastMessageAt.get(g.id) ?? 0,
+      }),
     );
   }
 
@@ -209,7 +266,7 @@ export class AdminBrowseService {
     const [state, sockets, friendIds, groupCount, memberships, against, filed, errors, audit, items] =
       await Promise.all([
         this.presence.stateOf(user.id),
-        this.census.connectionsOf(user.id),
+        this.census.countOf(user.id),
         this.friends.friendIds(user.id),
         this.groups.countActiveGroupsOfUser(user.id),
         this.groupBrowser.membershipsOfUser(user.id, FIRST),
@@ -230,8 +287,6 @@ export class AdminBrowseService {
         connections: sockets.sockets,
         instances: sockets.instances,
         complete: sockets.complete,
-        devices: sockets.devices.map(toAdminConnectionReply),
-        devices_truncated: sockets.truncated,
       },
       friends: {
         count: friendIds.length,

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likePrefix } from '../database/like-prefix';
 import { GROUP_COLUMNS, Group, GroupRole, GroupRow, groupFromRow } from './group';
-import type { GroupBrowseFilters, GroupPosition, GroupSort, MembershipOfUser } from './group-browse';
+import type { GroupBrowseFilters, GroupPosition, GroupTableSort, MembershipOfUser } from './group-browse';
 import { GroupEntity } from './group.entity';
 
 interface Clause {
@@ -11,26 +11,22 @@ interface Clause {
   params: unknown[];
 }
 
-/** The Groups list's keyset reads: by the primary key (newest) or IDX_groups_name (name). */
+/**
+ * The Groups list's keyset reads: by the primary key (newest) or IDX_groups_name (name); for the
+ * last_active order, the filters over a batch of IDs the conversations module chose.
+ */
 @Injectable()
 export class GroupsBrowseRepository {
   constructor(@InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>) {}
 
   async page(
     filters: GroupBrowseFilters,
-    sort: GroupSort,
+    sort: GroupTableSort,
     after: GroupPosition | null,
     limit: number,
   ): Promise<Group[]> {
     if (filters.onlyIds && filters.onlyIds.length === 0) return [];
-    const clauses: Clause[] = [];
-    if (filters.q !== undefined)
-      clauses.push({ sql: "(public_id = ? OR name LIKE ? ESCAPE '!')", params: [filters.q, likePrefix(filters.q)] });
-    if (filters.disabled !== undefined) clauses.push({ sql: 'disabled = ?', params: [filters.disabled ? 1 : 0] });
-    if (filters.dismissed !== undefined)
-      clauses.push({ sql: filters.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL', params: [] });
-    if (filters.onlyIds)
-      clauses.push({ sql: `id IN (${filters.onlyIds.map(() => '?').join(', ')})`, params: [...filters.onlyIds] });
+    const clauses = this.filterClauses(filters);
     let order = 'id DESC';
     if (sort === 'name') {
       order = 'name ASC, id ASC';
@@ -43,6 +39,34 @@ export class GroupsBrowseRepository {
       [...clauses.flatMap((c) => c.params), limit],
     )) as GroupRow[];
     return rows.map((row) => groupFromRow(row));
+  }
+
+  /** Those of `ids` that pass the filters: a primary key lookup each, the filters applied to those rows. */
+  async among(filters: GroupBrowseFilters, ids: readonly string[]): Promise<Group[]> {
+    const only = filters.onlyIds ? new Set(filters.onlyIds) : null;
+    const wanted = only ? ids.filter((id) => only.has(id)) : ids;
+    if (!wanted.length) return [];
+    const clauses = [
+      ...this.filterClauses({ ...filters, onlyIds: undefined }),
+      { sql: `id IN (${wanted.map(() => '?').join(', ')})`, params: [...wanted] },
+    ];
+    const rows = (await this.groups.query(
+      `SELECT ${GROUP_COLUMNS} FROM \`groups\` WHERE ${clauses.map((c) => c.sql).join(' AND ')}`,
+      clauses.flatMap((c) => c.params),
+    )) as GroupRow[];
+    return rows.map((row) => groupFromRow(row));
+  }
+
+  private filterClauses(filters: GroupBrowseFilters): Clause[] {
+    const clauses: Clause[] = [];
+    if (filters.q !== undefined)
+      clauses.push({ sql: "(public_id = ? OR name LIKE ? ESCAPE '!')", params: [filters.q, likePrefix(filters.q)] });
+    if (filters.disabled !== undefined) clauses.push({ sql: 'disabled = ?', params: [filters.disabled ? 1 : 0] });
+    if (filters.dismissed !== undefined)
+      clauses.push({ sql: filters.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL', params: [] });
+    if (filters.onlyIds)
+      clauses.push({ sql: `id IN (${filters.onlyIds.map(() => '?').join(', ')})`, params: [...filters.onlyIds] });
+    return clauses;
   }
 
   /** The user's first `limit` current memberships (by first join), disabled groups included. */

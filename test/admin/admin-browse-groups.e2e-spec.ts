@@ -1,8 +1,8 @@
 // The console's Groups list without a search (sorts, filters, cursor paging), its CSV export and a
-// group's page (issue 25, Browsing). Walks are confined to this run's groups by `q` (a name prefix).
+// group's page (issue 25, Browsing). The last_active order is the group conversation's last message. Walks are confined to this run's groups by `q` (a name prefix).
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ApiClient } from '../helpers/api-client';
+import { ApiClient, groupCid } from '../helpers/api-client';
 import { AdminSession, adminSession } from '../helpers/admin-client';
 import { expectOk } from '../helpers/assertions';
 import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
@@ -16,6 +16,7 @@ interface Item {
   disabled: boolean;
   dismissed_at: number | null;
   open_report_count: number;
+  last_active_at: number | null;
 }
 
 const COUNT = 56;
@@ -115,6 +116,95 @@ describe('admin Groups list, export and group page (issue 25)', () => {
     expect(ids(both.items)).toEqual(pick(5, 0).filter((id) => !pick(11, 1).includes(id)));
   });
 
+  it('orders by last message, never-messaged groups last (newest first), across pages and with filters', async () => {
+    // Most set directly (with ties on the time), two through real sends (the send path sets it).
+    const base = Date.now() - 3_600_000;
+    for (let i = 4; i < COUNT; i += 3)
+      await db.query('UPDATE conversations SET last_message_at = ? WHERE group_id = ?', [
+        base - (i % 4) * 1000,
+        internal.get(groupIds[i]),
+      ]);
+    await api.send(owners[3 % owners.length], groupCid(groupIds[3]), 'first');
+    await api.send(owners[7 % owners.length], groupCid(groupIds[7]), 'second');
+    const ids = [...internal.values()];
+    const rows = (await db.query(
+      `SELECT group_id, last_message_at FROM conversations WHERE group_id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    )) as Array<{ group_id: string | number; last_message_at: string | number }>;
+    const at = new Map(rows.map((r) => [String(r.group_id), Number(r.last_message_at)]));
+    expect(at.get(internal.get(groupIds[3])!)).toBeGreaterThan(base);
+    const expected = [...ids].sort((a, b) => at.get(b)! - at.get(a)! || byId(b, a));
+    const never = ids.filter((id) => at.get(id) === 0).length;
+    expect(never).toBeGreaterThan(COUNT / 2);
+
+    const active = await walk<Item>(viewer, '/app/admin/groups', { q: P, sort: 'last_active' }, (g) => g.group_id);
+    expect(active.pages).toBeGreaterThanOrEqual(2);
+    expect(internalIds(active.items)).toEqual(expected);
+    for (const g of active.items) expect(g.last_active_at).toBe(at.get(internal.get(g.group_id)!) || null);
+    expect(active.items.slice(COUNT - never).every((g) => g.last_active_at === null)).toBe(true);
+    // Without a search (one page plus one read per page), this run's groups keep the same order.
+    const everything = await walk<Item>(viewer, '/app/admin/groups', { sort: 'last_active' }, (g) => g.group_id);
+    expect(internalIds(everything.items.filter((g) => internal.has(g.group_id)))).toEqual(expected);
+    // The other orders carry the last activity too.
+    const newest = await walk<Item>(viewer, '/app/admin/groups', { q: P }, (g) => g.group_id);
+    expect(newest.items.find((g) => g.group_id === groupIds[7])!.last_active_at).toBe(
+      at.get(internal.get(groupIds[7])!),
+    );
+
+    const cases: Array<[Record<string, string>, (g: Item) => boolean]> = [
+      [{ disabled: 'true' }, (g) => g.disabled],
+      [{ disabled: 'false', dismissed: 'false' }, (g) => !g.disabled && g.dismissed_at === null],
+      [{ dismissed: 'true' }, (g) => g.dismissed_at !== null],
+      [{ open_reports: 'true' }, (g) => g.open_report_count > 0],
+    ];
+    for (const [filters, keep] of cases) {
+      const filtered = await walk<Item>(
+        viewer,
+        '/app/admin/groups',
+        { q: P, sort: 'last_active', ...filters },
+        (g) => g.group_id,
+      );
+      expect({ filters, ids: internalIds(filtered.items) }).toEqual({
+        filters,
+        ids: internalIds(active.items.filter(keep)),
+      });
+    }
+  });
+
+  it('binds a last_active cursor to its order, and exports in that order with the last activity', async () => {
+    const first = expectOk<{ next_cursor: string; partial: boolean }>(
+      await viewer.get('/app/admin/groups', { q: P, sort: 'last_active' }),
+    );
+    expect(first.partial).toBe(false);
+    for (const sort of ['newest', 'name']) {
+      const reused = await viewer.get('/app/admin/groups', { q: P, sort, cursor: first.next_cursor });
+      expect({ sort, code: reused.body.code }).toEqual({ sort, code: 1004 });
+      expect(reused.body.msg).toMatch(/^cursor/);
+    }
+    const newest = expectOk<{ next_cursor: string }>(await viewer.get('/app/admin/groups', { q: P }));
+    const other = await viewer.get('/app/admin/groups', { q: P, sort: 'last_active', cursor: newest.next_cursor });
+    expect(other.body.code).toBe(1004);
+
+    const listed = await walk<Item>(
+      viewer,
+      '/app/admin/groups',
+      { q: P, sort: 'last_active', disabled: 'false' },
+      (g) => g.group_id,
+    );
+    const response = await moderator.get('/app/admin/groups/export', { q: P, sort: 'last_active', disabled: 'false' });
+    const [header, ...body] = parseCsv(response.text.slice(1));
+    const column = header.indexOf('last_active_at');
+    expect(column).toBeGreaterThan(0);
+    expect(body.map((r) => r[0])).toEqual(listed.items.map((g) => g.group_id));
+    expect(body.map((r) => r[column])).toEqual(
+      listed.items.map((g) => (g.last_active_at === null ? '' : new Date(g.last_active_at).toISOString())),
+    );
+    const audit = expectOk<{ items: Array<{ after: Record<string, unknown> }> }>(
+      await viewer.get('/app/admin/audit', { action: 'groups.exported', admin: moderator.username }),
+    ).items;
+    expect(audit[0].after).toMatchObject({ rows: listed.items.length, filters: { sort: 'last_active' } });
+  });
+
   it('refuses a cursor with other filters, and bad values naming the field', async () => {
     const first = expectOk<{ next_cursor: string }>(await viewer.get('/app/admin/groups', { q: P }));
     const reused = await viewer.get('/app/admin/groups', { q: P, sort: 'name', cursor: first.next_cursor });
@@ -123,7 +213,7 @@ describe('admin Groups list, export and group page (issue 25)', () => {
     const users = await viewer.get('/app/admin/users', { q: P, cursor: first.next_cursor });
     expect(users.body.code).toBe(1004);
     for (const [query, field] of [
-      [{ sort: 'last_active' }, 'sort'],
+      [{ sort: 'active' }, 'sort'],
       [{ sort: 'members' }, 'sort'],
       [{ dismissed: 'yes' }, 'dismissed'],
       [{ disabled: '0' }, 'disabled'],

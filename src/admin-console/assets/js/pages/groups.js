@@ -25,6 +25,7 @@ export async function renderGroups(main, context) {
       t('groups.sort'),
       select('sort', [
         ['newest', t('groups.sort.newest')],
+        ['last_active', t('groups.sort.last_active')],
         ['name', t('groups.sort.name')],
       ]),
     ),
@@ -53,6 +54,7 @@ export async function renderGroups(main, context) {
     ['groups.col.members', (g) => g.member_count],
     ['groups.col.status', groupStatus],
     ['groups.col.open_reports', (g) => g.open_report_count],
+    ['groups.col.last_active', (g) => (g.last_active_at ? time(g.last_active_at) : t('groups.never'))],
     ['common.created', (g) => time(g.created_at)],
   ].map(([key, cell]) => [t(key), cell]);
   const show = async () => {
