@@ -2,6 +2,9 @@
 // its User-Agent in short, address (TRUST_PROXY as for HTTP), instance and start; refused
 // handshakes for a malformed auth.device; with Redis, the connections of another instance.
 import { io } from 'socket.io-client';
+import { createClient } from '../../sdk/web/src/index';
+import { SDK_VERSION } from '../../sdk/web/src/device';
+import { hostProvider, testEnvironment } from '../sdk/sdk-harness';
 import { adminSession, type AdminSession } from '../helpers/admin-client';
 import { expectOk } from '../helpers/assertions';
 import { isolatedDatabase } from '../helpers/isolated-database';
@@ -136,6 +139,36 @@ describe('admin user page: live connections with their devices', () => {
       expect(after.devices.map((d) => d.device_id).sort()).toEqual([null, 'web-7f3a'].sort());
     } finally {
       for (const client of clients) client.close();
+    }
+  });
+
+  it("shows the Web SDK's device: platform web, the client's device ID, the app's version or the SDK's", async () => {
+    const user = await issueUser(t);
+    const clients = [
+      createClient({
+        baseUrl: url,
+        authProvider: hostProvider(t, () => user.userId).fn,
+        environment: testEnvironment(),
+        deviceId: 'web-e2e-app',
+        appVersion: '4.1.0',
+      }),
+      createClient({
+        baseUrl: url,
+        authProvider: hostProvider(t, () => user.userId).fn,
+        environment: testEnvironment(),
+      }),
+    ];
+    try {
+      for (const client of clients) await client.login();
+      const presence = await presenceOf(viewer, user.userId);
+      expect(presence.devices.map((d) => [d.platform, d.device_id, d.app_version]).sort()).toEqual(
+        [
+          ['web', 'web-e2e-app', '4.1.0'],
+          ['web', clients[1].calls.deviceId, `web-sdk/${SDK_VERSION}`],
+        ].sort(),
+      );
+    } finally {
+      for (const client of clients) client.destroy();
     }
   });
 

@@ -45,6 +45,12 @@ export interface ClientOptions {
    * same device; a random `web-…` ID otherwise. Push needs 1–64 letters, digits, `.`, `_`, `:` or `-`.
    */
   deviceId?: string;
+  /**
+   * Your app's version, sent with `deviceId` at every connect so operators see which build each
+   * of a user's connections runs (admin console, user page): 1–32 letters, digits, `.`, `_`,
+   * `+`, `/` or `-`. Default: the SDK's own, `web-sdk/<version>`.
+   */
+  appVersion?: string;
 }
 
 export interface ImClient {

@@ -21,6 +21,7 @@ import { CachedHome, loginKeys } from './cached-home.js';
 import { Coalescer } from './coalescer.js';
 import { ConversationWindow, ImMessage, ReadReply, WindowReply, WindowSnapshot } from './conversation-window.js';
 import { defaultStateStore } from './state-store.js';
+import { connectionDevice } from './device.js';
 import { browserEnvironment, defaultSocketFactory } from './environment.js';
 import { ImError } from './errors.js';
 import { FirstConnection } from './first-connection.js';
@@ -147,6 +148,7 @@ export function createClient(options: ClientOptions): ImClient {
       },
     },
     environment.connect ?? defaultSocketFactory,
+    connectionDevice(calls.deviceId, options.appVersion),
   );
   const storeDeps: StoreDeps = {
     on: (type, listener) => emitter.on(type, listener),

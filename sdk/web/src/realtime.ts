@@ -3,6 +3,7 @@ import type { ClientAck } from '../../../src/contract/index.js';
 import { AuthSession } from './auth-session.js';
 import { reconnectDelay } from './backoff.js';
 import { AUTH_CODES, ErrorCode, ImError } from './errors.js';
+import type { ConnectionDevice } from './device.js';
 import { SocketFactory } from './environment.js';
 import { EventDedup } from './event-dedup.js';
 import { ReadyInfo, ServerEvent } from './events.js';
@@ -37,6 +38,8 @@ export class RealtimeLink {
     private readonly dedup: EventDedup,
     private readonly handlers: RealtimeHandlers,
     private readonly connectSocket: SocketFactory,
+    /** Named at every connect (`auth.device`), for the operators' view of the user's devices. */
+    private readonly device?: ConnectionDevice,
   ) {}
 
   get connected(): boolean {
@@ -104,7 +107,11 @@ export class RealtimeLink {
     if (!this.current() || this.socket) return;
     const socket = this.connectSocket(this.baseUrl, {
       path: this.path,
-      auth: { token, ...(this.position ? { position: this.position } : {}) },
+      auth: {
+        token,
+        ...(this.position ? { position: this.position } : {}),
+        ...(this.device ? { device: this.device } : {}),
+      },
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
