@@ -96,6 +96,7 @@ function view(d, isModerator, reload) {
         h('dd', {}, time(u.created_at)),
       ),
     ),
+    devices(p),
     isModerator ? actions(u, reload) : '',
     isModerator && d.profile_editable ? profileForm(u, reload) : '',
     section(
@@ -142,6 +143,33 @@ function view(d, isModerator, reload) {
     ),
     section(t('users.audit.title'), auditTable(d.audit)),
   ];
+}
+
+/** The user's live connections: what each client named (auth.device), where and since when. */
+function devices(p) {
+  const unnamed = () => h('span', { class: 'muted' }, t('users.devices.unknown'));
+  const device = (c) =>
+    c.device_id ??
+    (c.user_agent ? h('span', { class: 'muted' }, t('users.devices.user_agent', { agent: c.user_agent })) : unnamed());
+  return section(
+    t('users.devices.title', { count: p.connections }),
+    table(
+      t('users.devices.caption'),
+      [
+        [t('users.col.platform'), (c) => c.platform ?? unnamed()],
+        [t('users.col.device'), device],
+        [t('users.col.version'), (c) => c.app_version ?? '—'],
+        [t('users.col.connected_since'), (c) => time(c.connected_at)],
+        [t('users.col.instance'), (c) => c.instance],
+        [t('users.col.address'), (c) => c.address ?? '—'],
+      ],
+      p.devices ?? [],
+    ),
+    p.devices_truncated
+      ? h('p', { class: 'muted' }, t('users.devices.truncated', { shown: p.devices.length, count: p.connections }))
+      : '',
+    p.complete ? '' : h('p', { class: 'muted' }, t('users.devices.incomplete')),
+  );
 }
 
 function reports(title, around, who) {
