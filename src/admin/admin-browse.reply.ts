@@ -4,6 +4,7 @@ import type { Group } from '../groups/group';
 import type { MembershipOfUser } from '../groups/group-browse';
 import type { User } from '../users/user';
 import { AuditItemReply } from './admin.reply';
+import { AdminConnectionReply } from './admin-connections.reply';
 import { AdminReportReply, toAdminUserReply } from './admin-moderation.reply';
 
 export class AdminUserListItemReply {
@@ -133,6 +134,13 @@ export class AdminPresenceReply {
   @ApiProperty({ description: 'Instances that answered, this one included.' }) instances: number;
   @ApiProperty({ description: 'False when an instance did not answer in time: connections is then a floor.' })
   complete: boolean;
+  @ApiProperty({
+    type: [AdminConnectionReply],
+    description: 'The connections on the instances that answered, newest first: at most 50.',
+  })
+  devices: AdminConnectionReply[];
+  @ApiProperty({ description: 'More connections than devices lists (connections has them all).' })
+  devices_truncated: boolean;
 }
 
 export class AdminUserRefReply {

@@ -15,6 +15,7 @@ import { GroupBrowser } from '../groups/group-browser.service';
 import { GroupDirectory } from '../groups/group-directory.service';
 import { PresenceService } from '../realtime/presence.service';
 import { SocketCensus } from '../realtime/socket-census';
+import { toAdminConnectionReply } from './admin-connections.reply';
 import type { Report } from '../reports/report';
 import { ReportLookups } from '../reports/report-lookups.service';
 import type { User } from '../users/user';
@@ -266,7 +267,7 @@ export class AdminBrowseService {
     const [state, sockets, friendIds, groupCount, memberships, against, filed, errors, audit, items] =
       await Promise.all([
         this.presence.stateOf(user.id),
-        this.census.countOf(user.id),
+        this.census.connectionsOf(user.id),
         this.friends.friendIds(user.id),
         this.groups.countActiveGroupsOfUser(user.id),
         this.groupBrowser.membershipsOfUser(user.id, FIRST),
@@ -287,6 +288,8 @@ export class AdminBrowseService {
         connections: sockets.sockets,
         instances: sockets.instances,
         complete: sockets.complete,
+        devices: sockets.devices.map(toAdminConnectionReply),
+        devices_truncated: sockets.truncated,
       },
       friends: {
         count: friendIds.length,
