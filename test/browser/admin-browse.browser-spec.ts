@@ -11,6 +11,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, createAdmin, login, sessionCookie } from '../helpers/admin-client';
 import { ApiClient, IssuedUser } from '../helpers/api-client';
 import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
+import { connect } from '../helpers/realtime';
 import { TestApp, issueUser, randomUserId, startTestApp } from '../helpers/test-app';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
 import { answerConfirm } from './console-pages';
@@ -191,6 +192,30 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       wide.push(...(await shots(page, 'user-disabled')));
       expect(wide).toEqual([]);
     } finally {
+      await context.close();
+    }
+  });
+
+  it("lists the user's live connections with what each device named", async () => {
+    const target = await issueUser(t);
+    const device = { platform: 'android', device_id: `${P}-phone`, app_version: '7.0.1' };
+    const socket = await connect(base, { auth: { token: target.token, device } });
+    const [context, page] = await signedIn(viewer);
+    try {
+      await page.goto(`/admin#/users/${target.userId}`);
+      await page.getByRole('heading', { level: 3, name: 'Connected devices (1)' }).waitFor();
+      const row = page
+        .getByRole('table', { name: /^Live connections on every instance that answered/ })
+        .getByRole('row')
+        .filter({ hasText: device.device_id });
+      await row.waitFor();
+      const cells = await row.getByRole('cell').allInnerTexts();
+      expect(cells).toHaveLength(6);
+      expect([cells[0], cells[1], cells[2]]).toEqual(['android', device.device_id, '7.0.1']);
+      expect(cells[4]).toMatch(/:[0-9]+$/);
+      expect(cells[5]).toMatch(/127\.0\.0\.1$/);
+    } finally {
+      socket.close();
       await context.close();
     }
   });
