@@ -194,6 +194,28 @@ describe('admin user page: live connections with their devices', () => {
     expect(refused).toEqual({ code: 1004, msg: 'auth.device.device_id: must not contain a token or a secret' });
   });
 
+  it('takes the socket peer as the address when no proxy is trusted (TRUST_PROXY unset), whatever X-Forwarded-For says', async () => {
+    const plain = await startTestApp();
+    try {
+      const admin = await adminSession(plain, 'viewer');
+      const user = await issueUser(plain);
+      const client = await connectWith(
+        await listen(plain),
+        { token: user.token, device: { platform: 'web', device_id: 'forged' } },
+        { 'X-Forwarded-For': '203.0.113.66' },
+      );
+      try {
+        const [listed] = (await presenceOf(admin, user.userId)).devices;
+        expect(listed.device_id).toBe('forged');
+        expect(listed.address).toMatch(/127\.0\.0\.1$/);
+      } finally {
+        client.close();
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
   const redisUrl = process.env.TEST_REDIS_URL;
   (redisUrl ? it : it.skip)('lists the connections held by another instance (TEST_REDIS_URL)', async () => {
     const apps: TestApp[] = [];
