@@ -18,7 +18,10 @@ import { AdminAccountEntity } from './admin.entities';
 /** How often a session's last use is written: idle expiry is this coarse, and reads stay reads. */
 const TOUCH_EVERY_MS = 60_000;
 
-const loginFailed = (): AppError => new AppError(ErrorCode.TOKEN_INVALID, 'username or password incorrect', 401);
+// One answer for a wrong, unknown, disabled or locked login: it names the limit as a possible
+// cause without telling which applies.
+export const LOGIN_FAILED_MSG = 'username or password incorrect, or too many failed attempts: try again later';
+const loginFailed = (): AppError => new AppError(ErrorCode.TOKEN_INVALID, LOGIN_FAILED_MSG, 401);
 
 @Injectable()
 export class AdminAuthService implements OnApplicationBootstrap {
@@ -54,8 +57,10 @@ export class AdminAuthService implements OnApplicationBootstrap {
   }
 
   /**
-   * Every attempt counts against the account and the address; past either limit the answer is
-   * that of a wrong password, and the password is still hashed so the time taken tells nothing.
+   * Every attempt counts against the account and the address, and a successful one is refunded:
+   * the limits count failures, so signing in often never locks an account. Past either limit the
+   * answer is that of a wrong password, and the password is still hashed so the time taken tells
+   * nothing.
    * With two-factor sign-in on, `totpCode` must be a current code not used before.
    */
   async login(
@@ -66,13 +71,12 @@ export class AdminAuthService implements OnApplicationBootstrap {
     totpCode?: string,
   ): Promise<{ sessionId: string; account: AdminAccountEntity }> {
     const rule = (limit: number) => ({ limit, windowMs: this.config.admin.loginWindowSeconds * 1000 });
-    const [accountAllowed, addressAllowed] = await Promise.all([
-      this.limiter.hit(
-        `admin-login:account:${username.toLowerCase()}`,
-        rule(this.config.admin.loginAttemptsPerAccount),
-      ),
-      this.limiter.hit(`admin-login:address:${address}`, rule(this.config.admin.loginAttemptsPerAddress)),
-    ]);
+    const limits = [
+      { key: `admin-login:account:${username.toLowerCase()}`, rule: rule(this.config.admin.loginAttemptsPerAccount) },
+      { key: `admin-login:address:${address}`, rule: rule(this.config.admin.loginAttemptsPerAddress) },
+    ];
+    const attemptAt = this.clock.now();
+    const [accountAllowed, addressAllowed] = await Promise.all(limits.map((l) => this.limiter.hit(l.key, l.rule)));
     const account = await this.accounts.findByUsername(username);
     const matches = await verifyPassword(password, account?.passwordHash ?? null);
     if (!account || !matches || account.disabled || !accountAllowed || !addressAllowed) throw loginFailed();
@@ -83,6 +87,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
       if (step === null || !(await this.accounts.claimTotpStep(account.id, account.totpSecret, step)))
         throw loginFailed();
     }
+    await Promise.all(limits.map((l) => this.limiter.refund(l.key, l.rule, attemptAt)));
     const now = this.clock.now();
     if (needsRehash(account.passwordHash)) {
       const passwordHash = await hashPassword(password);

@@ -106,7 +106,11 @@ describe('admin console: accounts, sessions, CSRF (issue 14)', () => {
     for (const response of [wrong, unknown]) {
       expect({ status: response.status, body: response.body }).toEqual({
         status: 401,
-        body: { code: 1102, msg: 'username or password incorrect', data: null },
+        body: {
+          code: 1102,
+          msg: 'username or password incorrect, or too many failed attempts: try again later',
+          data: null,
+        },
       });
     }
     for (let i = 0; i < 4; i++) await login(t, username, 'still not the password');
@@ -115,6 +119,20 @@ describe('admin console: accounts, sessions, CSRF (issue 14)', () => {
     expect({ status: locked.status, body: locked.body }).toEqual({ status: wrong.status, body: wrong.body });
     t.clock.advance(15 * 60_000 + 1000);
     expect((await login(t, username)).body.code).toBe(0);
+  });
+
+  it('counts failed sign-ins only: signing in many times never locks the account', async () => {
+    const username = await createAdmin(t, 'viewer');
+    const window = 15 * 60_000;
+    t.clock.set(Math.ceil(t.clock.now() / window) * window + 1000);
+    // The limit is 5 per window in these tests; twelve good sign-ins in one window all succeed.
+    for (let i = 0; i < 12; i++) expect((await login(t, username)).body.code).toBe(0);
+    // Failures still count: four wrong, then a good one (refunded), then one more wrong reaches 5.
+    for (let i = 0; i < 4; i++) expect((await login(t, username, 'wrong password here')).body.code).toBe(1102);
+    expect((await login(t, username)).body.code).toBe(0);
+    expect((await login(t, username, 'wrong password here')).body.code).toBe(1102);
+    // The sixth failure-counted attempt is refused, the right password included.
+    expect((await login(t, username)).body.code).toBe(1102);
   });
 
   it('requires X-Admin-CSRF: 1 and a trusted Origin on every write, the login included', async () => {

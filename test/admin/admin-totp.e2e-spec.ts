@@ -1,4 +1,5 @@
 // Two-factor sign-in (TOTP, RFC 6238) for the admin console (issue 14).
+import { LOGIN_FAILED_MSG } from '../../src/admin/admin-auth.service';
 import { toString as qrSvg } from 'qrcode';
 import { totpCodeAt } from '../../src/admin/admin-totp';
 import { TestApp, startTestApp } from '../helpers/test-app';
@@ -80,7 +81,7 @@ describe('admin two-factor sign-in', () => {
     const { session, secret } = await withTotp();
     const wrongPassword = await loginWith(session.username, code(secret), 'not the password');
     const failure = { status: wrongPassword.status, body: wrongPassword.body };
-    expect(failure).toEqual({ status: 401, body: { code: 1102, msg: 'username or password incorrect', data: null } });
+    expect(failure).toEqual({ status: 401, body: { code: 1102, msg: LOGIN_FAILED_MSG, data: null } });
     for (const attempt of [undefined, code(secret, 3 * STEP_MS), '111111']) {
       const response = await loginWith(session.username, attempt);
       expect({ attempt, status: response.status, body: response.body }).toEqual({ attempt, ...failure });

@@ -3,6 +3,11 @@ import type { RateLimitRule } from '../../config/messaging-config';
 /** Counts one request against a per-key fixed window; false when the limit is exceeded. */
 export abstract class RateLimiter {
   abstract hit(key: string, rule: RateLimitRule): Promise<boolean>;
+  /**
+   * Takes back one hit made at `at` (ms) in its window, when that window is still counted: for
+   * limits on failures (a sign-in that succeeded is not an attempt to guess). Never below zero.
+   */
+  abstract refund(key: string, rule: RateLimitRule, at: number): Promise<void>;
   /** Whether the shared store answers within `timeoutMs` (readiness); null when there is none. */
   storeUp(_timeoutMs: number): Promise<boolean | null> {
     return Promise.resolve(null);
@@ -30,6 +35,12 @@ export class MemoryRateLimiter extends RateLimiter {
     }
     window.count += 1;
     return Promise.resolve(window.count <= rule.limit);
+  }
+
+  refund(key: string, rule: RateLimitRule, at: number): Promise<void> {
+    const window = this.windows.get(key);
+    if (window && window.start === at - (at % rule.windowMs) && window.count > 0) window.count -= 1;
+    return Promise.resolve();
   }
 
   private sweep(now: number): void {

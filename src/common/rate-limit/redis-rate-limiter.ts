@@ -8,6 +8,9 @@ import { closeRedis, redisReconnectDelay } from '../redis-connection';
 // INCR and PEXPIRE in one atomic step, so a crash between them cannot leave an eternal key.
 const HIT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n`;
 
+// A refund lowers a window that still exists and is above zero; an expired window stays gone.
+const REFUND = `local n = tonumber(redis.call('GET', KEYS[1])) if n and n > 0 then return redis.call('DECR', KEYS[1]) end return 0`;
+
 const RETRY_AFTER_FAILURE_MS = 1000;
 
 export interface RedisLimiterHooks {
@@ -78,6 +81,19 @@ export class RedisRateLimiter extends RateLimiter {
     }
     this.hooks.onFallback();
     return this.fallback.hit(key, rule);
+  }
+
+  async refund(key: string, rule: RateLimitRule, at: number): Promise<void> {
+    if (this.redis.status === 'ready' && this.up !== false) {
+      try {
+        await this.redis.eval(REFUND, 1, `im:rl:${key}:${Math.floor(at / rule.windowMs)}`);
+        return;
+      } catch {
+        this.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+        this.setUp(false);
+      }
+    }
+    await this.fallback.refund(key, rule, at);
   }
 
   /** Whether Redis answers a PING within `timeoutMs`; for readiness. */
