@@ -86,10 +86,11 @@ export class HostAuthService {
    */
   async loginWithPassword(dto: PasswordLoginDto, client: HostClient): Promise<HostMeReply> {
     const phone = parsePhone(dto.phone);
-    const accountAllowed = await this.countAttempt(phone, client.address);
+    const attempt = await this.countAttempt(phone, client.address);
     const account = await this.accounts.findByPhone(phone);
     const matches = await verifyPassword(dto.password, account?.passwordHash ?? null);
-    if (!account || !matches || !accountAllowed) throw loginFailed();
+    if (!account || !matches || !attempt.allowed) throw loginFailed();
+    await this.refundAttempt(phone, client.address, attempt.at);
     if (needsRehash(account.passwordHash)) {
       const passwordHash = await hashPassword(dto.password);
       await this.tx.run((manager) =>
@@ -101,10 +102,11 @@ export class HostAuthService {
 
   async loginWithCode(dto: CodeLoginDto, client: HostClient): Promise<HostMeReply> {
     const phone = parsePhone(dto.phone);
-    const accountAllowed = await this.countAttempt(phone, client.address);
+    const attempt = await this.countAttempt(phone, client.address);
     const matches = await this.sms.consume(phone, 'login', dto.code);
     const account = await this.accounts.findByPhone(phone);
-    if (!account || !matches || !accountAllowed) throw loginFailed();
+    if (!account || !matches || !attempt.allowed) throw loginFailed();
+    await this.refundAttempt(phone, client.address, attempt.at);
     return this.startSession(account, client);
   }
 
@@ -194,16 +196,25 @@ export class HostAuthService {
     return toHostMeReply(account, await this.imUsers.findByExternalId(account.imUserId));
   }
 
-  /** Counts a login attempt: HTTP 429 past the address limit; false past the account limit. */
-  private async countAttempt(phone: string, address: string): Promise<boolean> {
+  /** Counts a login attempt: HTTP 429 past the address limit; `allowed` false past the account limit. */
+  private async countAttempt(phone: string, address: string): Promise<{ allowed: boolean; at: number }> {
+    const at = this.clock.now();
     await hitOrRetryLater(
       this.limiter,
       `host-login:address:${address}`,
       this.loginRule(false),
-      this.clock.now(),
+      at,
       'too many login attempts from this address; retry after Retry-After seconds',
     );
-    return this.limiter.hit(`host-login:account:${phone}`, this.loginRule(true));
+    return { allowed: await this.limiter.hit(`host-login:account:${phone}`, this.loginRule(true)), at };
+  }
+
+  /** A login that succeeded is not an attempt to guess: the limits count failures only. */
+  private async refundAttempt(phone: string, address: string, at: number): Promise<void> {
+    await Promise.all([
+      this.limiter.refund(`host-login:address:${address}`, this.loginRule(false), at),
+      this.limiter.refund(`host-login:account:${phone}`, this.loginRule(true), at),
+    ]);
   }
 
   /** The absolute lifetime is never shorter than the idle one (checked at boot). */

@@ -88,6 +88,14 @@ describe('bundled host application: limits, switches and production mode (issue 
       t.clock.advance(900_000);
       expect((await passwordLogin(t, account.phone)).body.code).toBe(0);
     });
+
+    it('login: only failures count, so signing in again and again locks neither the account nor the address', async () => {
+      const account = await signUp(t);
+      // Eight good logins: past both limits (3 per account, 6 per address) had they counted.
+      for (let i = 0; i < 8; i++) expect((await passwordLogin(t, account.phone)).body.code).toBe(0);
+      for (let i = 0; i < 3; i++) expect((await passwordLogin(t, account.phone, 'wrong password')).status).toBe(401);
+      expect((await passwordLogin(t, account.phone)).body.code).toBe(1102);
+    });
   });
 
   it('HOST_APP_ENABLED=false: every /app/auth route answers HTTP 404 with the envelope', async () => {
