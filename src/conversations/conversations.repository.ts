@@ -102,8 +102,11 @@ export class ConversationsRepository {
    * page never sorts the table. Never-messaged groups (0) fall at the end of the same order.
    */
   async groupsByLastMessage(after: GroupActivity | null, limit: number): Promise<GroupActivity[]> {
-    const keyset = after ? ' AND (last_message_at < ? OR (last_message_at = ? AND group_id < ?))' : '';
-    const params = after ? [after.lastMessageAt, after.lastMessageAt, after.groupId] : [];
+    // The leading bound is redundant but keeps SQLite on an index range instead of a multi-index OR.
+    const keyset = after
+      ? ' AND last_message_at <= ? AND (last_message_at < ? OR (last_message_at = ? AND group_id < ?))'
+      : '';
+    const params = after ? [after.lastMessageAt, after.lastMessageAt, after.lastMessageAt, after.groupId] : [];
     const rows = (await this.conversations.query(
       `SELECT group_id, last_message_at FROM conversations WHERE type = 'group'${keyset}
         ORDER BY last_message_at DESC, group_id DESC LIMIT ?`,

@@ -31,7 +31,11 @@ export class GroupsBrowseRepository {
     if (sort === 'name') {
       order = 'name ASC, id ASC';
       if (after)
-        clauses.push({ sql: '(name > ? OR (name = ? AND id > ?))', params: [after.n ?? '', after.n ?? '', after.id] });
+        clauses.push({
+          // The leading bound is redundant but lets SQLite seek the index instead of walking it.
+          sql: 'name >= ? AND (name > ? OR (name = ? AND id > ?))',
+          params: [after.n ?? '', after.n ?? '', after.n ?? '', after.id],
+        });
     } else if (after) clauses.push({ sql: 'id < ?', params: [after.id] });
     const where = clauses.length ? `WHERE ${clauses.map((c) => c.sql).join(' AND ')}` : '';
     const rows = (await this.groups.query(

@@ -36,14 +36,26 @@ export class UsersBrowseRepository {
     }
     if (sort === 'name') {
       const keyset = after
-        ? [{ sql: '(nickname > ? OR (nickname = ? AND id > ?))', params: [after.n ?? '', after.n ?? '', after.id] }]
+        ? [
+            // The leading bound is redundant but lets SQLite seek the index instead of walking it from the start.
+            {
+              sql: 'nickname >= ? AND (nickname > ? OR (nickname = ? AND id > ?))',
+              params: [after.n ?? '', after.n ?? '', after.n ?? '', after.id],
+            },
+          ]
         : [];
       return this.select([...where, ...keyset], 'nickname ASC, id ASC', limit);
     }
     const rows: User[] = [];
     if (!after || (after.a !== null && after.a !== undefined)) {
       const keyset = after
-        ? [{ sql: '(last_active_at < ? OR (last_active_at = ? AND id < ?))', params: [after.a, after.a, after.id] }]
+        ? [
+            // Redundant bound: without it SQLite plans the OR as a multi-index OR and sorts every row below the position.
+            {
+              sql: 'last_active_at <= ? AND (last_active_at < ? OR (last_active_at = ? AND id < ?))',
+              params: [after.a, after.a, after.a, after.id],
+            },
+          ]
         : [];
       const active = [...where, { sql: 'last_active_at IS NOT NULL', params: [] }, ...keyset];
       rows.push(...(await this.select(active, 'last_active_at DESC, id DESC', limit)));
