@@ -181,6 +181,7 @@ export class AdminBrowseService {
     after: GroupPosition | null,
     want: number,
   ): Promise<GroupPage> {
+    if (filters.onlyIds && filters.onlyIds.length === 0) return { rows: [], next: null, partial: false };
     const filtered = Object.values(filters).some((value) => value !== undefined);
     const read = async (position: ActiveGroup | null, limit: number): Promise<ActiveGroup[]> => {
       const batch = await this.groupActivity.page(position, limit);
