@@ -256,7 +256,14 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
     try {
       await page.goto('/admin#/groups');
       await page.getByRole('form', { name: 'Find groups' }).getByLabel('Group ID or start of name').fill(P);
+      await page
+        .getByRole('form', { name: 'Find groups' })
+        .getByLabel('Sort by')
+        .selectOption({ label: 'Last active' });
       await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('columnheader', { name: 'Last message' }).waitFor();
+      await page.getByRole('row').filter({ hasText: groupId }).waitFor();
+      expect(await shots(page, 'groups-by-activity')).toEqual([]);
       await page.getByRole('link', { name: groupId }).click();
       await page.getByRole('heading', { level: 2, name: new RegExp(groupId) }).waitFor();
       const membersTable = page.getByRole('table', { name: /^Current members with their roles, page 1$/ });
