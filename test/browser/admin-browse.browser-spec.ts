@@ -8,13 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, createAdmin, login, sessionCookie } from '../helpers/admin-client';
+import { act, fileReport } from '../admin/report-admin-kit';
+import { ADMIN_PASSWORD, adminSession, createAdmin, login, sessionCookie } from '../helpers/admin-client';
 import { ApiClient, IssuedUser } from '../helpers/api-client';
+import { expectOk } from '../helpers/assertions';
+import { clientErrorBody } from '../helpers/factories';
 import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { connect } from '../helpers/realtime';
 import { TestApp, issueUser, randomUserId, startTestApp } from '../helpers/test-app';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
-import { answerConfirm } from './console-pages';
+import { answerConfirm, keysShown, setAdminLocale } from './console-pages';
 import { CHROMIUM } from './ensure-chromium';
 
 const VIEWPORTS = [
@@ -37,6 +40,9 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
   let owner: IssuedUser;
   let members: IssuedUser[];
   let groupId: string;
+  // A user with reports against them in each status, one they filed, client errors and admin
+  // actions on them; the group has a report too: the tables the zh-CN and 390 px checks read.
+  let subject: IssuedUser;
   const problems: string[] = [];
 
   beforeAll(async () => {
@@ -55,6 +61,42 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       );
     [owner, ...members] = [await issueUser(t), await issueUser(t), await issueUser(t), await issueUser(t)];
     groupId = await api.createGroup(owner, members, { name: `${P} group` });
+
+    subject = users[7];
+    const mod = await adminSession(t, 'moderator');
+    const against: string[] = [];
+    for (const reporter of [users[8], users[9], users[11]])
+      against.push(await fileReport(t, reporter, { user_id: subject.userId }, { reason_code: 2 }));
+    expectOk(await mod.post('/app/admin/reports/transition', { report_id: against[1], status: 'reviewed' }));
+    expectOk(await act(mod, { report_id: against[2], action: 'close', note: 'handled' }));
+    await fileReport(t, subject, { user_id: users[12].userId }, { reason_code: 3 });
+    for (const severity of ['fatal', 'normal'])
+      expectOk(
+        await t.http
+          .post('/app/sdk/client-errors')
+          .set('Authorization', `Bearer ${subject.token}`)
+          .send(
+            clientErrorBody(
+              { userId: subject.userId },
+              {
+                severity,
+                error_code: `net.${severity}_failure_while_syncing`,
+                message: 'ConnectionResetByPeerWhileSynchronisingConversations',
+              },
+            ),
+          ),
+      );
+    expectOk(
+      await mod.post('/app/admin/users/status', {
+        user_id: subject.userId,
+        disabled: true,
+        duration_seconds: 3600,
+        reason: 'checking',
+      }),
+    );
+    expectOk(await mod.post('/app/admin/users/status', { user_id: subject.userId, disabled: false }));
+    const groupReport = await fileReport(t, members[2], { group_id: groupId }, { reason_code: 2 });
+    expectOk(await mod.post('/app/admin/reports/transition', { report_id: groupReport, status: 'reviewed' }));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -279,6 +321,10 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       expect(askedMute).toContain(`${muted.userId} will not be able to send in group ${groupId} for 1 hour`);
       await page.getByRole('button', { name: `Unmute ${muted.userId}` }).waitFor();
 
+      // Make owner says what the API does to the old owner (an admin), and Cancel changes nothing.
+      await page.getByRole('button', { name: `Make owner: ${members[2].userId}` }).click();
+      expect(await answerConfirm(page, false)).toContain('the current owner becomes an admin');
+
       await page.getByRole('button', { name: `Remove ${removed.userId}` }).click();
       expect(await answerConfirm(page, true)).toContain(`${removed.userId} will be removed from group ${groupId}`);
       await page
@@ -345,6 +391,105 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
         );
       }
       expect(serious).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  /** Signs in whatever the account's language (the nav is named in it), at the phone's width. */
+  async function signedInAnyLanguage(username: string): Promise<[BrowserContext, Page]> {
+    const context = await browser.newContext({ baseURL: base, viewport: VIEWPORTS[0], bypassCSP: true });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto('/admin');
+    await page.locator('input[name=username]').fill(username);
+    await page.locator('input[name=password]').fill(ADMIN_PASSWORD);
+    await page.locator('form button[type=submit]').click();
+    await page.locator('#nav a').first().waitFor({ state: 'attached' });
+    return [context, page];
+  }
+
+  /** axe-core's serious and critical violations on the page as it is now (axe is injected: CSP bypassed). */
+  async function seriousViolations(page: Page, where: string): Promise<string[]> {
+    await page.waitForLoadState('networkidle');
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = (await page.evaluate('axe.run(document).then((result) => result.violations)')) as Array<{
+      id: string;
+      impact: string;
+    }>;
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id}`);
+  }
+
+  /** Each table box wider than its content allows must be a named region keyboard users can focus. */
+  async function unfocusableScrollers(page: Page): Promise<{ scrolling: number; bad: string[] }> {
+    return (await page.evaluate(`(() => {
+      const boxes = [...document.querySelectorAll('.table-wrap')].filter((b) => b.scrollWidth > b.clientWidth);
+      return {
+        scrolling: boxes.length,
+        bad: boxes
+          .filter((b) => b.getAttribute('tabindex') !== '0' || b.getAttribute('role') !== 'region' || !b.getAttribute('aria-label'))
+          .map((b) => b.getAttribute('aria-label') || b.querySelector('caption')?.textContent || '?'),
+      };
+    })()`)) as { scrolling: number; bad: string[] };
+  }
+
+  it('passes axe-core at 390 px on a user page with reports, client errors and admin actions: its wide tables are focusable', async () => {
+    const [context, page] = await signedInAnyLanguage(moderator);
+    try {
+      await page.goto(`/admin#/users/${subject.userId}`);
+      await page.getByRole('heading', { level: 3, name: /^Client errors/ }).waitFor();
+      await page.getByRole('cell', { name: 'user.enabled' }).waitFor();
+      const scrollers = await unfocusableScrollers(page);
+      expect(scrollers.scrolling).toBeGreaterThan(0);
+      expect(scrollers.bad).toEqual([]);
+      // A scrolling box takes focus, with the console's visible ring, and is named by its caption.
+      const box = page.locator('.table-wrap[tabindex="0"]').first();
+      // Reached by the keyboard (Tab away and back), as a keyboard user reaches it.
+      await box.focus();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Shift+Tab');
+      expect(await page.evaluate('document.activeElement.className')).toBe('table-wrap');
+      expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
+      expect(await box.getAttribute('aria-label')).toBe(await box.locator('caption').innerText());
+      expect(await seriousViolations(page, `#/users/${subject.userId} at 390`)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a zh-CN administrator report statuses, reasons and error severities in Chinese on the user and group pages', async () => {
+    const chinese = await createAdmin(t, 'moderator');
+    await setAdminLocale(t, base, chinese, 'zh-CN');
+    const [context, page] = await signedInAnyLanguage(chinese);
+    const english = /\b(pending|reviewed|closed|normal|serious|fatal|harassment|fraud|inappropriate content)\b/;
+    try {
+      await page.goto(`/admin#/users/${subject.userId}`);
+      const against = page.getByRole('table', { name: '针对该用户的最近 5 条举报' });
+      await against.locator('tbody tr').nth(2).waitFor();
+      const againstText = await against.innerText();
+      for (const words of ['待处理', '已审核', '已关闭', '不当内容']) expect(againstText).toContain(words);
+      const filed = await page.getByRole('table', { name: '该用户提交的最近 5 条举报' }).innerText();
+      for (const words of ['待处理', '欺诈']) expect(filed).toContain(words);
+      const errors = await page
+        .locator('section.detail')
+        .filter({ hasText: 'net.fatal_failure_while_syncing' })
+        .innerText();
+      for (const words of ['致命', '一般']) expect(errors).toContain(words);
+      const userMain = await page.locator('main').innerText();
+      // Identifiers (error codes, action names) stay as they are; status, severity and reason words do not.
+      expect(userMain.replace(/net\.\w+|[a-z]+\.[a-z_]+/g, '').match(english)).toBeNull();
+      expect(keysShown(userMain)).toEqual([]);
+
+      await page.goto(`/admin#/groups/${groupId}`);
+      const groupReports = page.getByRole('table', { name: '针对该群组的最近 5 条举报' });
+      await groupReports.locator('tbody tr').first().waitFor();
+      const groupText = await groupReports.innerText();
+      for (const words of ['已审核', '不当内容', members[2].userId]) expect(groupText).toContain(words);
+      expect(groupText.match(english)).toBeNull();
+      expect(groupText).not.toContain(', ');
+      expect(await seriousViolations(page, `#/groups/${groupId} zh-CN at 390`)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -8,8 +8,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { ADMIN_PASSWORD, CSRF, createAdmin, login, sessionCookie } from '../helpers/admin-client';
+import { act, detail, fileReport } from '../admin/report-admin-kit';
+import {
+  ADMIN_PASSWORD,
+  AdminSession,
+  CSRF,
+  adminSession,
+  createAdmin,
+  login,
+  sessionCookie,
+} from '../helpers/admin-client';
 import { ApiClient, IssuedUser, friendCid } from '../helpers/api-client';
+import { expectOk } from '../helpers/assertions';
 import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, startTestApp } from '../helpers/test-app';
 import { SHOTS, freePort, launchChromium } from './browser-harness';
@@ -36,6 +46,8 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
   let target: IssuedUser;
   let mids: string[];
   let reportId: string;
+  // Another moderator, working the same queue through the API.
+  let other: AdminSession;
   const problems: string[] = [];
 
   beforeAll(async () => {
@@ -73,6 +85,7 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       id: string | number;
     }>;
     reportId = String(rows[0].id);
+    other = await adminSession(t, 'moderator');
   });
   afterAll(async () => {
     await browser?.close();
@@ -171,6 +184,10 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       );
       expect(await history.innerText()).toContain('report.context_viewed');
       expect(await history.innerText()).toContain('report.transitioned');
+      // The disable's details say for how long as well as why.
+      expect(await row.innerText()).toMatch(
+        /disabled until \d{4}-\d\d-\d\d .*reason: “Insults reported by other users”/s,
+      );
       wide.push(...(await shots(page, 'report-after-action')));
       expect(wide).toEqual([]);
     } finally {
@@ -252,6 +269,92 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
         );
       }
       expect(serious).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  const heading = (page: Page, id: string, status: string) =>
+    page.getByRole('heading', { level: 2, name: `Report ${id} ${status}` });
+
+  it('asks before Mark reviewed, and reloads the report after an action another moderator made stale', async () => {
+    const second = await fileReport(
+      t,
+      reporter,
+      { user_id: target.userId },
+      { conversation_id: friendCid(target), message_ids: [mids[0]] },
+    );
+    const [context, page] = await signedIn(moderator);
+    try {
+      await page.goto(`/admin#/reports/${second}`);
+      await heading(page, second, 'pending').waitFor();
+      await page.getByRole('button', { name: 'Mark reviewed' }).click();
+      const asked = await answerConfirm(page, false);
+      expect(asked).toContain(`Mark report ${second} reviewed?`);
+      expect(asked).toContain(`Report ${second} will be marked reviewed`);
+      expect((await detail(other, second)).report.status).toBe('pending');
+      await page.getByRole('button', { name: 'Mark reviewed' }).click();
+      await answerConfirm(page, true);
+      await heading(page, second, 'reviewed').waitFor();
+      expect((await detail(other, second)).report.status).toBe('reviewed');
+
+      // Another moderator closes it meanwhile: this page still offers Close, which is refused;
+      // the page then shows the report as it now is.
+      expectOk(await act(other, { report_id: second, action: 'close', note: 'handled elsewhere' }));
+      await page.getByRole('button', { name: 'Close report…' }).click();
+      await answerConfirm(page, true);
+      await page.getByRole('status').filter({ hasText: 'already closed' }).waitFor();
+      await heading(page, second, 'closed').waitFor();
+      expect(await page.getByRole('button', { name: 'Close report…' }).count()).toBe(0);
+      const history = page.getByRole('table', { name: /Actions on this report/ });
+      await history.getByRole('row').filter({ hasText: 'handled elsewhere' }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lists which messages a recall touched in the history, with linked targets there and in the audit log', async () => {
+    const third = await fileReport(
+      t,
+      reporter,
+      { user_id: target.userId },
+      { conversation_id: friendCid(target), message_ids: [mids[0], mids[2]] },
+    );
+    const [context, page] = await signedIn(moderator);
+    try {
+      await page.goto(`/admin#/reports/${third}`);
+      await heading(page, third, 'pending').waitFor();
+      const form = page.locator('form.action-form').filter({ hasText: 'Reported messages' });
+      await form.locator(`input[name=message_ids][value="${mids[2]}"]`).uncheck();
+      await form.getByRole('button', { name: 'Recall chosen…' }).click();
+      expect(await answerConfirm(page, true)).toContain('Recall 1 messages');
+      await heading(page, third, 'reviewed').waitFor();
+      const history = page.getByRole('table', { name: /Actions on this report/ });
+      const recalled = history.getByRole('row').filter({ hasText: 'message.recalled' });
+      await recalled.waitFor();
+      const text = await recalled.innerText();
+      expect(text).toContain(`messages ${mids[0]}: recalled`);
+      expect(text).not.toContain(`${mids[2]}: `);
+      // The conversation by the reporter's ID for it, not the internal one.
+      expect(text).toContain(`conversation ${friendCid(target)}`);
+      const moved = history.getByRole('row').filter({ hasText: 'report.transitioned' });
+      expect(await moved.getByRole('link', { name: `Report ${third}` }).getAttribute('href')).toBe(
+        `#/reports/${third}`,
+      );
+      expect(await moved.innerText()).toContain('status: reviewed');
+
+      // The audit log links each user, group or report target to its page.
+      await page.goto('/admin#/audit');
+      const audit = page.getByRole('table', { name: 'Audit log, newest first' });
+      const disabled = audit.getByRole('row').filter({ hasText: 'user.disabled' }).first();
+      await disabled.waitFor();
+      expect(await disabled.getByRole('link', { name: target.userId }).getAttribute('href')).toBe(
+        `#/users/${target.userId}`,
+      );
+      const transitioned = audit.getByRole('row').filter({ hasText: 'report.transitioned' }).first();
+      expect(await transitioned.getByRole('link', { name: `Report ${third}` }).count()).toBeGreaterThan(0);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

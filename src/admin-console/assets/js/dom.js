@@ -46,9 +46,8 @@ export function select(name, options, value = '') {
  * on its own when the table cannot fit (a phone), so the page itself never does.
  */
 export function table(caption, columns, rows) {
-  return h(
-    'div',
-    { class: 'table-wrap' },
+  return scrollBox(
+    caption,
     h(
       'table',
       {},
@@ -77,6 +76,24 @@ export function table(caption, columns, rows) {
       ),
     ),
   );
+}
+
+/**
+ * The sideways-scrolling box of a table: a named region (its caption), which keyboard users can
+ * focus to scroll whenever the table is wider than the box (a phone). A box that fits is no tab
+ * stop, so wide screens keep the tab order they had.
+ */
+function scrollBox(caption, content) {
+  const name = typeof caption === 'string' ? caption : (caption?.textContent ?? '');
+  const box = h('div', { class: 'table-wrap', role: 'region', 'aria-label': name, tabindex: 0 }, content);
+  if (typeof ResizeObserver === 'function') {
+    const fit = () => {
+      if (box.scrollWidth > box.clientWidth) box.setAttribute('tabindex', '0');
+      else box.removeAttribute('tabindex');
+    };
+    new ResizeObserver(fit).observe(box);
+  }
+  return box;
 }
 
 export function time(ms) {

@@ -3,6 +3,7 @@ import { field, h, input, select, time } from '../dom.js';
 import { t } from '../i18n.js';
 import { pagedTable } from '../list.js';
 import { dateFields, filterForm } from './filters.js';
+import { auditTarget } from './report-links.js';
 
 // The JSON gets a space after each comma and colon, so it wraps between fields; a value longer
 // than its column (and a trace ID) may break anywhere, so the table always fits the page.
@@ -22,7 +23,8 @@ export async function renderAudit(main) {
         [t('audit.col.admin'), (a) => (a.actor_kind === 'host' ? t('audit.host') : a.admin)],
         // Action names and target types are identifiers (searchable, as in the API): untranslated.
         [t('audit.col.action'), (a) => h('code', {}, a.action)],
-        [t('audit.col.target'), (a) => `${a.target_type} ${a.target_id}`],
+        // A report, user or group target links to its page, as wherever else it is named.
+        [t('audit.col.target'), auditTarget],
         [t('audit.col.before'), (a) => summary(a.before)],
         [t('audit.col.after'), (a) => summary(a.after)],
         [t('audit.col.trace'), (a) => h('code', { class: 'breakable' }, a.trace_id)],

@@ -11,7 +11,7 @@ import { dateFields, filterForm } from './filters.js';
 const SEVERITY_CLASS = { normal: '', serious: 'warn', fatal: 'danger' };
 
 /** The severity as a labelled badge: the word carries it, the colour only repeats it. */
-function severityBadge(severity) {
+export function severityBadge(severity) {
   return h('span', { class: `badge ${SEVERITY_CLASS[severity] ?? ''}` }, t(`client_errors.severity.${severity}`));
 }
 

@@ -5,7 +5,7 @@ import { api } from '../api.js';
 import { announce, confirmAction, field, h, select, time } from '../dom.js';
 import { t } from '../i18n.js';
 import { pagedList } from './browse-list.js';
-import { auditTable, avatar } from './user-detail.js';
+import { auditTable, avatar, reportsTable } from './user-detail.js';
 
 export const groupStatus = (g) =>
   g.dismissed_at
@@ -70,25 +70,7 @@ async function view(holder, d, isModerator, reload) {
     section(t('groups.members.title'), members),
     section(
       t('groups.reports.title', d.reports_against),
-      d.reports_against.latest.length
-        ? h(
-            'ul',
-            {},
-            d.reports_against.latest.map((r) =>
-              h(
-                'li',
-                {},
-                h(
-                  'a',
-                  { href: `#/reports/${encodeURIComponent(r.report_id)}` },
-                  t('groups.report_link', { id: r.report_id }),
-                ),
-                ` ${r.status}, ${time(r.created_at)}, `,
-                userLink(r.reporter_user_id),
-              ),
-            ),
-          )
-        : h('p', { class: 'muted' }, t('common.empty')),
+      reportsTable(t('groups.reports.caption'), d.reports_against.latest, 'reporter'),
     ),
     section(t('groups.audit.title'), auditTable(d.audit)),
   );

@@ -25,17 +25,24 @@ function usersOf(d) {
 
 export function reportActions(d, reload) {
   const r = d.report;
-  const act = async (body, confirm) => {
+  const send = async (confirm, call, done) => {
     if (!(await confirmAction(confirm))) return;
     try {
-      await api.post('reports/act', { report_id: r.report_id, ...body });
-      announce(t('common.done', { what: confirm.action }));
-      await reload();
-      document.getElementById('report-title')?.focus();
+      await call();
+      announce(done);
     } catch (error) {
       announce(error.message, true);
     }
+    // Success or refusal alike: another moderator may have moved the report meanwhile (a refusal
+    // such as "already closed" says so), so status, actions and history are read afresh.
+    await reloadQuietly(reload);
   };
+  const act = (body, confirm) =>
+    send(
+      confirm,
+      () => api.post('reports/act', { report_id: r.report_id, ...body }),
+      t('common.done', { what: confirm.action }),
+    );
   const group = groupOf(r);
   const users = usersOf(d);
   const forms = [];
@@ -45,7 +52,7 @@ export function reportActions(d, reload) {
   // Only a group report can disable or dismiss its group (the API refuses it from a user report).
   if (r.target_type === 'group') forms.push(groupForm(r, r.target_id, act));
   if (r.status !== 'closed') forms.push(closeForm(r, act));
-  if (r.status === 'pending') forms.push(reviewedForm(r, reload));
+  if (r.status === 'pending') forms.push(reviewedForm(r, send));
   return h('div', { class: 'report-actions' }, forms);
 }
 
@@ -239,20 +246,31 @@ function closeForm(r, act) {
   );
 }
 
-/** Marks the report reviewed without acting (not destructive: no confirmation). */
-function reviewedForm(r, reload) {
+/** Reloads the report page; a reload that fails says so in the status line. */
+async function reloadQuietly(reload) {
+  try {
+    await reload();
+    document.getElementById('report-title')?.focus();
+  } catch (error) {
+    announce(error.message, true);
+  }
+}
+
+/** Marks the report reviewed without acting; it changes the report, so it asks first as Close does. */
+function reviewedForm(r, send) {
   return form(
     t('reports.act.reviewed.legend'),
     [],
     h('button', { type: 'submit', class: 'secondary' }, t('reports.act.reviewed.submit')),
-    async () => {
-      try {
-        await api.post('reports/transition', { report_id: r.report_id, status: 'reviewed' });
-        announce(t('reports.act.reviewed.done', { id: r.report_id }));
-        await reload();
-      } catch (error) {
-        announce(error.message, true);
-      }
-    },
+    () =>
+      send(
+        {
+          title: t('reports.act.reviewed.title', { id: r.report_id }),
+          body: t('reports.act.reviewed.body', { id: r.report_id }),
+          action: t('reports.act.reviewed.action'),
+        },
+        () => api.post('reports/transition', { report_id: r.report_id, status: 'reviewed' }),
+        t('reports.act.reviewed.done', { id: r.report_id }),
+      ),
   );
 }

@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { announce, h, table, time } from '../dom.js';
 import { t } from '../i18n.js';
-import { groupLink, reasonName, reportLink, statusBadge, targetLink, userLink } from './report-links.js';
+import { auditDetails, auditTarget, groupLink, reasonName, statusBadge, targetLink, userLink } from './report-links.js';
 import { reportActions } from './report-actions.js';
 
 const text = (m) =>
@@ -26,11 +26,11 @@ export async function renderReportDetail(main, { can }, reportId) {
 function view(d, isModerator, reload) {
   const r = d.report;
   const context = h('section', { 'aria-live': 'polite' });
-  const historyHolder = h('div', {}, history(d.history));
+  const historyHolder = h('div', {}, history(d.history, r));
   // Viewing a context is itself audited: the history shows it without reloading the page.
   const refreshHistory = async () => {
     const fresh = await api.get('reports/detail', { report_id: r.report_id });
-    historyHolder.replaceChildren(history(fresh.history));
+    historyHolder.replaceChildren(history(fresh.history, r));
   };
   return [
     h(
@@ -141,22 +141,17 @@ async function showContext(reportId, mid, holder, refreshHistory) {
   }
 }
 
-function historyTarget(a) {
-  if (a.target_type === 'report') return reportLink(a.target_id);
-  if (a.target_type === 'user' || a.target_type === 'group') return targetLink(a.target_type, a.target_id);
-  return `${a.target_type} ${a.target_id}`;
+/**
+ * An action's target, linked. A recall or delete names the conversation by its internal ID:
+ * every such row here was taken from this report, so the reporter's ID of it is shown instead.
+ */
+function historyTarget(a, r) {
+  if (a.target_type === 'conversation' && r.conversation_id)
+    return h('span', {}, t('reports.target.conversation'), ' ', conversationText(r.conversation_id));
+  return auditTarget(a);
 }
 
-function details(a) {
-  const after = a.after ?? {};
-  const parts = [];
-  for (const key of ['status', 'note', 'reason', 'disabled_reason', 'message_id', 'message_ids', 'by_action'])
-    if (after[key] !== undefined && after[key] !== null && after[key] !== '')
-      parts.push(`${key}: ${Array.isArray(after[key]) ? after[key].join(', ') : after[key]}`);
-  return h('span', { class: 'breakable' }, parts.join('; ') || '—');
-}
-
-function history(rows) {
+function history(rows, r) {
   return table(
     t('reports.history.caption'),
     [
@@ -164,8 +159,8 @@ function history(rows) {
       [t('reports.history.admin'), (a) => a.admin],
       // Action names are identifiers (as in the audit log and the API): untranslated.
       [t('reports.history.action'), (a) => h('code', {}, a.action)],
-      [t('reports.history.target'), historyTarget],
-      [t('reports.history.details'), details],
+      [t('reports.history.target'), (a) => historyTarget(a, r)],
+      [t('reports.history.details'), auditDetails],
     ],
     rows,
   );

@@ -4,6 +4,8 @@
 import { api } from '../api.js';
 import { announce, confirmAction, field, h, input, select, table, time } from '../dom.js';
 import { t } from '../i18n.js';
+import { severityBadge } from './client-errors.js';
+import { reasonName, statusBadge } from './report-links.js';
 
 export const DURATIONS = ['3600', '86400', '604800', '2592000', ''];
 export const forDuration = (seconds) => (seconds ? t(`users.duration.${seconds}`) : t('users.duration.forever'));
@@ -123,8 +125,14 @@ function view(d, isModerator, reload) {
         d.groups.items,
       ),
     ),
-    reports(t('users.reports_against.title', d.reports_against), d.reports_against, 'reporter'),
-    reports(t('users.reports_filed.title', d.reports_filed), d.reports_filed, 'target'),
+    section(
+      t('users.reports_against.title', d.reports_against),
+      reportsTable(t('users.reports_against.caption'), d.reports_against.latest, 'reporter'),
+    ),
+    section(
+      t('users.reports_filed.title', d.reports_filed),
+      reportsTable(t('users.reports_filed.caption'), d.reports_filed.latest, 'target'),
+    ),
     section(
       t('users.client_errors.title', { count: d.client_errors.count }),
       table(
@@ -132,7 +140,7 @@ function view(d, isModerator, reload) {
         [
           [t('users.col.error_code'), (e) => e.error_code],
           [t('users.col.platform'), (e) => e.platform],
-          [t('users.col.severity'), (e) => e.severity],
+          [t('users.col.severity'), (e) => severityBadge(e.severity)],
           [t('users.col.message'), (e) => e.message],
           [t('users.col.occurrences'), (e) => e.occurrence_count],
           [t('users.col.last_seen'), (e) => time(e.last_seen_at)],
@@ -172,24 +180,20 @@ function devices(p) {
   );
 }
 
-function reports(title, around, who) {
-  return section(
-    title,
-    table(
-      t('users.reports.caption'),
-      [
-        [t('users.col.report'), (r) => reportLink(r.report_id)],
-        [t('users.col.report_status'), (r) => r.status],
-        who === 'reporter'
-          ? [t('users.col.reporter'), (r) => userLink(r.reporter_user_id)]
-          : [
-              t('users.col.target'),
-              (r) => (r.target_type === 'group' ? groupLink(r.target_id) : userLink(r.target_id)),
-            ],
-        [t('common.created'), (r) => time(r.created_at)],
-      ],
-      around.latest,
-    ),
+/** The latest reports by or against a user or a group, with status and reason as the queue names them. */
+export function reportsTable(caption, rows, who) {
+  return table(
+    caption,
+    [
+      [t('users.col.report'), (r) => reportLink(r.report_id)],
+      [t('users.col.report_status'), (r) => statusBadge(r.status)],
+      [t('users.col.reason'), (r) => reasonName(r.reason_code)],
+      who === 'reporter'
+        ? [t('users.col.reporter'), (r) => userLink(r.reporter_user_id)]
+        : [t('users.col.target'), (r) => (r.target_type === 'group' ? groupLink(r.target_id) : userLink(r.target_id))],
+      [t('common.created'), (r) => time(r.created_at)],
+    ],
+    rows,
   );
 }
 
@@ -199,7 +203,8 @@ export function auditTable(rows) {
     [
       [t('users.col.when'), (a) => time(a.created_at)],
       [t('users.col.admin'), (a) => a.admin],
-      [t('users.col.action'), (a) => a.action],
+      // Action names are identifiers (as in the audit log and the API): untranslated.
+      [t('users.col.action'), (a) => h('code', {}, a.action)],
       [t('users.col.report'), (a) => (a.report_id ? reportLink(a.report_id) : '—')],
     ],
     rows,
