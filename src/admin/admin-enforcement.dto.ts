@@ -1,18 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsInt,
-  Max,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { GROUP_ID_RULES, USER_ID_RULES } from '../common/validation/field-rules';
-import { Required } from '../common/validation/presence.decorators';
+import { Absentable, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { IsTextList } from '../common/validation/text-list.decorator';
 import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
 import { MAX_DISABLE_REASON, MAX_DISABLE_SECONDS, MIN_DISABLE_SECONDS, UserStatusChange } from './admin-disable-terms';
 import { AdminUserActionDto } from './admin.dto';
@@ -35,9 +26,6 @@ const CONVERSATION_REF: TextRules = {
 const REASON: TextRules = { min: 1, max: MAX_DISABLE_REASON, noControl: true };
 const MAX_MUTE_SECONDS = 30 * 24 * 3600;
 export const MAX_ADMIN_MESSAGE_IDS = 50;
-
-/** Absent is fine; a JSON null is refused by the rules that follow (it names the field). */
-const Absentable = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /** POST /app/admin/users/status */
 export class SetUserStatusDto extends AdminUserActionDto {
@@ -101,10 +89,13 @@ export class AdminMessagesDto {
 
   @ApiProperty({ type: [String], description: `1–${MAX_ADMIN_MESSAGE_IDS} message IDs (decimal strings), no repeats.` })
   @Required()
-  @IsArray({ message: 'message_ids must be a JSON array of strings' })
-  @ArrayMinSize(1, { message: 'message_ids must not be empty' })
-  @ArrayMaxSize(MAX_ADMIN_MESSAGE_IDS, { message: `message_ids must have at most ${MAX_ADMIN_MESSAGE_IDS} items` })
-  @ArrayUnique({ message: 'message_ids must not repeat an ID' })
-  @IsText(DECIMAL_ID, { each: true })
+  @IsTextList({
+    min: 1,
+    max: MAX_ADMIN_MESSAGE_IDS,
+    item: DECIMAL_ID,
+    unique: true,
+    of: 'strings',
+    tooFew: 'must not be empty',
+  })
   message_ids: string[];
 }

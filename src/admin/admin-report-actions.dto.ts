@@ -1,13 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { USER_ID_RULES } from '../common/validation/field-rules';
-import { Optional, Required } from '../common/validation/presence.decorators';
+import { Absentable, Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
+import { IsTextList } from '../common/validation/text-list.decorator';
 import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
 import { ReportRefDto } from './admin.dto';
 import { MAX_DISABLE_REASON, MAX_DISABLE_SECONDS, MIN_DISABLE_SECONDS } from './admin-disable-terms';
 import { MAX_MUTE_SECONDS } from '../groups/dto/group.dto';
+import { MAX_REPORT_MESSAGE_IDS } from '../reports/dto/create-report.dto';
 
 /** One range for both actions that read duration_seconds; the service checks each action's own. */
 const DURATION_RANGE = `duration_seconds must be an integer from 1 to ${MAX_DISABLE_SECONDS} (disable_user: at least ${MIN_DISABLE_SECONDS}; mute_member: at most ${MAX_MUTE_SECONDS})`;
@@ -53,7 +55,7 @@ export class ReportActionDto extends ReportRefDto {
       "disable_user, mute_member: the user to act on, when not the reported user: the sender of one of the report's messages. Defaults to the reported user (a user report).",
     example: 'u_10087',
   })
-  @Optional()
+  @Absentable()
   @IsText(USER_ID_RULES)
   user_id?: string;
 
@@ -61,7 +63,7 @@ export class ReportActionDto extends ReportRefDto {
     description: `disable_user: JSON integer ${MIN_DISABLE_SECONDS}–${MAX_DISABLE_SECONDS} (a year); absent means for good; refused while the user is disabled for good (enable first). mute_member: required, 1–${MAX_MUTE_SECONDS} (30 days).`,
     example: 86400,
   })
-  @Optional()
+  @Absentable()
   @IsInt({ message: 'duration_seconds must be a JSON integer' })
   @Min(1, { message: DURATION_RANGE })
   @Max(MAX_DISABLE_SECONDS, { message: DURATION_RANGE })
@@ -71,7 +73,7 @@ export class ReportActionDto extends ReportRefDto {
     description: `disable_user (required): 1–${MAX_DISABLE_REASON} characters after trimming edge whitespace, no control characters; shown to the user's client as the 1003 error's msg.`,
     example: 'Spam in group chats',
   })
-  @Optional()
+  @Absentable()
   @IsText(REASON)
   reason?: string;
 
@@ -79,19 +81,22 @@ export class ReportActionDto extends ReportRefDto {
     type: [String],
     description: "recall_messages, delete_messages: a subset of the report's message_ids; absent means all of them.",
   })
-  @Optional()
-  @IsArray({ message: 'message_ids must be a JSON array of strings' })
-  @ArrayMinSize(1, { message: 'message_ids must not be empty (leave it out for all the reported messages)' })
-  @ArrayMaxSize(20, { message: 'message_ids must have at most 20 items' })
-  @ArrayUnique((id: unknown) => id, { message: 'message_ids must not contain duplicates' })
-  @IsText(MESSAGE_ID, { each: true })
+  @Absentable()
+  @IsTextList({
+    min: 1,
+    max: MAX_REPORT_MESSAGE_IDS,
+    item: MESSAGE_ID,
+    unique: true,
+    of: 'strings',
+    tooFew: 'must not be empty (leave it out for all the reported messages)',
+  })
   message_ids?: string[];
 
   @ApiPropertyOptional({
     description:
       "close only (refused with any other action): a moderator note, kept on the closing report.transitioned audit row in the report's history.",
   })
-  @Optional()
+  @Absentable()
   @IsText(NOTE)
   note?: string;
 }

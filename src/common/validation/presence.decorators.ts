@@ -30,6 +30,14 @@ export function Optional(): PropertyDecorator {
   );
 }
 
+/**
+ * Absent skips the remaining rules; a JSON null does not, so it is refused by them, naming the
+ * field (the admin API's convention: a null is never taken as "absent").
+ */
+export function Absentable(): PropertyDecorator {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
+
 /** When any field of the group is sent, this one must be sent too. */
 export function SentTogether(group: readonly string[], options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) => {

@@ -3,6 +3,7 @@ import type { ValidatorOptions } from 'class-validator';
 import { AppError } from '../app-error';
 import { ErrorCode } from '../error-code';
 import { findJsonProblem } from '../text';
+import { DtoType, findOversizedList } from './oversized-lists';
 import { printableName } from './printable-name';
 import { nameUnknownFields, unknownFieldNoun } from './unknown-fields.decorator';
 
@@ -67,6 +68,8 @@ export class StrictValidationPipe extends ValidationPipe {
           `${metadata.type === 'body' ? 'body' : 'query'}: must be a JSON object`,
         );
       }
+      const oversized = findOversizedList(metadata.metatype as DtoType, value as Record<string, unknown>);
+      if (oversized) throw new AppError(ErrorCode.INVALID_PARAMETER, describeValidationErrors([oversized]));
       const problem = findJsonProblem(value);
       if (problem) throw new AppError(ErrorCode.INVALID_PARAMETER, problem);
     }

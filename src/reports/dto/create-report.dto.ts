@@ -1,42 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsInt,
-  ValidationArguments,
-  registerDecorator,
-} from 'class-validator';
+import { IsIn, IsInt } from 'class-validator';
 import { GROUP_ID_RULES, USER_ID_RULES } from '../../common/validation/field-rules';
 import { REQUEST_ID } from '../../common/validation/patterns';
 import { Optional, Required } from '../../common/validation/presence.decorators';
-import { IsText } from '../../common/validation/text-field.decorator';
+import { IsText, TextRules } from '../../common/validation/text-field.decorator';
+import { IsTextList } from '../../common/validation/text-list.decorator';
 import type { GroupReportRequest, ReportFieldsRequest, UserReportRequest } from '../../contract/requests';
 
 export const REASON_CODES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+export const MAX_REPORT_MESSAGE_IDS = 20;
 
 /** Every item is a positive decimal string of at most 19 digits, without leading zeros. */
-const MESSAGE_ID = /^[1-9][0-9]{0,18}$/;
-const isMessageId = (item: unknown): boolean => typeof item === 'string' && MESSAGE_ID.test(item);
-
-function AreMessageIds(): PropertyDecorator {
-  return (target, propertyName) => {
-    registerDecorator({
-      name: 'areMessageIds',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      validator: {
-        validate: (value: unknown) => Array.isArray(value) && value.every(isMessageId),
-        defaultMessage: (args: ValidationArguments) => {
-          const items = Array.isArray(args.value) ? (args.value as unknown[]) : [];
-          const index = items.findIndex((item) => !isMessageId(item));
-          return `${args.property}[${index}] must be a positive decimal string of at most 19 digits (no sign, no leading zero)`;
-        },
-      },
-    });
-  };
-}
+const MESSAGE_ID: TextRules = {
+  min: 1,
+  max: 19,
+  pattern: {
+    regex: /^[1-9][0-9]{0,18}$/,
+    description: 'a positive decimal string of at most 19 digits (no sign, no leading zero)',
+  },
+};
 
 /** Fields shared by group and user reports (spec 4.3, 4.4). */
 export class ReportFieldsDto implements ReportFieldsRequest {
@@ -86,10 +68,7 @@ export class ReportFieldsDto implements ReportFieldsRequest {
     default: [],
   })
   @Optional()
-  @IsArray({ message: 'message_ids must be a JSON array of strings' })
-  @ArrayMaxSize(20, { message: 'message_ids must have at most 20 items' })
-  @ArrayUnique((id: unknown) => id, { message: 'message_ids must not contain duplicates' })
-  @AreMessageIds()
+  @IsTextList({ min: 0, max: MAX_REPORT_MESSAGE_IDS, item: MESSAGE_ID, unique: true, of: 'strings' })
   message_ids?: string[] | null;
 }
 
