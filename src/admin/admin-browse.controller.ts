@@ -7,7 +7,12 @@ import { ENDPOINT_ERRORS } from '../common/openapi/endpoint-errors';
 import { AdminActor, CurrentAdmin } from './admin-actor';
 import { AdminApi } from './admin-api.decorator';
 import { AdminBrowseExportService, EXPORT_ROW_CAP } from './admin-browse-export.service';
-import { AdminEditProfileDto, GroupOverviewQueryDto, GroupsFilterDto, UsersFilterDto } from './admin-browse.dto';
+import {
+  AdminEditProfileDto,
+  GroupOverviewQueryDto,
+  GroupsExportQueryDto,
+  UsersExportQueryDto,
+} from './admin-browse.dto';
 import { AdminGroupOverviewReply, AdminUserListItemReply, AdminUserOverviewReply } from './admin-browse.reply';
 import { AdminProfileService } from './admin-profile.service';
 import { AdminBrowseService } from './admin-browse.service';
@@ -64,7 +69,7 @@ export class AdminUserBrowseController {
   })
   @ApiProduces('text/csv', 'application/json')
   @csvReply(ENDPOINT_ERRORS.adminUsers.export)
-  export(@CurrentAdmin() actor: AdminActor, @Query() dto: UsersFilterDto): Promise<StreamableFile> {
+  export(@CurrentAdmin() actor: AdminActor, @Query() dto: UsersExportQueryDto): Promise<StreamableFile> {
     return this.exports.users(actor, dto);
   }
 }
@@ -95,7 +100,7 @@ export class AdminGroupBrowseController {
   })
   @ApiProduces('text/csv', 'application/json')
   @csvReply(ENDPOINT_ERRORS.adminGroups.export)
-  export(@CurrentAdmin() actor: AdminActor, @Query() dto: GroupsFilterDto): Promise<StreamableFile> {
+  export(@CurrentAdmin() actor: AdminActor, @Query() dto: GroupsExportQueryDto): Promise<StreamableFile> {
     return this.exports.groups(actor, dto);
   }
 }

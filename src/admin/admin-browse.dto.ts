@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, ValidateIf } from 'class-validator';
+import { Equals, IsIn } from 'class-validator';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { AVATAR_RULES, GROUP_ID_RULES, NICKNAME_RULES, USER_ID_RULES } from '../common/validation/field-rules';
-import { Optional, Required } from '../common/validation/presence.decorators';
+import { Absentable, Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
 import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
 import { GROUP_SORTS, GroupSort } from '../groups/group-browse';
@@ -15,7 +15,11 @@ const TRUE_FALSE: TextRules = {
   max: 5,
   pattern: { regex: /^(?:true|false)$/, description: "'true' or 'false'" },
 };
-const TRUE_ONLY: TextRules = { min: 4, max: 4, pattern: { regex: /^true$/, description: "'true'" } };
+/** Only 'true' filters: leaving the field out lists everyone. */
+const TrueOnly = (field: string): PropertyDecorator =>
+  IsIn(['true'], { message: `${field} must be true (leave it out for all)` });
+/** An export is one stream of every matching row (up to its cap): a cursor would be silently ignored. */
+const NoCursor = (): PropertyDecorator => Equals(undefined, { message: 'cursor the export takes no cursor' });
 
 /** The Users list's search, order and filters (the list and its CSV export). */
 export class UsersFilterDto {
@@ -52,8 +56,15 @@ export class UsersFilterDto {
 
   @ApiPropertyOptional({ enum: ['true'], description: 'Only users with an open (pending) report against them.' })
   @Optional()
-  @IsText(TRUE_ONLY)
+  @TrueOnly('open_reports')
   open_reports?: string;
+}
+
+/** GET /app/admin/users/export: the list's filters, no cursor. */
+export class UsersExportQueryDto extends UsersFilterDto {
+  @Absentable()
+  @NoCursor()
+  cursor?: never;
 }
 
 export class UsersBrowseQueryDto extends UsersFilterDto implements ListQueryDto {
@@ -84,8 +95,15 @@ export class GroupsFilterDto {
 
   @ApiPropertyOptional({ enum: ['true'], description: 'Only groups with an open (pending) report against them.' })
   @Optional()
-  @IsText(TRUE_ONLY)
+  @TrueOnly('open_reports')
   open_reports?: string;
+}
+
+/** GET /app/admin/groups/export: the list's filters, no cursor. */
+export class GroupsExportQueryDto extends GroupsFilterDto {
+  @Absentable()
+  @NoCursor()
+  cursor?: never;
 }
 
 export class GroupsBrowseQueryDto extends GroupsFilterDto implements ListQueryDto {
@@ -99,9 +117,6 @@ export class GroupsBrowseQueryDto extends GroupsFilterDto implements ListQueryDt
 export class GroupOverviewQueryDto {
   @ApiProperty({ example: 'team-1' }) @Required() @IsText(GROUP_ID_RULES) group_id: string;
 }
-
-/** Absent is fine; a JSON null is refused by the rules that follow, naming the field. */
-const Absentable = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /** POST /app/admin/users/profile: the host-owned fields, only where the bundled host app runs. */
 @RefuseUnknownFields()

@@ -30,9 +30,11 @@ export class ClientErrorGroupsQueryDto extends ListQueryDto {
   @IsIn(ERROR_PLATFORMS, { message: 'platform must be one of android, ios, harmony' })
   platform?: (typeof ERROR_PLATFORMS)[number];
 
-  @ApiPropertyOptional({ description: 'build_id exactly as reported (1–128 characters).' })
+  @ApiPropertyOptional({
+    description: 'build_id exactly as reported (at most 128 characters); "" for the groups without a build.',
+  })
   @Optional()
-  @IsText({ min: 1, max: 128 })
+  @IsText({ min: 0, max: 128 })
   build_id?: string;
 
   @ApiPropertyOptional({ example: 'net.timeout' }) @Optional() @IsText(ERROR_CODE) error_code?: string;

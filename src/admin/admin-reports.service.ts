@@ -52,6 +52,8 @@ export class AdminReportsService {
       from: dto.from === undefined ? undefined : Number(dto.from),
       to: dto.to === undefined ? undefined : Number(dto.to),
     };
+    if (filters.from !== undefined && filters.to !== undefined && filters.to <= filters.from)
+      throw AppError.invalid('to', 'must be after from');
     const before = dto.cursor ? this.cursors.decode<string>(dto.cursor, actor.id, 'admin.reports', filters) : null;
     const rows = await this.reports.list(filters, before, PAGE + 1);
     const reporters = await this.reporterIds(rows);

@@ -2,9 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn } from 'class-validator';
 import { ListQueryDto } from '../common/pagination/list-query.dto';
 import { GROUP_ID_RULES, USER_ID_RULES } from '../common/validation/field-rules';
-import { Optional, Required } from '../common/validation/presence.decorators';
+import { Absentable, Optional, Required } from '../common/validation/presence.decorators';
 import { IsText, TextRules } from '../common/validation/text-field.decorator';
 import { RefuseUnknownFields } from '../common/validation/unknown-fields.decorator';
+import { REASON_CODES } from '../reports/dto/create-report.dto';
 import { ADMIN_ROLES, AdminRole } from './admin-roles';
 
 const USERNAME: TextRules = { min: 1, max: 32, noControl: true, noEdgeWhitespace: true };
@@ -105,6 +106,8 @@ export class AuditQueryDto extends ListQueryDto {
 }
 
 export const REPORT_STATUSES = ['pending', 'reviewed', 'closed'] as const;
+/** The spec's reason codes (4.3) as query strings. */
+const REASON_FILTERS = REASON_CODES.map(String);
 
 export class ReportsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: REPORT_STATUSES })
@@ -115,7 +118,10 @@ export class ReportsQueryDto extends ListQueryDto {
   @Optional()
   @IsIn(['user', 'group'], { message: 'target_type must be user or group' })
   target_type?: 'user' | 'group';
-  @ApiPropertyOptional({ description: 'reason_code (decimal string).' }) @Optional() @IsText(DECIMAL) reason?: string;
+  @ApiPropertyOptional({ enum: REASON_FILTERS, description: 'reason_code (spec 4.3), as a decimal string: 1–8.' })
+  @Optional()
+  @IsIn(REASON_FILTERS, { message: 'reason must be a reason code from 1 to 8 (spec 4.3)' })
+  reason?: string;
   @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(UNIX_MS) from?: string;
   @ApiPropertyOptional(TIME_DOC) @Optional() @IsText(UNIX_MS) to?: string;
 }
@@ -134,7 +140,7 @@ export class ReportTransitionDto extends ReportRefDto {
   @IsIn(['reviewed', 'closed'], { message: 'status must be reviewed or closed' })
   status: 'reviewed' | 'closed';
   @ApiPropertyOptional({ description: 'Moderator note, kept in the audit log.' })
-  @Optional()
+  @Absentable()
   @IsText(NOTE)
   note?: string;
 }
