@@ -139,7 +139,12 @@ export class AdminDirectoryService {
     const group = await this.requireGroup(publicId);
     const after = Object.assign({}, group, { disabled });
     await this.tx.run(async (manager) => {
-      if (group.disabled !== disabled) {
+      // Read under the row lock: a dismissal committed meanwhile must refuse the switch.
+      const now = await this.groups.lockSwitches(manager, group.id);
+      if (!now || now.dismissedAt !== null)
+        throw new AppError(ErrorCode.GROUP_OPERATION_FORBIDDEN, 'group_id: the group was dismissed');
+      const before = { ...group, disabled: now.disabled };
+      if (before.disabled !== disabled) {
         after.updatedAt = this.clock.now();
         await this.groups.setDisabled(manager, group.id, disabled, after.updatedAt);
       }
@@ -147,7 +152,7 @@ export class AdminDirectoryService {
         action: disabled ? 'group.disabled' : 'group.enabled',
         targetType: 'group',
         targetId: group.publicId,
-        before: auditedGroup(group),
+        before: auditedGroup(before),
         after: auditedGroup(after),
         reportId: report?.id,
       });

@@ -60,16 +60,18 @@ export class AdminGroupMembersService {
     userExternalId: string,
     reportId?: string,
   ): Promise<AdminMemberRemoveReply> {
-    const result = await this.operator.remove(groupPublicId, userExternalId, (manager, change, r) =>
-      this.audit.record(manager, actor, {
+    // Someone who is not a current member is no change: no audit row, as an edit that changes nothing.
+    const result = await this.operator.remove(groupPublicId, userExternalId, async (manager, change, r) => {
+      if (!r.removed) return;
+      await this.audit.record(manager, actor, {
         action: 'group.member_removed',
         targetType: 'group',
         targetId: change.groupPublicId,
-        before: { user_id: r.userExternalId, member: change.before !== null, role: change.before?.role ?? null },
+        before: { user_id: r.userExternalId, member: true, role: change.before?.role ?? null },
         after: { user_id: r.userExternalId, member: false, role: null },
         reportId,
-      }),
-    );
+      });
+    });
     return {
       group_id: result.groupPublicId,
       user_id: result.userExternalId,

@@ -44,6 +44,18 @@ export class GroupDirectory {
     return this.groups.countActiveGroupsOfUser(userId);
   }
 
+  /**
+   * Locks the group's row for the rest of the transaction and reads its switches as they are now,
+   * so a dismissal or another switch racing the caller is seen (null: no such group).
+   */
+  async lockSwitches(
+    manager: EntityManager,
+    groupId: string,
+  ): Promise<{ disabled: boolean; dismissedAt: number | null } | null> {
+    const row = await this.groups.lockById(manager, groupId);
+    return row && { disabled: row.disabled, dismissedAt: row.dismissedAt };
+  }
+
   /** The operator's switch; a disabled group answers 1218 to every member's group operation and send. */
   setDisabled(manager: EntityManager, groupId: string, disabled: boolean, now: number): Promise<void> {
     return this.groups.setDisabled(groupId, disabled, now, manager);
