@@ -12,6 +12,11 @@ export interface UserQuery {
   sort: UserSort;
   /** The online filter: kept users are those whose presence equals it. */
   online?: boolean;
+  /**
+   * The open-reports filter, when too many users have an open report for the read to take them
+   * as a list (filters.onlyIds): each batch is checked against the reports instead.
+   */
+  openReportsPerBatch?: boolean;
 }
 
 export interface Scanned<T, P> {
@@ -58,7 +63,8 @@ export async function scanInBatches<T, P>(
 /**
  * One page of users in `query.sort` order. The online filter cannot be a database condition
  * (presence lives in the registry), so it scans the sorted list in batches (scanInBatches),
- * keeping the users the registry says are (or are not) connected.
+ * keeping the users the registry says are (or are not) connected; an open-reports filter over
+ * more users than a list can name is checked the same way, batch by batch.
  */
 export async function scanUsers(
   query: UserQuery,
@@ -66,16 +72,22 @@ export async function scanUsers(
   want: number,
   read: (after: UserPosition | null, limit: number) => Promise<User[]>,
   onlineAmong: (ids: string[]) => Promise<Set<string>>,
+  reportedAmong: (ids: string[]) => Promise<Set<string>> = () => Promise.resolve(new Set()),
 ): Promise<ScannedPage> {
   const positionOf = (user: User) => positionOfUser(query.sort, user);
-  if (query.online === undefined) {
+  if (query.online === undefined && !query.openReportsPerBatch) {
     const rows = await read(after, want + 1);
     const page = rows.slice(0, want);
     return { rows: page, next: rows.length > want ? positionOf(page[page.length - 1]) : null, partial: false };
   }
   const keep = async (batch: User[]) => {
-    const online = await onlineAmong(batch.map((u) => u.id));
-    return (user: User) => online.has(user.id) === query.online;
+    const ids = batch.map((u) => u.id);
+    const [online, reported] = await Promise.all([
+      query.online === undefined ? null : onlineAmong(ids),
+      query.openReportsPerBatch ? reportedAmong(ids) : null,
+    ]);
+    return (user: User) =>
+      (online === null || online.has(user.id) === query.online) && (reported === null || reported.has(user.id));
   };
   return scanInBatches(after, want, SCAN_BATCH, read, keep, positionOf);
 }

@@ -49,7 +49,10 @@ import { toAdminReportReply } from './admin-moderation.reply';
 import { toAuditItemReply } from './admin.reply';
 
 const PAGE = 50;
-/** Users or groups with an open report that the open_reports filter considers (the open queue rarely nears it). */
+/**
+ * Up to this many users (or groups) with an open report, the open_reports filter is a list of
+ * IDs in the read; beyond it, each batch of the sorted list is checked against the reports.
+ */
 export const OPEN_TARGETS_CAP = 10_000;
 const FIRST = 20;
 const LATEST = 5;
@@ -59,6 +62,8 @@ const flag = (value: string | undefined): boolean | undefined => (value === unde
 export interface GroupQuery {
   filters: GroupBrowseFilters;
   sort: GroupSort;
+  /** The open-reports filter over more groups than OPEN_TARGETS_CAP: checked batch by batch. */
+  openReportsPerBatch?: boolean;
 }
 
 /** A page of groups and, where the order read it, each one's last message time (0: never). */
@@ -76,6 +81,9 @@ interface ActiveGroup extends GroupActivity {
  */
 @Injectable()
 export class AdminBrowseService {
+  /** OPEN_TARGETS_CAP; tests lower it to reach the per-batch check without 10,000 reports. */
+  openTargetsCap = OPEN_TARGETS_CAP;
+
   constructor(
     private readonly users: UsersService,
     private readonly userBrowser: UserBrowser,
@@ -125,27 +133,33 @@ export class AdminBrowseService {
 
   /** The filters as the list reads them; open_reports asks the reports module which users have one. */
   async userQuery(dto: UsersFilterDto): Promise<UserQuery> {
+    const open = dto.open_reports === 'true' ? await this.openTargets('user') : undefined;
     return {
-      filters: {
-        q: dto.q,
-        disabled: flag(dto.disabled),
-        onlyIds: dto.open_reports === 'true' ? await this.reports.openTargetIds('user', OPEN_TARGETS_CAP) : undefined,
-      },
+      filters: { q: dto.q, disabled: flag(dto.disabled), onlyIds: open ?? undefined },
       sort: dto.sort ?? 'newest',
       online: flag(dto.online),
+      openReportsPerBatch: open === null,
     };
   }
 
   async groupQuery(dto: GroupsFilterDto): Promise<GroupQuery> {
+    const open = dto.open_reports === 'true' ? await this.openTargets('group') : undefined;
     return {
-      filters: {
-        q: dto.q,
-        disabled: flag(dto.disabled),
-        dismissed: flag(dto.dismissed),
-        onlyIds: dto.open_reports === 'true' ? await this.reports.openTargetIds('group', OPEN_TARGETS_CAP) : undefined,
-      },
+      filters: { q: dto.q, disabled: flag(dto.disabled), dismissed: flag(dto.dismissed), onlyIds: open ?? undefined },
       sort: dto.sort ?? 'newest',
+      openReportsPerBatch: open === null,
     };
+  }
+
+  /** The targets with an open report, or null when there are more than the read can name. */
+  private async openTargets(type: 'user' | 'group'): Promise<string[] | null> {
+    const ids = await this.reports.openTargetIds(type, this.openTargetsCap + 1);
+    return ids.length > this.openTargetsCap ? null : ids;
+  }
+
+  /** The targets among `ids` with an open report. */
+  private async reportedAmong(type: 'user' | 'group', ids: string[]): Promise<Set<string>> {
+    return new Set((await this.reports.openCountsAmong(type, ids)).keys());
   }
 
   userPage(query: UserQuery, after: UserPosition | null, want: number): Promise<ScannedPage> {
@@ -156,11 +170,30 @@ export class AdminBrowseService {
       want,
       (position, limit) => this.userBrowser.page(query.filters, query.sort, position, limit, now),
       (ids) => this.presence.onlineAmongOrFail(ids),
+      (ids) => this.reportedAmong('user', ids),
     );
   }
 
   async groupPage(query: GroupQuery, after: GroupPosition | null, want: number): Promise<GroupPage> {
-    if (query.sort === 'last_active') return this.groupsByActivity(query.filters, after, want);
+    if (query.sort === 'last_active') return this.groupsByActivity(query, after, want);
+    if (query.openReportsPerBatch) {
+      const sort = query.sort;
+      const page = await scanInBatches<Group, GroupPosition>(
+        after,
+        want,
+        SCAN_BATCH,
+        (position, limit) => this.groupBrowser.page(query.filters, sort, position, limit),
+        async (batch) => {
+          const reported = await this.reportedAmong(
+            'group',
+            batch.map((g) => g.id),
+          );
+          return (group) => reported.has(group.id);
+        },
+        (group) => positionOfGroup(sort, group),
+      );
+      return { rows: page.rows, next: page.next, partial: page.partial };
+    }
     const rows = await this.groupBrowser.page(query.filters, query.sort, after, want + 1);
     const page = rows.slice(0, want);
     return {
@@ -176,13 +209,10 @@ export class AdminBrowseService {
    * groups drop out); filtered, it scans in SCAN_BATCH batches within the budget, like the
    * Users list's online filter, and may answer a partial page.
    */
-  private async groupsByActivity(
-    filters: GroupBrowseFilters,
-    after: GroupPosition | null,
-    want: number,
-  ): Promise<GroupPage> {
+  private async groupsByActivity(query: GroupQuery, after: GroupPosition | null, want: number): Promise<GroupPage> {
+    const { filters } = query;
     if (filters.onlyIds && filters.onlyIds.length === 0) return { rows: [], next: null, partial: false };
-    const filtered = Object.values(filters).some((value) => value !== undefined);
+    const filtered = query.openReportsPerBatch || Object.values(filters).some((value) => value !== undefined);
     const read = async (position: ActiveGroup | null, limit: number): Promise<ActiveGroup[]> => {
       const batch = await this.groupActivity.page(position, limit);
       const found = await this.groupBrowser.among(
@@ -198,7 +228,15 @@ export class AdminBrowseService {
       want,
       filtered ? SCAN_BATCH : want + 1,
       read,
-      () => Promise.resolve((row) => row.group !== undefined),
+      async (batch) => {
+        const reported = query.openReportsPerBatch
+          ? await this.reportedAmong(
+              'group',
+              batch.map((row) => row.groupId),
+            )
+          : null;
+        return (row) => row.group !== undefined && (reported === null || reported.has(row.groupId));
+      },
       (row) => row,
     );
     return {

@@ -3,6 +3,7 @@
 // nickname prefix), since on MariaDB the spec files share one database.
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { AdminBrowseService, OPEN_TARGETS_CAP } from '../../src/admin/admin-browse.service';
 import { ApiClient } from '../helpers/api-client';
 import { AdminSession, adminSession } from '../helpers/admin-client';
 import { expectOk } from '../helpers/assertions';
@@ -136,6 +137,23 @@ describe('admin Users list, export and user page (issue 25)', () => {
     );
     expect(ids(reported.items).sort(byId)).toEqual([...reportedIds].sort(byId));
     expect(reported.items.every((u) => u.open_report_count === 1)).toBe(true);
+
+    // More reported users than the read can name: each batch is checked instead, same answer.
+    const browse = t.app.get(AdminBrowseService);
+    browse.openTargetsCap = 1;
+    try {
+      for (const sort of ['newest', 'name', 'last_active']) {
+        const perBatch = await walk<Item>(
+          viewer,
+          '/app/admin/users',
+          { q: P, open_reports: 'true', sort },
+          (u) => u.id,
+        );
+        expect(ids(perBatch.items).sort(byId)).toEqual([...reportedIds].sort(byId));
+      }
+    } finally {
+      browse.openTargetsCap = OPEN_TARGETS_CAP;
+    }
   });
 
   it('filters by online now (the presence registry), paging the offline ones across pages', async () => {
