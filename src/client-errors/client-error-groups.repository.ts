@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { executeCounted } from '../database/execute-counted';
 import { pruneBatch } from '../database/prune-batch';
 import { dialectOf } from '../database/sql-dialect';
@@ -11,28 +11,7 @@ import {
   ClientErrorGroupHourEntity,
 } from './client-error-group.entities';
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
-
-/** One counted report as the rollups see it. */
-export interface GroupOccurrence {
-  groupKey: string;
-  errorCode: string;
-  platform: string;
-  /** '' for no build. */
-  build: string;
-  severityRank: number;
-  userId: string;
-  deviceId: string;
-  message: string;
-  at: number;
-}
-
-/** Whether the report's user and device are new to its group. */
-export interface GroupIdentities {
-  newUser: boolean;
-  newDevice: boolean;
-}
+export { DAY_MS, HOUR_MS } from './client-error-rollup';
 
 export type GroupSort = 'last_seen' | 'occurrences' | 'users';
 
@@ -57,11 +36,8 @@ export type GroupPosition = [number, string];
 type Bucket = 'hours' | 'days';
 
 /**
- * The client error groups' rollups. The writes run in the report's transaction, in a fixed order
- * (identities, then — after the record — buckets, then the group row), so two reports lock the
- * shared rows of a group in the same order and the group row, the most contended, is held for
- * the shortest time. Every write is an upsert or an insert that skips a duplicate: two reports of
- * a new group at once make one group, and the unique keys, not a read, decide what is new.
+ * The client error groups' rollups as the console reads them, and their erasure and retention.
+ * They are written in batches after the reports' commits (ClientErrorRollupsRepository).
  */
 @Injectable()
 export class ClientErrorGroupsRepository {
@@ -71,83 +47,6 @@ export class ClientErrorGroupsRepository {
     @InjectRepository(ClientErrorGroupDayEntity) private readonly days: Repository<ClientErrorGroupDayEntity>,
     private readonly tx: TransactionRunner,
   ) {}
-
-  /**
-   * Counts the report against its (group, user) and (group, device) rows, creating them at 1.
-   * Whether a row is new is read from the upsert itself: on MySQL an insert affects one row and
-   * an update of an existing one two (the update always changes the count, so this holds with
-   * or without CLIENT_FOUND_ROWS); on SQLite the statement returns the count, 1 when created.
-   */
-  async claimIdentities(manager: EntityManager, o: GroupOccurrence): Promise<GroupIdentities> {
-    const claim = async (table: string, column: string, extra: Record<string, string>): Promise<boolean> => {
-      const columns = ['group_key', column, ...Object.keys(extra), 'occurrence_count'];
-      const values = [o.groupKey, column === 'user_id' ? o.userId : o.deviceId, ...Object.values(extra), 1];
-      const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-      if (dialectOf(manager).name === 'mysql') {
-        const affected = await executeCounted(
-          manager,
-          `${insert} ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1`,
-          values,
-        );
-        return affected === 1;
-      }
-      const rows = (await manager.query(
-        `${insert} ON CONFLICT (group_key, ${column}) DO UPDATE SET occurrence_count = occurrence_count + 1 RETURNING occurrence_count`,
-        values,
-      )) as Array<{ occurrence_count: number | string }>;
-      return Number(rows[0].occurrence_count) === 1;
-    };
-    const newUser = await claim('client_error_group_users', 'user_id', {});
-    const newDevice = await claim('client_error_group_devices', 'device_id', { user_id: o.userId });
-    return { newUser, newDevice };
-  }
-
-  /** Counts the occurrence into its hour, its day and its group (created at the first). */
-  async countOccurrence(manager: EntityManager, o: GroupOccurrence, identities: GroupIdentities): Promise<void> {
-    const mysql = dialectOf(manager).name === 'mysql';
-    for (const [table, size] of [
-      ['client_error_group_hours', HOUR_MS],
-      ['client_error_group_days', DAY_MS],
-    ] as const) {
-      const upsert = mysql
-        ? 'ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1'
-        : 'ON CONFLICT (group_key, bucket_start) DO UPDATE SET occurrence_count = occurrence_count + 1';
-      await manager.query(
-        `INSERT INTO ${table} (group_key, bucket_start, occurrence_count) VALUES (?, ?, 1) ${upsert}`,
-        [o.groupKey, o.at - (o.at % size)],
-      );
-    }
-    // MySQL applies the assignments left to right, each seeing the ones before: the message is
-    // chosen before last_seen_at moves. SQLite reads the old row in every expression.
-    const [v, greatest, least] = mysql ? ['VALUES', 'GREATEST', 'LEAST'] : ['excluded.', 'MAX', 'MIN'];
-    const val = (column: string): string => (mysql ? `${v}(${column})` : `${v}${column}`);
-    const update = [
-      `last_message = CASE WHEN ${val('last_seen_at')} >= last_seen_at THEN ${val('last_message')} ELSE last_message END`,
-      'occurrence_count = occurrence_count + 1',
-      `user_count = user_count + ${val('user_count')}`,
-      `device_count = device_count + ${val('device_count')}`,
-      `severity_rank = ${greatest}(severity_rank, ${val('severity_rank')})`,
-      `first_seen_at = ${least}(first_seen_at, ${val('first_seen_at')})`,
-      `last_seen_at = ${greatest}(last_seen_at, ${val('last_seen_at')})`,
-    ].join(', ');
-    await manager.query(
-      `INSERT INTO client_error_groups (group_key, error_code, platform, build_id, severity_rank, occurrence_count, user_count, device_count, first_seen_at, last_seen_at, last_message) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) ${
-        mysql ? 'ON DUPLICATE KEY UPDATE' : 'ON CONFLICT (group_key) DO UPDATE SET'
-      } ${update}`,
-      [
-        o.groupKey,
-        o.errorCode,
-        o.platform,
-        o.build,
-        o.severityRank,
-        identities.newUser ? 1 : 0,
-        identities.newDevice ? 1 : 0,
-        o.at,
-        o.at,
-        o.message,
-      ],
-    );
-  }
 
   /** A page of groups, by `sort` descending then id descending, after `after`. */
   list(

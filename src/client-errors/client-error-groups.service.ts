@@ -13,6 +13,7 @@ import type {
 import { ClientErrorGroupsRepository, GroupPosition } from './client-error-groups.repository';
 import { ClientErrorsRepository } from './client-errors.repository';
 import { toClientErrorRecord } from './client-error-records.service';
+import { ClientErrorRollups } from './client-error-rollups.service';
 
 function toGroup(row: ClientErrorGroupEntity): ClientErrorGroup {
   return {
@@ -37,14 +38,18 @@ export interface ClientErrorGroupPage {
 }
 
 /**
- * Client errors grouped by (error code, platform, build), read from the rollups that each report
- * updates as it is stored (see ClientErrorGroupsRepository), and each group's occurrences.
+ * Client errors grouped by (error code, platform, build), read from the rollups that the reports
+ * are counted into after their commit (ClientErrorRollups), and each group's occurrences. Every
+ * read of the rollups first counts what this instance holds, so on one instance a report is in
+ * its group once its request has answered; a report that another instance accepted shows up
+ * after that instance's next flush (ROLLUP_FLUSH_MS) at most.
  */
 @Injectable()
 export class ClientErrorGroupsService {
   constructor(
     private readonly groups: ClientErrorGroupsRepository,
     private readonly records: ClientErrorsRepository,
+    private readonly rollups: ClientErrorRollups,
   ) {}
 
   async list(
@@ -53,6 +58,7 @@ export class ClientErrorGroupsService {
     after: GroupPosition | null,
     limit: number,
   ): Promise<ClientErrorGroupPage> {
+    await this.rollups.flush();
     const rows = await this.groups.list(
       {
         platform: filters.platform,
@@ -72,6 +78,7 @@ export class ClientErrorGroupsService {
   }
 
   async find(ref: ClientErrorGroupRef): Promise<ClientErrorGroup | null> {
+    await this.rollups.flush();
     const row = await this.groups.findByKey(clientErrorGroupKey(ref.errorCode, ref.platform, ref.buildId));
     return row ? toGroup(row) : null;
   }
@@ -79,6 +86,7 @@ export class ClientErrorGroupsService {
   /** The group's counts per hour from `hoursFrom` and per day from `daysFrom`. */
   async trend(ref: ClientErrorGroupRef, hoursFrom: number, daysFrom: number): Promise<ClientErrorGroupTrend> {
     const key = clientErrorGroupKey(ref.errorCode, ref.platform, ref.buildId);
+    await this.rollups.flush();
     const [hours, days] = await Promise.all([
       this.groups.counts(key, 'hours', hoursFrom),
       this.groups.counts(key, 'days', daysFrom),

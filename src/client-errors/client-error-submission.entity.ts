@@ -8,6 +8,7 @@ import { IdColumn, bigintId, msTime } from '../database/columns';
  */
 @Entity('client_error_submissions')
 @Index('UQ_client_error_submissions_user_event', ['userId', 'eventId'], { unique: true })
+@Index('IDX_client_error_submissions_rolled_up', ['rolledUp', 'createdAt'])
 export class ClientErrorSubmissionEntity {
   @IdColumn()
   id: string;
@@ -25,4 +26,11 @@ export class ClientErrorSubmissionEntity {
   @Index('IDX_client_error_submissions_created_at')
   @Column({ name: 'created_at', type: 'bigint', transformer: msTime })
   createdAt: number;
+
+  /**
+   * Whether the submission is counted in its client error group yet (ClientErrorRollups). The
+   * report inserts 0; the default 1 is for rows of releases that counted in the report's transaction.
+   */
+  @Column({ name: 'rolled_up', type: 'boolean', default: true })
+  rolledUp: boolean;
 }

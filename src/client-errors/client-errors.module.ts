@@ -12,6 +12,8 @@ import { ClientErrorsService } from './client-errors.service';
 import { CLIENT_ERROR_GROUP_ENTITIES } from './client-error-group.entities';
 import { ClientErrorGroupsRepository } from './client-error-groups.repository';
 import { ClientErrorGroupsService } from './client-error-groups.service';
+import { ClientErrorRollupsRepository } from './client-error-rollups.repository';
+import { ClientErrorRollups } from './client-error-rollups.service';
 
 @Module({
   imports: [
@@ -22,6 +24,8 @@ import { ClientErrorGroupsService } from './client-error-groups.service';
   providers: [
     ClientErrorsRepository,
     ClientErrorGroupsRepository,
+    ClientErrorRollupsRepository,
+    ClientErrorRollups,
     ClientErrorsService,
     ClientErrorRecordsService,
     ClientErrorGroupsService,

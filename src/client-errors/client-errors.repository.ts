@@ -105,18 +105,26 @@ export class ClientErrorsRepository {
     return toMergedRecord(rows[0]);
   }
 
-  /** Claims the idempotency key; a unique violation means the event was already counted. */
+  /**
+   * Claims the idempotency key; a unique violation means the event was already counted. The
+   * submission is not counted in its group yet (rolled_up = 0, see ClientErrorRollups); answers its id.
+   */
   async insertSubmission(
     manager: EntityManager,
     userId: string,
     eventId: string,
     mergeKey: string,
     now: number,
-  ): Promise<void> {
-    await manager.query(
-      'INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at) VALUES (?, ?, ?, ?)',
-      [userId, eventId, mergeKey, now],
-    );
+  ): Promise<string> {
+    const sql =
+      'INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at, rolled_up) VALUES (?, ?, ?, ?, 0)';
+    const values = [userId, eventId, mergeKey, now];
+    if (dialectOf(manager).returning) {
+      const rows = (await manager.query(`${sql} RETURNING id`, values)) as Array<{ id: string | number }>;
+      return String(rows[0].id);
+    }
+    const result = (await manager.query(sql, values)) as { insertId: number | string };
+    return String(result.insertId);
   }
 
   /**
@@ -249,10 +257,11 @@ export class ClientErrorsRepository {
   }
 
   /**
-   * Retention: one batch of idempotency keys (submissions) accepted before `cutoff`. A retry
-   * of such an event_id afterwards is counted as a new occurrence.
+   * Retention: one batch of idempotency keys accepted before `cutoff` and counted in their group
+   * (an un-counted one waits for the rollup). A retry of such an event_id afterwards is counted
+   * as a new occurrence.
    */
   deleteSubmissionsOlderThan(cutoff: number, batchSize: number): Promise<number> {
-    return pruneBatch(this.submissions, 'client_error_submissions', 'created_at', cutoff, batchSize);
+    return pruneBatch(this.submissions, 'client_error_submissions', 'created_at', cutoff, batchSize, 'rolled_up = 1');
   }
 }

@@ -10,8 +10,7 @@ import { ClientErrorsRepository, MergedRecord, NewClientError } from './client-e
 import { ReportClientErrorDto } from './dto/report-client-error.dto';
 import { mergeKey } from './merge-key';
 import { ClientErrorReply } from './client-errors.reply';
-import { ClientErrorGroupsRepository, GroupOccurrence } from './client-error-groups.repository';
-import { clientErrorGroupKey, groupBuild, severityRank } from './client-error-group-key';
+import { ClientErrorRollups } from './client-error-rollups.service';
 
 function toReply(record: MergedRecord): ClientErrorReply {
   return { event_id: record.eventId, occurrence_count: record.occurrenceCount };
@@ -39,7 +38,7 @@ export class ClientErrorsService {
 
   constructor(
     private readonly repository: ClientErrorsRepository,
-    private readonly groups: ClientErrorGroupsRepository,
+    private readonly rollups: ClientErrorRollups,
     private readonly tx: TransactionRunner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -120,27 +119,14 @@ export class ClientErrorsService {
 
   private async store(auth: AuthUser, eventId: string, record: NewClientError): Promise<ClientErrorReply> {
     const key = record.mergeKey;
-    const group: GroupOccurrence = {
-      groupKey: clientErrorGroupKey(record.errorCode, record.platform, record.buildId),
-      errorCode: record.errorCode,
-      platform: record.platform,
-      build: groupBuild(record.buildId),
-      severityRank: severityRank(record.severity),
-      userId: record.userId,
-      deviceId: record.deviceId,
-      message: record.message,
-      at: record.firstSeenAt,
-    };
-    // The group's rollups count the occurrence in the same transaction: a retry that fails on
-    // the submission key counts nothing twice, and the group row is locked last (see
-    // ClientErrorGroupsRepository).
-    const occurrence = await this.tx.run(async (manager) => {
-      await this.repository.insertSubmission(manager, auth.internalId, eventId, key, record.firstSeenAt);
-      const identities = await this.groups.claimIdentities(manager, group);
-      const counted = await this.repository.upsertOccurrence(manager, record);
-      await this.groups.countOccurrence(manager, group, identities);
-      return counted;
-    });
+    // The console's groups are counted after commit, in batches (ClientErrorRollups): a retry that
+    // fails on the submission key hands nothing over, and a submission this instance never hands
+    // over (it crashed) is committed un-counted, for the sweep.
+    const { submissionId, occurrence } = await this.tx.run(async (manager) => ({
+      submissionId: await this.repository.insertSubmission(manager, auth.internalId, eventId, key, record.firstSeenAt),
+      occurrence: await this.repository.upsertOccurrence(manager, record),
+    }));
+    this.rollups.add(submissionId);
     // A merge on MySQL reports the new count but not the record's event_id: unless this
     // instance has seen the record, it is read after commit, without locks.
     const recordEventId = occurrence.eventId ?? (await this.repository.recordEventId(key));

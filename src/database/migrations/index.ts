@@ -25,6 +25,7 @@ import { ReportTargets1734330000000 } from './1734330000000-report-targets';
 import { BrowseIndexes1734340000000 } from './1734340000000-browse-indexes';
 import { DisabledUntilIndex1734350000000 } from './1734350000000-disabled-until-index';
 import { GroupActivityIndex1734360000000 } from './1734360000000-group-activity-index';
+import { ClientErrorRollups1734370000000 } from './1734370000000-client-error-rollups';
 
 /** Every migration, in order. Listed explicitly so the same list works from src/ and dist/. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   BrowseIndexes1734340000000,
   DisabledUntilIndex1734350000000,
   GroupActivityIndex1734360000000,
+  ClientErrorRollups1734370000000,
 ];
