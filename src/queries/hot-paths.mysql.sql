@@ -165,11 +165,6 @@ COMMIT;
 -- client error report: POST /app/sdk/client-errors
 SELECT id, external_id, token_version, disabled, disabled_until, disabled_reason FROM users WHERE id = ?;
 START TRANSACTION;
-INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at) VALUES (?, ?, ?, ?);
-INSERT INTO client_error_group_users (group_key, user_id, occurrence_count) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1;
-INSERT INTO client_error_group_devices (group_key, device_id, user_id, occurrence_count) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1;
+INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at, rolled_up) VALUES (?, ?, ?, ?, 0);
 INSERT INTO client_errors (event_id, merge_key, user_id, username, device_id, platform, severity, error_code, message, stack_trace, operation, build_id, conversation_id, message_id, trace_id, recovered, context, occurrence_count, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE occurrence_count = LAST_INSERT_ID(occurrence_count + 1), last_seen_at = GREATEST(last_seen_at, VALUES(last_seen_at)), recovered = VALUES(recovered);
-INSERT INTO client_error_group_hours (group_key, bucket_start, occurrence_count) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1;
-INSERT INTO client_error_group_days (group_key, bucket_start, occurrence_count) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + 1;
-INSERT INTO client_error_groups (group_key, error_code, platform, build_id, severity_rank, occurrence_count, user_count, device_count, first_seen_at, last_seen_at, last_message) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE last_message = CASE WHEN VALUES(last_seen_at) >= last_seen_at THEN VALUES(last_message) ELSE last_message END, occurrence_count = occurrence_count + 1, user_count = user_count + VALUES(user_count), device_count = device_count + VALUES(device_count), severity_rank = GREATEST(severity_rank, VALUES(severity_rank)), first_seen_at = LEAST(first_seen_at, VALUES(first_seen_at)), last_seen_at = GREATEST(last_seen_at, VALUES(last_seen_at));
 COMMIT;

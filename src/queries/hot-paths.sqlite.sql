@@ -163,11 +163,6 @@ COMMIT;
 -- client error report: POST /app/sdk/client-errors
 SELECT id, external_id, token_version, disabled, disabled_until, disabled_reason FROM users WHERE id = ?;
 BEGIN TRANSACTION;
-INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at) VALUES (?, ?, ?, ?);
-INSERT INTO client_error_group_users (group_key, user_id, occurrence_count) VALUES (?, ?, ?) ON CONFLICT (group_key, user_id) DO UPDATE SET occurrence_count = occurrence_count + 1 RETURNING occurrence_count;
-INSERT INTO client_error_group_devices (group_key, device_id, user_id, occurrence_count) VALUES (?, ?, ?, ?) ON CONFLICT (group_key, device_id) DO UPDATE SET occurrence_count = occurrence_count + 1 RETURNING occurrence_count;
+INSERT INTO client_error_submissions (user_id, event_id, merge_key, created_at, rolled_up) VALUES (?, ?, ?, ?, 0) RETURNING id;
 INSERT INTO client_errors (event_id, merge_key, user_id, username, device_id, platform, severity, error_code, message, stack_trace, operation, build_id, conversation_id, message_id, trace_id, recovered, context, occurrence_count, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(merge_key) DO UPDATE SET occurrence_count = occurrence_count + 1, last_seen_at = MAX(last_seen_at, excluded.last_seen_at), recovered = excluded.recovered RETURNING event_id, occurrence_count;
-INSERT INTO client_error_group_hours (group_key, bucket_start, occurrence_count) VALUES (?, ?, 1) ON CONFLICT (group_key, bucket_start) DO UPDATE SET occurrence_count = occurrence_count + 1;
-INSERT INTO client_error_group_days (group_key, bucket_start, occurrence_count) VALUES (?, ?, 1) ON CONFLICT (group_key, bucket_start) DO UPDATE SET occurrence_count = occurrence_count + 1;
-INSERT INTO client_error_groups (group_key, error_code, platform, build_id, severity_rank, occurrence_count, user_count, device_count, first_seen_at, last_seen_at, last_message) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) ON CONFLICT (group_key) DO UPDATE SET last_message = CASE WHEN excluded.last_seen_at >= last_seen_at THEN excluded.last_message ELSE last_message END, occurrence_count = occurrence_count + 1, user_count = user_count + excluded.user_count, device_count = device_count + excluded.device_count, severity_rank = MAX(severity_rank, excluded.severity_rank), first_seen_at = MIN(first_seen_at, excluded.first_seen_at), last_seen_at = MAX(last_seen_at, excluded.last_seen_at);
 COMMIT;
