@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { executeCounted } from '../database/execute-counted';
 import { dialectOf } from '../database/sql-dialect';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ClientErrorSubmissionEntity } from './client-error-submission.entity';
@@ -163,11 +162,11 @@ export class ClientErrorRollupsRepository {
   /**
    * Counts the batch's occurrences into its (group, user) or (group, device) rows, creating them,
    * and answers how many rows each group gained: the distinct counts' increments. What is new is
-   * decided by the upserts themselves, under their row locks, so two batches at once (on two
-   * instances) never both count the same user as new. SQLite: one statement for the batch; its
-   * RETURNING gives each row's count, which equals the batch's only when the row was created.
-   * MySQL: one statement per group; a created row counts 1 affected row and an updated one 2
-   * (the count always changes), so the statement's rows·2 − affected rows are the created ones.
+   * decided by one upsert under its row locks, so two batches at once (on two instances) never
+   * both count the same user as new: a row is new exactly when its count after the upsert is the
+   * batch's count for it (a row that existed had at least one more). SQLite hands the counts back
+   * with RETURNING; MySQL has none, so they are read after the upsert, in the same transaction,
+   * which holds every one of these rows locked since the upsert and reads its own versions of them.
    */
   private async claim(
     manager: EntityManager,
@@ -175,34 +174,35 @@ export class ClientErrorRollupsRepository {
     column: 'user_id' | 'device_id',
     identities: IdentityDelta[],
   ): Promise<Map<string, number>> {
-    const created = new Map<string, number>();
     const devices = column === 'device_id';
     const columns = ['group_key', column, ...(devices ? ['user_id'] : []), 'occurrence_count'];
-    const row = `(${marks(columns.length)})`;
-    const values = (list: IdentityDelta[]): unknown[] =>
-      list.flatMap((i) => [i.groupKey, i.id, ...(devices ? [i.userId] : []), i.occurrences]);
-    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES`;
+    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${marks(identities.length, `(${marks(columns.length)})`)}`;
+    const values = identities.flatMap((i) => [i.groupKey, i.id, ...(devices ? [i.userId] : []), i.occurrences]);
+    let rows: Array<{ group_key: string; id: string | number; occurrence_count: number | string }>;
     if (dialectOf(manager).name === 'sqlite') {
-      const rows = (await manager.query(
-        `${insert} ${marks(identities.length, row)} ON CONFLICT (group_key, ${column}) DO UPDATE SET occurrence_count = occurrence_count + excluded.occurrence_count RETURNING group_key, ${column} AS id, occurrence_count`,
-        values(identities),
-      )) as Array<{ group_key: string; id: string | number; occurrence_count: number | string }>;
-      const batch = new Map(identities.map((i) => [JSON.stringify([i.groupKey, i.id]), i.occurrences]));
-      for (const r of rows)
-        if (Number(r.occurrence_count) === batch.get(JSON.stringify([r.group_key, String(r.id)])))
-          created.set(r.group_key, (created.get(r.group_key) ?? 0) + 1);
-      return created;
-    }
-    const perGroup = new Map<string, IdentityDelta[]>();
-    for (const i of identities) perGroup.set(i.groupKey, [...(perGroup.get(i.groupKey) ?? []), i]);
-    for (const [groupKey, list] of perGroup) {
-      const affected = await executeCounted(
-        manager,
-        `${insert} ${marks(list.length, row)} ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + VALUES(occurrence_count)`,
-        values(list),
+      rows = (await manager.query(
+        `${insert} ON CONFLICT (group_key, ${column}) DO UPDATE SET occurrence_count = occurrence_count + excluded.occurrence_count RETURNING group_key, ${column} AS id, occurrence_count`,
+        values,
+      )) as typeof rows;
+    } else {
+      await manager.query(
+        `${insert} ON DUPLICATE KEY UPDATE occurrence_count = occurrence_count + VALUES(occurrence_count)`,
+        values,
       );
-      created.set(groupKey, 2 * list.length - affected);
+      // The batch's groups × its identities: a superset of its pairs (those outside are ignored
+      // below), read by the unique key's range.
+      const groups = [...new Set(identities.map((i) => i.groupKey))];
+      const ids = [...new Set(identities.map((i) => i.id))];
+      rows = (await manager.query(
+        `SELECT group_key, ${column} AS id, occurrence_count FROM ${table} WHERE group_key IN (${marks(groups.length)}) AND ${column} IN (${marks(ids.length)})`,
+        [...groups, ...ids],
+      )) as typeof rows;
     }
+    const batch = new Map(identities.map((i) => [JSON.stringify([i.groupKey, i.id]), i.occurrences]));
+    const created = new Map<string, number>();
+    for (const r of rows)
+      if (Number(r.occurrence_count) === batch.get(JSON.stringify([r.group_key, String(r.id)])))
+        created.set(r.group_key, (created.get(r.group_key) ?? 0) + 1);
     return created;
   }
 }

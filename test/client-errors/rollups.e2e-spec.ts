@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ClientErrorRecordsService } from '../../src/client-errors/client-error-records.service';
+import { ClientErrorRollupsRepository } from '../../src/client-errors/client-error-rollups.repository';
 import { ClientErrorRollups } from '../../src/client-errors/client-error-rollups.service';
 import { expectOk } from '../helpers/assertions';
 import { AdminSession, adminSession } from '../helpers/admin-client';
@@ -140,6 +141,37 @@ describe('client error group rollups (counted after commit, in batches)', () => 
     // A later sweep finds nothing of them left to count.
     await rollups.sweep(Date.now() + 1);
     expect((await groupsOf(errorCode))[0]).toMatchObject({ occurrence_count: 3, user_count: 2, device_count: 3 });
+  });
+
+  it('counts a new user and device once when two batches (two instances) bring them at once', async () => {
+    const errorCode = code();
+    const users = [await issueUser(t), await issueUser(t), await issueUser(t)];
+    crashBeforeCounting();
+    // Each user reports from two devices, one of them shared by all; every pair is new to the group.
+    for (const user of users)
+      for (const device of ['shared', `own-${user.id}`])
+        for (const operation of ['a', 'b'])
+          await report(user, clientErrorBody(user, { error_code: errorCode, device_id: device, operation }));
+    jest.restoreAllMocks();
+    const ids = (
+      (await t.app
+        .get(DataSource)
+        .query(
+          `SELECT s.id FROM client_error_submissions s JOIN client_errors r ON r.merge_key = s.merge_key WHERE r.error_code = ? ORDER BY s.id`,
+          [errorCode],
+        )) as Array<{ id: string | number }>
+    ).map((row) => String(row.id));
+    expect(ids).toHaveLength(12);
+    // Two disjoint batches that both hold every user and the shared device, counted at once.
+    const repository = t.app.get(ClientErrorRollupsRepository);
+    const counted = await Promise.all([
+      repository.rollUp(ids.filter((_, i) => i % 2 === 0)),
+      repository.rollUp(ids.filter((_, i) => i % 2 === 1)),
+    ]);
+    expect(counted).toEqual([6, 6]);
+    expect(await groupsOf(errorCode)).toEqual([
+      expect.objectContaining({ occurrence_count: 12, user_count: 3, device_count: 4 }),
+    ]);
   });
 
   it('retention keeps an un-counted submission until it is counted', async () => {
