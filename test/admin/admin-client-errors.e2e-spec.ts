@@ -81,11 +81,18 @@ describe('admin client error groups (issue 25)', () => {
     const errorCode = code();
     const [alice, bob] = [await issueUser(t), await issueUser(t)];
     const base = { error_code: errorCode, platform: 'ios', build_id: '7.1.0' };
-    await report(alice, { ...base, device_id: 'a-phone', severity: 'serious', message: 'first' });
-    await report(alice, { ...base, device_id: 'a-phone', severity: 'serious', message: 'again' });
-    await report(alice, { ...base, device_id: 'a-tablet', message: 'tablet' });
-    await report(bob, { ...base, device_id: 'b-phone', severity: 'normal', message: 'latest of bob' });
-    await report(bob, { ...base, build_id: '7.2.0', device_id: 'b-phone', severity: 'fatal' });
+    // A second apart, all inside the held minute: the order of last seen is the order sent.
+    const sent: Array<[IssuedUser, Record<string, unknown>]> = [
+      [alice, { ...base, device_id: 'a-phone', severity: 'serious', message: 'first' }],
+      [alice, { ...base, device_id: 'a-phone', severity: 'serious', message: 'again' }],
+      [alice, { ...base, device_id: 'a-tablet', message: 'tablet' }],
+      [bob, { ...base, device_id: 'b-phone', severity: 'normal', message: 'latest of bob' }],
+      [bob, { ...base, build_id: '7.2.0', device_id: 'b-phone', severity: 'fatal' }],
+    ];
+    for (const [user, fields] of sent) {
+      await report(user, fields);
+      t.clock.advance(1_000);
+    }
 
     const page = await groups({ error_code: errorCode });
     expect(page.items).toHaveLength(2);
