@@ -443,7 +443,7 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       const scrollers = await unfocusableScrollers(page);
       expect(scrollers.scrolling).toBeGreaterThan(0);
       expect(scrollers.bad).toEqual([]);
-      // A scrolling box takes focus, with the console's visible ring, and is named by its caption.
+      // A scrolling box takes focus, with the console's visible ring, and is named after its caption.
       const box = page.locator('.table-wrap[tabindex="0"]').first();
       // Reached by the keyboard (Tab away and back), as a keyboard user reaches it.
       await box.focus();
@@ -451,7 +451,9 @@ const pngWidth = (path: string): number => readFileSync(path).subarray(0, 24).re
       await page.keyboard.press('Shift+Tab');
       expect(await page.evaluate('document.activeElement.className')).toBe('table-wrap');
       expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
-      expect(await box.getAttribute('aria-label')).toBe(await box.locator('caption').innerText());
+      expect(await box.getAttribute('aria-label')).toBe(
+        `${await box.locator('caption').innerText()} (scrolls sideways)`,
+      );
       expect(await seriousViolations(page, `#/users/${subject.userId} at 390`)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

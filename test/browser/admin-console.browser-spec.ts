@@ -147,7 +147,8 @@ let PAGES: string[] = [];
     // Each report has its own page (#/reports/<id>): marked reviewed, then closed with a note.
     await page.getByRole('link', { name: `Report ${reportId}`, exact: true }).click();
     await page.getByRole('button', { name: 'Mark reviewed' }).click();
-    await page.getByRole('heading', { name: `Report ${reportId} reviewed` }).waitFor();
+    expect(await answerConfirm(page, true)).toContain(reportId);
+    await page.getByRole('heading', { name: `Report ${reportId} reviewed`, exact: true }).waitFor();
     await page.getByLabel('Note').fill('moved to closed in the browser');
     await page.getByRole('button', { name: 'Close report…' }).click();
     expect(await answerConfirm(page, true)).toContain('moved to closed in the browser');

@@ -85,11 +85,20 @@ export function table(caption, columns, rows) {
  */
 function scrollBox(caption, content) {
   const name = typeof caption === 'string' ? caption : (caption?.textContent ?? '');
-  const box = h('div', { class: 'table-wrap', role: 'region', 'aria-label': name, tabindex: 0 }, content);
+  // Named apart from the table's own section (two landmarks of one name confuse screen readers).
+  const label = t('common.table_scrolls', { caption: name });
+  const box = h('div', { class: 'table-wrap', role: 'region', 'aria-label': label, tabindex: 0 }, content);
   if (typeof ResizeObserver === 'function') {
     const fit = () => {
-      if (box.scrollWidth > box.clientWidth) box.setAttribute('tabindex', '0');
-      else box.removeAttribute('tabindex');
+      if (box.scrollWidth > box.clientWidth) {
+        box.setAttribute('tabindex', '0');
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', label);
+      } else {
+        box.removeAttribute('tabindex');
+        box.removeAttribute('role');
+        box.removeAttribute('aria-label');
+      }
     };
     new ResizeObserver(fit).observe(box);
   }

@@ -9,6 +9,7 @@ export default {
   'common.actions': 'Actions',
   'common.created': 'Created',
   'common.list_separator': ', ',
+  'common.table_scrolls': '{caption} (scrolls sideways)',
   'common.list_end': '; ',
   'common.updated': 'Updated',
   'common.done': '{what}: done.',

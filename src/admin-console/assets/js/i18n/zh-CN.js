@@ -9,6 +9,7 @@ export default {
   'common.actions': '操作',
   'common.created': '创建时间',
   'common.list_separator': '、',
+  'common.table_scrolls': '{caption}（可横向滚动）',
   'common.list_end': '；',
   'common.updated': '更新时间',
   'common.done': '{what}：已完成。',
