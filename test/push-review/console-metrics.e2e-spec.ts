@@ -247,6 +247,11 @@ describe('metrics', () => {
     });
     await w.api.send(sender, friendCid(peer), 'for the metrics');
     await settled(w.t);
+    // The worker counts a sent notification once its record is final, a moment after it.
+    await eventually(
+      async () => (await metricSamples(w.t, 'im_push_notifications_total')).some((s) => s.labels.outcome === 'sent'),
+      'the sent notification to be counted',
+    );
     const expected: Record<string, string[]> = {
       im_push_notifications_total: ['outcome', 'provider'],
       im_push_attempts_total: ['provider', 'result'],

@@ -5,7 +5,7 @@
 import { friendCid } from '../helpers/api-client';
 import { IssuedUser } from '../helpers/test-app';
 import { FakeFcm } from '../push/fakes/fake-fcm';
-import { apnsToken, eventually } from '../push/push-kit';
+import { apnsToken, eventually, eventuallyEqual } from '../push/push-kit';
 import {
   PushWorld,
   bootWorld,
@@ -107,7 +107,8 @@ describe('retry', () => {
     } finally {
       w.huawei!.setDown(false);
     }
-    expect(await metricValue(w.t, 'im_push_notifications_total', { provider: 'huawei', outcome: 'expired' })).toBe(
+    await eventuallyEqual(
+      () => metricValue(w.t, 'im_push_notifications_total', { provider: 'huawei', outcome: 'expired' }),
       expired + 1,
     );
     expect(w.huawei!.received.filter((r) => r.token === token)).toEqual([]);
@@ -151,7 +152,8 @@ describe('failed: not retried', () => {
       attempts: 1,
       reason: expect.stringContaining('BadTopic'),
     });
-    expect(await metricValue(w.t, 'im_push_notifications_total', { provider: 'apns', outcome: 'failed' })).toBe(
+    await eventuallyEqual(
+      () => metricValue(w.t, 'im_push_notifications_total', { provider: 'apns', outcome: 'failed' }),
       failed + 1,
     );
     expect(await deviceCount(peer)).toBe(1);
@@ -208,14 +210,16 @@ describe('dead tokens are removed, per provider', () => {
     kill(token);
     const sent = await w.api.send(sender, friendCid(peer), 'to a removed app');
     await settled(w.t);
-    const [row] = await rowsOf(sent.event_id);
-    expect({
-      status: row.status,
-      devices: await deviceCount(peer),
-      removed: (await metricValue(w.t, 'im_push_dead_tokens_removed_total', { provider })) - removed,
-      dead: (await metricValue(w.t, 'im_push_notifications_total', { provider, outcome: 'dead_token' })) - dead,
-      tokenStored: await rowsMentioning(w.t, ['push_deliveries'], token),
-    }).toEqual({ status: 'dead_token', devices: 0, removed: 1, dead: 1, tokenStored: [] });
+    await eventuallyEqual(
+      async () => ({
+        status: (await rowsOf(sent.event_id))[0].status,
+        devices: await deviceCount(peer),
+        removed: (await metricValue(w.t, 'im_push_dead_tokens_removed_total', { provider })) - removed,
+        dead: (await metricValue(w.t, 'im_push_notifications_total', { provider, outcome: 'dead_token' })) - dead,
+        tokenStored: await rowsMentioning(w.t, ['push_deliveries'], token),
+      }),
+      { status: 'dead_token', devices: 0, removed: 1, dead: 1, tokenStored: [] },
+    );
   });
 });
 
@@ -231,13 +235,15 @@ describe('dropped: the device went away meanwhile', () => {
     await eventually(async () => Number((await rowsOf(sent.event_id))[0]?.attempts ?? 0) >= 1, 'a first attempt');
     expect((await unregisterRaw(w.t, peer, { device_id: id })).data).toEqual({ removed: 1 });
     await settled(w.t);
-    const rows = await rowsOf(sent.event_id);
-    expect({
-      status: rows.map((r) => r.status),
-      received: w.fcm!.received.filter((r) => r.token === token).length,
-      dropped:
-        (await metricValue(w.t, 'im_push_notifications_total', { provider: 'fcm', outcome: 'dropped' })) - dropped,
-    }).toEqual({ status: ['dropped'], received: 0, dropped: 1 });
+    await eventuallyEqual(
+      async () => ({
+        status: (await rowsOf(sent.event_id)).map((r) => r.status),
+        received: w.fcm!.received.filter((r) => r.token === token).length,
+        dropped:
+          (await metricValue(w.t, 'im_push_notifications_total', { provider: 'fcm', outcome: 'dropped' })) - dropped,
+      }),
+      { status: ['dropped'], received: 0, dropped: 1 },
+    );
   });
 
   it("a token moved to another user meanwhile: the old owner's notification is dropped", async () => {

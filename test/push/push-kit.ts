@@ -165,3 +165,23 @@ export async function xiaomiFake(
 }
 
 export { eventually };
+
+/**
+ * Polls until `read()` equals `expected` (jest's toEqual, matchers allowed), then asserts it, so a
+ * miss reports the last value. For what a push worker does after it records a notification's
+ * end (counting it, removing a dead registration): settled() sees the record, and these follow
+ * it by a moment.
+ */
+export async function eventuallyEqual<T>(read: () => Promise<T>, expected: unknown, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    try {
+      expect(value).toEqual(expected);
+      return;
+    } catch (miss) {
+      if (Date.now() > until) throw miss;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
