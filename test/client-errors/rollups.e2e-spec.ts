@@ -1,8 +1,11 @@
 // The console's client error groups are counted after each report's commit, in batches
 // (ClientErrorRollups): these tests check that the counts stay exact under concurrent reports,
 // retries, a crash between commit and count (the sweep), two sweeps at once, retention and
-// erasure. Each test reports errors of an error code of its own, so the groups it reads are its
-// own on a shared database.
+// erasure. Each test reports errors of an error code of its own. The file runs on a database of
+// its own: what a "crashed" instance left un-counted must stay so until the test counts it, and
+// on the shared MySQL database any other spec file's instance sweeps every un-counted submission
+// older than its own clock's 10 s (its clock often held days ahead), and any retention run
+// sweeps them all.
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ClientErrorRecordsService } from '../../src/client-errors/client-error-records.service';
@@ -11,6 +14,7 @@ import { ClientErrorRollups } from '../../src/client-errors/client-error-rollups
 import { expectOk } from '../helpers/assertions';
 import { AdminSession, adminSession } from '../helpers/admin-client';
 import { clientErrorBody } from '../helpers/factories';
+import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { IssuedUser, TestApp, issueUser, startTestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
@@ -28,16 +32,22 @@ type Bucket = { start: number; count: number };
 const code = (): string => `e2e.${randomBytes(5).toString('hex')}`;
 
 describe('client error group rollups (counted after commit, in batches)', () => {
+  let database: IsolatedDatabase;
   let t: TestApp;
   let viewer: AdminSession;
   let rollups: ClientErrorRollups;
   beforeAll(async () => {
-    t = await startTestApp();
+    database = await isolatedDatabase();
+    // No retention run of its own meanwhile either (it sweeps every un-counted submission).
+    t = await startTestApp({ ...database.env, RETENTION_INTERVAL_SECONDS: String(24 * 3600) });
     viewer = await adminSession(t, 'viewer');
     rollups = t.app.get(ClientErrorRollups);
   });
   afterEach(() => jest.restoreAllMocks());
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
 
   async function report(user: IssuedUser, body: Record<string, unknown>): Promise<void> {
     expectOk(await t.http.post('/app/sdk/client-errors').set('Authorization', `Bearer ${user.token}`).send(body));
@@ -52,9 +62,14 @@ describe('client error group rollups (counted after commit, in batches)', () => 
         build_id: build,
       }),
     );
-  /** A crashed instance: its reports commit, and are never handed to its batcher. */
+  /**
+   * A crashed instance: its reports commit, and are never handed to its batcher. Nor does this
+   * instance's sweep timer (every 30 s) count them until jest.restoreAllMocks(): the test checks
+   * they are left un-counted first.
+   */
   const crashBeforeCounting = (): void => {
     jest.spyOn(rollups, 'add').mockImplementation(() => undefined);
+    jest.spyOn(rollups, 'sweep').mockResolvedValue(0);
   };
   const submissionsOf = async (user: IssuedUser): Promise<Array<{ rolled_up: number | string | boolean }>> =>
     (await t.app
@@ -129,10 +144,10 @@ describe('client error group rollups (counted after commit, in batches)', () => 
     await report(alice, clientErrorBody(alice, { error_code: errorCode, build_id: 'x', device_id: 'a-1' }));
     await report(alice, clientErrorBody(alice, { error_code: errorCode, build_id: 'x', device_id: 'a-2' }));
     await report(bob, clientErrorBody(bob, { error_code: errorCode, build_id: 'x', device_id: 'b-1' }));
-    jest.restoreAllMocks();
     // Not counted: reading the groups flushes this instance's batch, which never got them.
     expect(await groupsOf(errorCode)).toEqual([]);
     expect((await submissionsOf(alice)).map((s) => Number(s.rolled_up))).toEqual([0, 0]);
+    jest.restoreAllMocks();
 
     // Two instances' sweeps at once (everything accepted up to now): each submission counted once.
     await Promise.all([rollups.sweep(Date.now() + 1), rollups.sweep(Date.now() + 1)]);
@@ -152,7 +167,6 @@ describe('client error group rollups (counted after commit, in batches)', () => 
       for (const device of ['shared', `own-${user.id}`])
         for (const operation of ['a', 'b'])
           await report(user, clientErrorBody(user, { error_code: errorCode, device_id: device, operation }));
-    jest.restoreAllMocks();
     const ids = (
       (await t.app
         .get(DataSource)
@@ -169,6 +183,7 @@ describe('client error group rollups (counted after commit, in batches)', () => 
       repository.rollUp(ids.filter((_, i) => i % 2 === 1)),
     ]);
     expect(counted).toEqual([6, 6]);
+    jest.restoreAllMocks();
     expect(await groupsOf(errorCode)).toEqual([
       expect.objectContaining({ occurrence_count: 12, user_count: 3, device_count: 4 }),
     ]);
@@ -186,11 +201,11 @@ describe('client error group rollups (counted after commit, in batches)', () => 
       t.clock.set(Date.now());
       t.clock.release();
     }
-    jest.restoreAllMocks();
     const records = t.app.get(ClientErrorRecordsService);
     // The idempotency keys' retention (older than 30 days here) passes over it...
     while ((await records.pruneSubmissionsBefore(now - 30 * DAY, 1000)) > 0);
     expect((await submissionsOf(user)).map((s) => Number(s.rolled_up))).toEqual([0]);
+    jest.restoreAllMocks();
     // ...and the records' retention counts it before its record goes.
     await records.pruneRecordsBefore(now - 30 * DAY, 1);
     expect(await submissionsOf(user)).toEqual([expect.anything()]);
