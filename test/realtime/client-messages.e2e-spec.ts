@@ -22,6 +22,15 @@ function watch(c: RtClient): { disconnects: string[] } {
   return state;
 }
 
+/**
+ * Typing is relayed once per clock second (windows aligned to whole seconds): holds the app's
+ * clock still just inside the next second, so that a burst of typing cannot straddle two
+ * windows. Release with `t.clock.release()`.
+ */
+function holdInsideOneSecond(t: TestApp): void {
+  t.clock.set(Math.ceil(t.clock.now() / 1000) * 1000 + 50);
+}
+
 describe('real-time client messages (contract)', () => {
   let t: TestApp;
   let url: string;
@@ -114,28 +123,33 @@ describe('real-time client messages (contract)', () => {
       const [a1, a2] = await sockets(alice, 2);
       const [b1] = await sockets(bob);
       const [c1] = await sockets(carol);
-      const started = Date.now();
-      const acks = await Promise.all([
-        typing(a1, friendConversationId(bob)),
-        typing(a1, friendConversationId(bob)),
-        typing(a2, friendConversationId(bob)),
-        typing(a1, friendConversationId(carol)),
-      ]);
-      expect(acks.map((a) => a.code)).toEqual([0, 0, 0, 0]);
-      expect((await typing(a2, friendConversationId(bob))).code).toBe(0);
-      await b1.waitFor(() => relays(b1)[0], 3000, 'conversation.typing');
-      await c1.waitFor(
-        () => relays(c1)[0],
-        3000,
-        'conversation.typing (another conversation is not throttled with the first)',
-      );
-      await sleep(Math.max(0, 800 - (Date.now() - started)));
-      expect(relays(b1)).toHaveLength(1);
-      expect(relays(c1)).toHaveLength(1);
-      // A second later, typing is relayed again.
-      await sleep(Math.max(0, 1100 - (Date.now() - started)));
-      expect((await typing(a1, friendConversationId(bob))).code).toBe(0);
-      await b1.waitFor(() => relays(b1)[1], 3000, "the next second's conversation.typing");
+      // The burst inside one second of the app's clock (held), however long it takes here.
+      holdInsideOneSecond(t);
+      try {
+        const acks = await Promise.all([
+          typing(a1, friendConversationId(bob)),
+          typing(a1, friendConversationId(bob)),
+          typing(a2, friendConversationId(bob)),
+          typing(a1, friendConversationId(carol)),
+        ]);
+        expect(acks.map((a) => a.code)).toEqual([0, 0, 0, 0]);
+        expect((await typing(a2, friendConversationId(bob))).code).toBe(0);
+        await b1.waitFor(() => relays(b1)[0], 3000, 'conversation.typing');
+        await c1.waitFor(
+          () => relays(c1)[0],
+          3000,
+          'conversation.typing (another conversation is not throttled with the first)',
+        );
+        await sleep(SETTLE_MS);
+        expect(relays(b1)).toHaveLength(1);
+        expect(relays(c1)).toHaveLength(1);
+        // A second later, typing is relayed again.
+        t.clock.advance(1000);
+        expect((await typing(a1, friendConversationId(bob))).code).toBe(0);
+        await b1.waitFor(() => relays(b1)[1], 3000, "the next second's conversation.typing");
+      } finally {
+        t.clock.release();
+      }
     });
 
     it('answers 1201 where the user is not a member, and relays nothing', async () => {
@@ -266,6 +280,8 @@ describe('real-time client message rate limit (REALTIME_CLIENT_MESSAGES_PER_10S=
     const flooded = await connect(url, { auth: { token: alice.token } });
     const b1 = await connect(url, { auth: { token: bob.token } });
     const state = watch(flooded);
+    // Its typing is relayed once per second of the app's clock: held inside one, the burst is one relay.
+    holdInsideOneSecond(t);
     const codes = (
       await Promise.all(
         Array.from({ length: 12 }, () => flooded.request('conversation.typing', { conversation_id: cid })),
@@ -283,6 +299,7 @@ describe('real-time client message rate limit (REALTIME_CLIENT_MESSAGES_PER_10S=
     for (let i = 0; i < 20; i += 1) flooded.socket.emit('no.such.event', { i });
     await sleep(SETTLE_MS);
     expect(relays(b1).length).toBeLessThanOrEqual(1);
+    t.clock.release();
 
     // The limit is per socket: another connection of the same user is not limited.
     const second = await connect(url, { auth: { token: alice.token } });
