@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { friendCid, groupCid } from '../helpers/api-client';
 import { connect, listen } from '../helpers/realtime';
 import { IssuedUser, bearer, hostAuth, issueUser } from '../helpers/test-app';
+import { PresenceService } from '../../src/realtime/presence.service';
 import { FakeFcm } from '../push/fakes/fake-fcm';
-import { apnsToken } from '../push/push-kit';
+import { apnsToken, eventually } from '../push/push-kit';
 import {
   PushWorld,
   bootWorld,
@@ -144,7 +145,9 @@ describe('a message', () => {
     } finally {
       socket.close();
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server sees the connection close a moment later (longer on a loaded machine).
+    const presence = w.t.app.get(PresenceService);
+    await eventually(async () => !(await presence.onlineAmong([peer.id])).has(peer.id), 'the peer to be offline');
     await w.api.send(sender, friendCid(peer), 'after leaving');
     await settled(w.t);
     expect(peer.types()).toEqual(['message']);
