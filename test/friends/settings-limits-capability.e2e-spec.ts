@@ -51,6 +51,9 @@ describe('Friends, friend requests and blocks', () => {
       try {
         const c = new ApiClient(limited);
         const [alice, bob, carol, dave] = await c.users(4);
+        // The limit counts in fixed windows of the clock's minutes: hold the clock inside one, so that
+        // these requests cannot straddle a minute's edge on a slow machine.
+        limited.clock.set(Math.ceil(limited.clock.now() / 60_000) * 60_000 + 1000);
         const sendTo = (from: IssuedUser, to: IssuedUser) =>
           c.raw.friendRequest(from, { user_id: to.userId, request_id: rid() });
         expect(expectOk<FriendRequestReply>(await sendTo(alice, bob)).request.status).toBe('pending');
@@ -89,6 +92,9 @@ describe('Friends (black box)', () => {
     it('friend requests over the per-user limit answer 1005 and store nothing', async () => {
       const me = await limitedApi.user();
       const targets = await Promise.all(Array.from({ length: 5 }, () => limitedApi.user()));
+      // The limit counts in fixed windows of the clock's minutes: hold the clock inside one, so that
+      // these requests cannot straddle a minute's edge on a slow machine.
+      limited.clock.set(Math.ceil(limited.clock.now() / 60_000) * 60_000 + 1000);
       const codes: number[] = [];
       for (const target of targets)
         codes.push((await limitedApi.raw.friendRequest(me, { user_id: target.userId, request_id: rid() })).body.code);
