@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { friendCid, groupCid } from '../helpers/api-client';
 import { connect, listen } from '../helpers/realtime';
+import { PresenceService } from '../../src/realtime/presence.service';
 import { IssuedUser, bearer } from '../helpers/test-app';
 import { FakeFcm } from '../push/fakes/fake-fcm';
-import { apnsToken } from '../push/push-kit';
+import { apnsToken, eventually } from '../push/push-kit';
 import {
   PushWorld,
   bootWorld,
@@ -178,7 +179,9 @@ describe('the badge', () => {
       online.close();
     }
     await settled(w.t);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server sees the connection close a moment later (longer on a loaded machine).
+    const presence = w.t.app.get(PresenceService);
+    await eventually(async () => !(await presence.onlineAmong([peer.id])).has(peer.id), 'the peer to be offline');
     const phones = await everyPhone(peer);
     await w.api.send(sender, friendCid(peer), 'the 105th');
     await settled(w.t);
