@@ -12,7 +12,16 @@ import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database
 import { connect, listen } from '../helpers/realtime';
 import { IssuedUser, TestApp, bearer, issueUser, okData, startTestApp } from '../helpers/test-app';
 import { FakeFcm } from './fakes/fake-fcm';
-import { FAST_PUSH, PushFiles, androidDevice, eventually, fcmEnv, register, settled } from './push-kit';
+import {
+  FAST_PUSH,
+  PushFiles,
+  androidDevice,
+  eventually,
+  eventuallyEqual,
+  fcmEnv,
+  register,
+  settled,
+} from './push-kit';
 
 jest.setTimeout(120_000);
 
@@ -201,8 +210,12 @@ describe('offline push (FCM)', () => {
     fcm.markDead(bToken);
     await api.send(a, friendCid(b), 'into the void');
     await eventually(async () => (await settings(b)).devices.length === 0, 'the dead registration to go');
+    // The worker counts the removal once its delete has committed, a moment after the row is gone.
+    await eventuallyEqual(
+      () => t.app.get(MetricsService).registry.metrics(),
+      expect.stringMatching(/im_push_dead_tokens_removed_total\{provider="fcm"\} [1-9]/),
+    );
     const metrics = await t.app.get(MetricsService).registry.metrics();
-    expect(metrics).toMatch(/im_push_dead_tokens_removed_total\{provider="fcm"\} [1-9]/);
     expect(metrics).toMatch(/im_push_notifications_total\{provider="fcm",outcome="dead_token"\} [1-9]/);
   });
 
