@@ -64,6 +64,21 @@ describe('push: presence across instances and kill -9 mid-send', () => {
     return false;
   }
 
+  /** Waits until the shared presence registry has bob offline, as alice (his friend) asks it; false after 30 s. */
+  async function bobOffline(): Promise<boolean> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const reply = await cluster.instances[0].request('POST', '/app/sdk/presence/query', {
+        token: alice.token,
+        body: { user_ids: [bob.userId] },
+      });
+      const { items } = ok<{ items: Array<{ user_id: string; online: boolean }> }>(reply, 'presence query');
+      if (items.some((item) => item.user_id === bob.userId && !item.online)) return true;
+      await sleep(50);
+    }
+    return false;
+  }
+
   const notified = (eventId: string) => fcm.received.filter((r) => r.token === bobToken && r.collapseKey === eventId);
 
   it('sends nothing to a user connected to the other instance', async () => {
@@ -87,8 +102,9 @@ describe('push: presence across instances and kill -9 mid-send', () => {
     const dispatched = await dispatchedPast(online.eventId);
     expect({ dispatched, logs: dispatched ? '' : cluster.logs() }).toEqual({ dispatched: true, logs: '' });
     socket.close();
-    // The disconnect reaches the presence registry at once; a second's margin for the hop to Redis.
-    await sleep(1000);
+    // The disconnect reaches the presence registry (Redis) a moment later, longer on a loaded machine.
+    const offlineSeen = await bobOffline();
+    expect({ offlineSeen, logs: offlineSeen ? '' : cluster.logs() }).toEqual({ offlineSeen: true, logs: '' });
     // The dispatcher reads in order: once this one is notified, it has decided on the first one too.
     const offline = await sendMessage(cluster, 0, alice, friendConversationId(bob), 'you are offline');
     const arrived = await eventually(30_000, () => notified(offline.eventId).length > 0);
