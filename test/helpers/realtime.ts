@@ -52,7 +52,8 @@ export class RtClient {
     return this.events.filter((e) => (type ? e.name === type : e.position !== null));
   }
 
-  async waitFor<T>(check: () => T | undefined | null | false, timeoutMs = 5000, what = 'an event'): Promise<T> {
+  /** Polls `check` until it answers; the default deadline is generous (the CI machine is loaded). */
+  async waitFor<T>(check: () => T | undefined | null | false, timeoutMs = 30_000, what = 'an event'): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = check();
@@ -70,11 +71,11 @@ export class RtClient {
     }
   }
 
-  waitForEvent(eventId: string, timeoutMs = 5000): Promise<Received> {
+  waitForEvent(eventId: string, timeoutMs = 30_000): Promise<Received> {
     return this.waitFor(() => this.events.find((e) => e.event_id === eventId), timeoutMs, `event ${eventId}`);
   }
 
-  waitForReady(count = 1, timeoutMs = 5000): Promise<Ready> {
+  waitForReady(count = 1, timeoutMs = 30_000): Promise<Ready> {
     return this.waitFor(() => this.readies[count - 1], timeoutMs, `connection.ready #${count}`);
   }
 
