@@ -5,6 +5,7 @@ import { AdminSession, adminSession } from '../helpers/admin-client';
 import { RtClient, connect, listen, refusal, waitForDisconnect } from '../helpers/realtime';
 import { DataSource } from 'typeorm';
 import { DisableExpiryService } from '../../src/users/disable-expiry.service';
+import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 
 interface AdminUser {
   user_id: string;
@@ -16,6 +17,10 @@ interface AdminUser {
 
 /** Issue 25: the operator disables a user for a while or for good, with a reason the user's client is shown. */
 describe('admin: timed disable with a reason', () => {
+  // A database of the file's own: every instance flips back the timed disables that have lapsed
+  // by its own clock, once a minute, and on the shared MySQL database another file's instance,
+  // its clock held minutes or days ahead, would end these tests' disables while they check them.
+  let database: IsolatedDatabase;
   let t: TestApp;
   let api: ApiClient;
   let url: string;
@@ -24,7 +29,8 @@ describe('admin: timed disable with a reason', () => {
   const clients: RtClient[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp();
+    database = await isolatedDatabase();
+    t = await startTestApp(database.env);
     api = new ApiClient(t);
     url = await listen(t);
     moderator = await adminSession(t, 'moderator');
@@ -34,7 +40,10 @@ describe('admin: timed disable with a reason', () => {
     for (const c of clients.splice(0)) c.close();
     t.clock.release();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
 
   const status = (body: Record<string, unknown>) => moderator.post('/app/admin/users/status', body);
   const detail = async (userId: string) =>
