@@ -20,11 +20,14 @@ export function testEnvironment(): ClientEnvironment & { online(): void; foregro
   };
 }
 
-/** Polls `check` (which may be async: its promise is awaited, not taken as a truthy value). */
+/**
+ * Polls `check` (which may be async: its promise is awaited, not taken as a truthy value). The
+ * default deadline is generous (the CI machine is loaded); a wait returns as soon as it holds.
+ */
 export async function until<T>(
   check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
   what: string,
-  timeoutMs = 8000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
