@@ -6,23 +6,32 @@ import { expectOk } from '../helpers/assertions';
 import { AdminSession, adminSession } from '../helpers/admin-client';
 import { DataSource } from 'typeorm';
 import { ReportQueue } from '../../src/reports/report-queue.service';
+import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, hostAuth, startTestApp } from '../helpers/test-app';
 import { Row, act, auditOf, detail, expectRefused, expectRoleRefused, fileReport } from './report-admin-kit';
 
 describe('moderation from a report (issue 25)', () => {
+  // A database of the file's own: every instance flips back the timed disables that have lapsed
+  // by its own clock, once a minute, and on the shared MySQL database another file's instance,
+  // its clock held minutes or days ahead, could end a disable here between the act and the check.
+  let database: IsolatedDatabase;
   let t: TestApp;
   let api: ApiClient;
   let viewer: AdminSession;
   let moderator: AdminSession;
   let second: AdminSession;
   beforeAll(async () => {
-    t = await startTestApp();
+    database = await isolatedDatabase();
+    t = await startTestApp(database.env);
     api = new ApiClient(t);
     viewer = await adminSession(t, 'viewer');
     moderator = await adminSession(t, 'moderator');
     second = await adminSession(t, 'moderator');
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
 
   /** A user report by `reporter` against `target` with evidence from their one-to-one conversation. */
   async function directReport(): Promise<{
