@@ -4,6 +4,7 @@
 import { ApiClient, IssuedUser, friendCid, groupCid } from '../helpers/api-client';
 import { expectOk } from '../helpers/assertions';
 import { AdminSession, adminSession } from '../helpers/admin-client';
+import { IsolatedDatabase, isolatedDatabase } from '../helpers/isolated-database';
 import { TestApp, startTestApp } from '../helpers/test-app';
 import { Row, auditOf, detail, expectRefused, fileReport } from './report-admin-kit';
 
@@ -11,17 +12,25 @@ type Msg = { mid: string; status: string; content: { text?: string } | null };
 type Context = { before: Msg[]; message: Msg; after: Msg[]; has_more_before: boolean; has_more_after: boolean };
 
 describe('report context and reports by target (issue 25)', () => {
+  // A database of the file's own: the reports by target are paged through whole and checked for
+  // order and repeats, and on the shared MySQL database other files' reports are filed and closed
+  // meanwhile (a target whose open count drops behind the cursor shows again on a later page).
+  let database: IsolatedDatabase;
   let t: TestApp;
   let api: ApiClient;
   let viewer: AdminSession;
   let moderator: AdminSession;
   beforeAll(async () => {
-    t = await startTestApp();
+    database = await isolatedDatabase();
+    t = await startTestApp(database.env);
     api = new ApiClient(t);
     viewer = await adminSession(t, 'viewer');
     moderator = await adminSession(t, 'moderator');
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
 
   const texts = (list: Msg[]): string[] => list.map((m) => m.content?.text ?? `(${m.status})`);
   const context = async (reportId: string, messageId: string): Promise<Context> =>
@@ -119,6 +128,8 @@ describe('report context and reports by target (issue 25)', () => {
     let groupId: string;
     beforeAll(async () => {
       [busy, quiet, ...reporters] = await api.users(5);
+      // More targets than a page (50), so that the lists below are paged.
+      for (const other of await api.users(50)) await fileReport(t, reporters[2], { user_id: other.userId });
       groupId = await api.createGroup(reporters[0], [reporters[1]]);
       t.clock.advance(1000);
       await fileReport(t, reporters[0], { user_id: busy.userId }, { reason_code: 3 });
