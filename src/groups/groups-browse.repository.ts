@@ -2,14 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likePrefix } from '../database/like-prefix';
+import { Clause, pageSelect } from '../database/page-select';
 import { GROUP_COLUMNS, Group, GroupRole, GroupRow, groupFromRow } from './group';
 import type { GroupBrowseFilters, GroupPosition, GroupTableSort, MembershipOfUser } from './group-browse';
 import { GroupEntity } from './group.entity';
-
-interface Clause {
-  sql: string;
-  params: unknown[];
-}
 
 /**
  * The Groups list's keyset reads: by the primary key (newest) or IDX_groups_name (name); for the
@@ -26,7 +22,7 @@ export class GroupsBrowseRepository {
     limit: number,
   ): Promise<Group[]> {
     if (filters.onlyIds && filters.onlyIds.length === 0) return [];
-    const clauses = this.filterClauses(filters);
+    const clauses = this.filterClauses({ ...filters, q: undefined });
     let order = 'id DESC';
     if (sort === 'name') {
       order = 'name ASC, id ASC';
@@ -37,11 +33,15 @@ export class GroupsBrowseRepository {
           params: [after.n ?? '', after.n ?? '', after.n ?? '', after.id],
         });
     } else if (after) clauses.push({ sql: 'id < ?', params: [after.id] });
-    const where = clauses.length ? `WHERE ${clauses.map((c) => c.sql).join(' AND ')}` : '';
-    const rows = (await this.groups.query(
-      `SELECT ${GROUP_COLUMNS} FROM \`groups\` ${where} ORDER BY ${order} LIMIT ?`,
-      [...clauses.flatMap((c) => c.params), limit],
-    )) as GroupRow[];
+    const { sql, params } = pageSelect({
+      columns: GROUP_COLUMNS,
+      table: '`groups`',
+      where: clauses,
+      anyOf: this.searchAlternatives(filters),
+      order,
+      limit,
+    });
+    const rows = (await this.groups.query(sql, params)) as GroupRow[];
     return rows.map((row) => groupFromRow(row));
   }
 
@@ -61,10 +61,21 @@ export class GroupsBrowseRepository {
     return rows.map((row) => groupFromRow(row));
   }
 
+  /** The search box: an exact group ID or the start of a name, each read by its own index. */
+  private searchAlternatives(filters: GroupBrowseFilters): Clause[] | undefined {
+    if (filters.q === undefined) return undefined;
+    return [
+      { sql: 'public_id = ?', params: [filters.q] },
+      { sql: "name LIKE ? ESCAPE '!'", params: [likePrefix(filters.q)] },
+    ];
+  }
+
   private filterClauses(filters: GroupBrowseFilters): Clause[] {
     const clauses: Clause[] = [];
-    if (filters.q !== undefined)
-      clauses.push({ sql: "(public_id = ? OR name LIKE ? ESCAPE '!')", params: [filters.q, likePrefix(filters.q)] });
+    // Over a batch of IDs (among) the search's alternatives are one OR: the rows are few already.
+    const search = this.searchAlternatives(filters);
+    if (search)
+      clauses.push({ sql: `(${search.map((c) => c.sql).join(' OR ')})`, params: search.flatMap((c) => c.params) });
     if (filters.disabled !== undefined) clauses.push({ sql: 'disabled = ?', params: [filters.disabled ? 1 : 0] });
     if (filters.dismissed !== undefined)
       clauses.push({ sql: filters.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL', params: [] });

@@ -2,14 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likePrefix } from '../database/like-prefix';
+import { Clause, pageSelect } from '../database/page-select';
 import { UserEntity } from './user.entity';
 import { USER_COLUMNS, User, UserRow, userFromRow } from './user';
 import type { UserBrowseFilters, UserPosition, UserSort } from './user-browse';
-
-interface Clause {
-  sql: string;
-  params: unknown[];
-}
 
 /**
  * The Users list's keyset reads. Each order has an index: the primary key (newest),
@@ -30,9 +26,11 @@ export class UsersBrowseRepository {
   ): Promise<User[]> {
     if (filters.onlyIds && filters.onlyIds.length === 0) return [];
     const where = this.filterClauses(filters, now);
+    const search = this.searchAlternatives(filters);
+    const select = (clauses: Clause[], order: string, count: number) => this.select(clauses, search, order, count);
     if (sort === 'newest') {
       const keyset = after ? [{ sql: 'id < ?', params: [after.id] }] : [];
-      return this.select([...where, ...keyset], 'id DESC', limit);
+      return select([...where, ...keyset], 'id DESC', limit);
     }
     if (sort === 'name') {
       const keyset = after
@@ -44,7 +42,7 @@ export class UsersBrowseRepository {
             },
           ]
         : [];
-      return this.select([...where, ...keyset], 'nickname ASC, id ASC', limit);
+      return select([...where, ...keyset], 'nickname ASC, id ASC', limit);
     }
     const rows: User[] = [];
     if (!after || (after.a !== null && after.a !== undefined)) {
@@ -58,22 +56,27 @@ export class UsersBrowseRepository {
           ]
         : [];
       const active = [...where, { sql: 'last_active_at IS NOT NULL', params: [] }, ...keyset];
-      rows.push(...(await this.select(active, 'last_active_at DESC, id DESC', limit)));
+      rows.push(...(await select(active, 'last_active_at DESC, id DESC', limit)));
       if (rows.length >= limit) return rows;
     }
     const idAfter = after && (after.a === null || after.a === undefined) ? [{ sql: 'id < ?', params: [after.id] }] : [];
     const never = [...where, { sql: 'last_active_at IS NULL', params: [] }, ...idAfter];
-    rows.push(...(await this.select(never, 'id DESC', limit - rows.length)));
+    rows.push(...(await select(never, 'id DESC', limit - rows.length)));
     return rows;
+  }
+
+  /** The search box: an exact user ID or username, or the start of a nickname, each read by its own index. */
+  private searchAlternatives(filters: UserBrowseFilters): Clause[] | undefined {
+    if (filters.q === undefined) return undefined;
+    return [
+      { sql: 'external_id = ?', params: [filters.q] },
+      { sql: 'username = ?', params: [filters.q] },
+      { sql: "nickname LIKE ? ESCAPE '!'", params: [likePrefix(filters.q)] },
+    ];
   }
 
   private filterClauses(filters: UserBrowseFilters, now: number): Clause[] {
     const clauses: Clause[] = [];
-    if (filters.q !== undefined)
-      clauses.push({
-        sql: "(external_id = ? OR username = ? OR nickname LIKE ? ESCAPE '!')",
-        params: [filters.q, filters.q, likePrefix(filters.q)],
-      });
     // As isDisabledAt: a disable whose end has passed no longer counts, whatever the stored flag.
     const disabledNow = '(disabled = 1 AND (disabled_until IS NULL OR disabled_until > ?))';
     if (filters.disabled === true) clauses.push({ sql: disabledNow, params: [now] });
@@ -83,12 +86,9 @@ export class UsersBrowseRepository {
     return clauses;
   }
 
-  private async select(clauses: Clause[], order: string, limit: number): Promise<User[]> {
-    const where = clauses.length ? `WHERE ${clauses.map((c) => c.sql).join(' AND ')}` : '';
-    const rows = (await this.users.query(`SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY ${order} LIMIT ?`, [
-      ...clauses.flatMap((c) => c.params),
-      limit,
-    ])) as UserRow[];
+  private async select(where: Clause[], anyOf: Clause[] | undefined, order: string, limit: number): Promise<User[]> {
+    const { sql, params } = pageSelect({ columns: USER_COLUMNS, table: 'users', where, anyOf, order, limit });
+    const rows = (await this.users.query(sql, params)) as UserRow[];
     return rows.map((row) => userFromRow(row));
   }
 }

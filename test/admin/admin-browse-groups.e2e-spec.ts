@@ -222,6 +222,28 @@ describe('admin Groups list, export and group page (issue 25)', () => {
     expect(audit[0].after).toMatchObject({ rows: listed.items.length, filters: { sort: 'last_active' } });
   });
 
+  it('finds a search by group ID and by name prefix together, each group once, in each order', async () => {
+    const Q = `sg${randomBytes(4).toString('hex')}`;
+    const owner = owners[0];
+    // The group found by its ID is also named with Q: met by both alternatives, listed once.
+    const byGroupId = await api.createGroup(owner, [], { name: `${Q} by id` }, Q);
+    const byName = [
+      await api.createGroup(owner, [], { name: `${Q}b` }),
+      await api.createGroup(owner, [], { name: `${Q}a` }),
+    ];
+    await api.createGroup(owner, [], { name: `x${Q}` });
+    const newest = expectOk<{ items: Item[]; has_more: boolean }>(await viewer.get('/app/admin/groups', { q: Q }));
+    expect({ ids: newest.items.map((g) => g.group_id), has_more: newest.has_more }).toEqual({
+      ids: [byName[1], byName[0], byGroupId],
+      has_more: false,
+    });
+    const named = expectOk<{ items: Item[] }>(await viewer.get('/app/admin/groups', { q: Q, sort: 'name' }));
+    expect(named.items.map((g) => g.group_id)).toEqual([byGroupId, byName[1], byName[0]]);
+    expectOk(await moderator.post('/app/admin/groups/status', { group_id: byGroupId, disabled: true }));
+    const disabled = expectOk<{ items: Item[] }>(await viewer.get('/app/admin/groups', { q: Q, disabled: 'true' }));
+    expect(disabled.items.map((g) => g.group_id)).toEqual([byGroupId]);
+  });
+
   it('refuses a cursor with other filters, and bad values naming the field', async () => {
     const first = expectOk<{ next_cursor: string }>(await viewer.get('/app/admin/groups', { q: P }));
     const reused = await viewer.get('/app/admin/groups', { q: P, sort: 'name', cursor: first.next_cursor });

@@ -186,6 +186,49 @@ describe('admin Users list, export and user page (issue 25)', () => {
     }
   });
 
+  it('finds a search by user ID, by username and by nickname prefix together, each user once, in each order', async () => {
+    const Q = `sq${randomBytes(4).toString('hex')}`;
+    // byId's nickname also starts with Q: met by two alternatives, listed once.
+    const byIdUser = await issueUser(t, { user_id: Q, nickname: `${Q} by id` });
+    const byUsername = await issueUser(t, { user_id: randomUserId('sq'), username: Q, nickname: 'zz not a prefix' });
+    const byPrefix = await inBatches(3, 3, (i) =>
+      issueUser(t, { user_id: randomUserId('sq'), nickname: `${Q}${['b', 'a', 'a'][i]}` }),
+    );
+    await issueUser(t, { user_id: randomUserId('sq'), nickname: `x${Q}` });
+    await db.query('UPDATE users SET last_active_at = ? WHERE id IN (?, ?)', [
+      Date.now() - 60_000,
+      byUsername.id,
+      byPrefix[2].id,
+    ]);
+    const found = [byIdUser, byUsername, ...byPrefix].map((u) => ({
+      id: String(u.id),
+      nickname:
+        u === byIdUser
+          ? `${Q} by id`
+          : u === byUsername
+            ? 'zz not a prefix'
+            : `${Q}${['b', 'a', 'a'][byPrefix.indexOf(u)]}`,
+      active: u === byUsername || u === byPrefix[2],
+    }));
+    const newest = [...found].sort((a, b) => byId(b.id, a.id)).map((u) => u.id);
+    const byName = [...found].sort((a, b) => byText(a.nickname, b.nickname) || byId(a.id, b.id)).map((u) => u.id);
+    const active = [...found].sort((a, b) => Number(b.active) - Number(a.active) || byId(b.id, a.id)).map((u) => u.id);
+    for (const [sort, expected] of [
+      ['newest', newest],
+      ['name', byName],
+      ['last_active', active],
+    ] as const) {
+      const page = expectOk<{ items: Item[]; has_more: boolean }>(await viewer.get('/app/admin/users', { q: Q, sort }));
+      expect({ sort, ids: ids(page.items), has_more: page.has_more }).toEqual({ sort, ids: expected, has_more: false });
+    }
+    // With a filter: it holds in every alternative.
+    expectOk(await moderator.post('/app/admin/users/status', { user_id: byUsername.userId, disabled: true }));
+    const disabled = expectOk<{ items: Item[] }>(await viewer.get('/app/admin/users', { q: Q, disabled: 'true' }));
+    expect(ids(disabled.items)).toEqual([String(byUsername.id)]);
+    const enabled = expectOk<{ items: Item[] }>(await viewer.get('/app/admin/users', { q: Q, disabled: 'false' }));
+    expect(ids(enabled.items)).toEqual(newest.filter((id) => id !== String(byUsername.id)));
+  });
+
   it('refuses a cursor with other filters or another order, and bad filter values, naming the field', async () => {
     const first = expectOk<{ next_cursor: string }>(await viewer.get('/app/admin/users', { q: P, sort: 'name' }));
     const others: Array<Record<string, string>> = [
