@@ -1,5 +1,16 @@
 import Database from 'better-sqlite3';
-import { pageSelect } from './page-select';
+import { oneOf, pageSelect } from './page-select';
+
+describe('oneOf', () => {
+  it('joins the alternatives into one parenthesised OR, placeholders in order', () => {
+    expect(
+      oneOf([
+        { sql: 'code = ?', params: ['a'] },
+        { sql: "name LIKE ? ESCAPE '!'", params: ['b%'] },
+      ]),
+    ).toEqual({ sql: "(code = ? OR name LIKE ? ESCAPE '!')", params: ['a', 'b%'] });
+  });
+});
 
 describe('pageSelect', () => {
   const base = { columns: 'id, name', table: 't', order: 'name ASC, id ASC', limit: 3 };
@@ -47,12 +58,14 @@ describe('pageSelect', () => {
       for (const after of [0, 2, 5]) {
         const where = [{ sql: 'id > ?', params: [after] }];
         const union = pageSelect({ ...base, limit, where, anyOf });
-        const or = pageSelect({
+        const or = pageSelect({ ...base, limit, where: [...where, oneOf(anyOf)] });
+        const written = pageSelect({
           ...base,
           limit,
           where: [...where, { sql: '(code = ? OR name LIKE ?)', params: ['bo', 'bo%'] }],
         });
         expect(db.prepare(union.sql).all(...union.params)).toEqual(db.prepare(or.sql).all(...or.params));
+        expect(db.prepare(or.sql).all(...or.params)).toEqual(db.prepare(written.sql).all(...written.params));
       }
     }
     db.close();

@@ -4,6 +4,14 @@ export interface Clause {
   params: unknown[];
 }
 
+/** The alternatives as one OR: where the rows are few already (an ID list), one read beats a union of them. */
+export function oneOf(alternatives: Clause[]): Clause {
+  return {
+    sql: `(${alternatives.map((c) => c.sql).join(' OR ')})`,
+    params: alternatives.flatMap((c) => c.params),
+  };
+}
+
 export interface PageQuery {
   columns: string;
   /** The table, quoted where its name is a keyword. */

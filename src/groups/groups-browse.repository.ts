@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likePrefix } from '../database/like-prefix';
-import { Clause, pageSelect } from '../database/page-select';
+import { Clause, oneOf, pageSelect } from '../database/page-select';
 import { GROUP_COLUMNS, Group, GroupRole, GroupRow, groupFromRow } from './group';
 import type { GroupBrowseFilters, GroupPosition, GroupTableSort, MembershipOfUser } from './group-browse';
 import { GroupEntity } from './group.entity';
@@ -22,7 +22,9 @@ export class GroupsBrowseRepository {
     limit: number,
   ): Promise<Group[]> {
     if (filters.onlyIds && filters.onlyIds.length === 0) return [];
-    const clauses = this.filterClauses({ ...filters, q: undefined });
+    // The search as a union of its alternatives, unless an ID list (open reports) bounds the rows already.
+    const union = !filters.onlyIds;
+    const clauses = this.filterClauses(union ? { ...filters, q: undefined } : filters);
     let order = 'id DESC';
     if (sort === 'name') {
       order = 'name ASC, id ASC';
@@ -37,7 +39,7 @@ export class GroupsBrowseRepository {
       columns: GROUP_COLUMNS,
       table: '`groups`',
       where: clauses,
-      anyOf: this.searchAlternatives(filters),
+      anyOf: union ? this.searchAlternatives(filters) : undefined,
       order,
       limit,
     });
@@ -72,10 +74,8 @@ export class GroupsBrowseRepository {
 
   private filterClauses(filters: GroupBrowseFilters): Clause[] {
     const clauses: Clause[] = [];
-    // Over a batch of IDs (among) the search's alternatives are one OR: the rows are few already.
     const search = this.searchAlternatives(filters);
-    if (search)
-      clauses.push({ sql: `(${search.map((c) => c.sql).join(' OR ')})`, params: search.flatMap((c) => c.params) });
+    if (search) clauses.push(oneOf(search));
     if (filters.disabled !== undefined) clauses.push({ sql: 'disabled = ?', params: [filters.disabled ? 1 : 0] });
     if (filters.dismissed !== undefined)
       clauses.push({ sql: filters.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL', params: [] });

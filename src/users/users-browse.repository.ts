@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likePrefix } from '../database/like-prefix';
-import { Clause, pageSelect } from '../database/page-select';
+import { Clause, oneOf, pageSelect } from '../database/page-select';
 import { UserEntity } from './user.entity';
 import { USER_COLUMNS, User, UserRow, userFromRow } from './user';
 import type { UserBrowseFilters, UserPosition, UserSort } from './user-browse';
@@ -27,7 +27,10 @@ export class UsersBrowseRepository {
     if (filters.onlyIds && filters.onlyIds.length === 0) return [];
     const where = this.filterClauses(filters, now);
     const search = this.searchAlternatives(filters);
-    const select = (clauses: Clause[], order: string, count: number) => this.select(clauses, search, order, count);
+    // The search as a union of its alternatives, unless an ID list (open reports) bounds the rows already.
+    if (search && filters.onlyIds) where.push(oneOf(search));
+    const anyOf = filters.onlyIds ? undefined : search;
+    const select = (clauses: Clause[], order: string, count: number) => this.select(clauses, anyOf, order, count);
     if (sort === 'newest') {
       const keyset = after ? [{ sql: 'id < ?', params: [after.id] }] : [];
       return select([...where, ...keyset], 'id DESC', limit);
