@@ -22,9 +22,10 @@ export class GroupsBrowseRepository {
     limit: number,
   ): Promise<Group[]> {
     if (filters.onlyIds && filters.onlyIds.length === 0) return [];
+    const clauses = this.filterClauses(filters);
+    const search = this.searchAlternatives(filters);
     // The search as a union of its alternatives, unless an ID list (open reports) bounds the rows already.
-    const union = !filters.onlyIds;
-    const clauses = this.filterClauses(union ? { ...filters, q: undefined } : filters);
+    if (search && filters.onlyIds) clauses.push(oneOf(search));
     let order = 'id DESC';
     if (sort === 'name') {
       order = 'name ASC, id ASC';
@@ -39,7 +40,7 @@ export class GroupsBrowseRepository {
       columns: GROUP_COLUMNS,
       table: '`groups`',
       where: clauses,
-      anyOf: union ? this.searchAlternatives(filters) : undefined,
+      anyOf: filters.onlyIds ? undefined : search,
       order,
       limit,
     });
@@ -52,8 +53,10 @@ export class GroupsBrowseRepository {
     const only = filters.onlyIds ? new Set(filters.onlyIds) : null;
     const wanted = only ? ids.filter((id) => only.has(id)) : ids;
     if (!wanted.length) return [];
+    const search = this.searchAlternatives(filters);
     const clauses = [
       ...this.filterClauses({ ...filters, onlyIds: undefined }),
+      ...(search ? [oneOf(search)] : []),
       { sql: `id IN (${wanted.map(() => '?').join(', ')})`, params: [...wanted] },
     ];
     const rows = (await this.groups.query(
@@ -74,8 +77,6 @@ export class GroupsBrowseRepository {
 
   private filterClauses(filters: GroupBrowseFilters): Clause[] {
     const clauses: Clause[] = [];
-    const search = this.searchAlternatives(filters);
-    if (search) clauses.push(oneOf(search));
     if (filters.disabled !== undefined) clauses.push({ sql: 'disabled = ?', params: [filters.disabled ? 1 : 0] });
     if (filters.dismissed !== undefined)
       clauses.push({ sql: filters.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL', params: [] });
