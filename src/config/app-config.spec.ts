@@ -123,6 +123,23 @@ describe('loadConfig', () => {
     expect(redis.hostApp.sessionStore).toBe('redis');
     expect(problems({ ...strong, HOST_SESSION_STORE: 'memory' })[0]).toContain('HOST_SESSION_STORE');
   });
+
+  it('names Redis keys and channels as before unless REDIS_KEY_PREFIX is set, and refuses a bad one', () => {
+    expect(loadConfig({ ...strong }).messaging.redisPrefix).toEqual({ keys: 'im:', channels: 'socket.io' });
+    expect(loadConfig({ ...strong, REDIS_KEY_PREFIX: '' }).messaging.redisPrefix).toEqual({
+      keys: 'im:',
+      channels: 'socket.io',
+    });
+    expect(loadConfig({ ...strong, REDIS_KEY_PREFIX: 'staging:{im}:' }).messaging.redisPrefix).toEqual({
+      keys: 'staging:{im}:',
+      channels: 'staging:{im}:socket.io',
+    });
+    expect(loadConfig({ ...strong, REDIS_KEY_PREFIX: 'x'.repeat(64) }).messaging.redisPrefix.keys).toHaveLength(64);
+    for (const bad of ['x'.repeat(65), 'has space', 'a*b', 'ü:', 'new\nline'])
+      expect(problems({ ...strong, REDIS_KEY_PREFIX: bad })).toEqual([
+        'REDIS_KEY_PREFIX must be 1-64 characters: letters, digits and : _ . - { }',
+      ]);
+  });
 });
 
 describe('parseDatabaseUrl', () => {

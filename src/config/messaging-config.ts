@@ -30,7 +30,15 @@ export interface MessagingConfig {
   media: { dir: string; maxImageBytes: number; maxFileBytes: number; storage: MediaStorageConfig };
   rateLimits: Record<RateLimitName, RateLimitRule>;
   redisUrl: string | null;
+  /**
+   * Where this deployment's Redis state lives, so that several deployments can share one Redis:
+   * every key starts with `keys`, every socket.io adapter channel with `channels`.
+   */
+  redisPrefix: { keys: string; channels: string };
 }
+
+/** Without REDIS_KEY_PREFIX: the names every release before it used, so instances of both agree during an upgrade. */
+const DEFAULT_REDIS_PREFIX = { keys: 'im:', channels: 'socket.io' };
 
 const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   send: { limit: 20, windowMs: 1000 },
@@ -85,6 +93,13 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv, problems: string[]):
   }
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  let redisPrefix = DEFAULT_REDIS_PREFIX;
+  const keyPrefix = env.REDIS_KEY_PREFIX;
+  if (keyPrefix !== undefined && keyPrefix !== '') {
+    if (/^[A-Za-z0-9:_.{}-]{1,64}$/.test(keyPrefix))
+      redisPrefix = { keys: keyPrefix, channels: `${keyPrefix}socket.io` };
+    else problems.push('REDIS_KEY_PREFIX must be 1-64 characters: letters, digits and : _ . - { }');
+  }
 
   return {
     capabilities,
@@ -102,5 +117,6 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv, problems: string[]):
     },
     rateLimits,
     redisUrl,
+    redisPrefix,
   };
 }

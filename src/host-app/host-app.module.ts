@@ -50,6 +50,7 @@ import { SmsService } from './sms.service';
               // A login may wait a little longer for Redis than a rate-limit check does.
               Math.max(config.operations.redisTimeoutMs, 1000),
               config.hostApp.sessionAbsoluteSeconds * 1000,
+              config.messaging.redisPrefix.keys,
             )
           : table,
     },

@@ -3,9 +3,6 @@ import { AppError } from '../common/app-error';
 import { HostSessionStore, SessionOwner, StoredHostSession } from './host-session-store';
 import { closeRedis, redisReconnectDelay } from '../common/redis-connection';
 
-const SESSION_KEY = 'im:host-session:';
-const OWNER_KEY = 'im:host-sessions:';
-
 /** Past this many entries an owner's index is swept of sessions that have expired meanwhile. */
 const SWEEP_INDEX_ABOVE = 20;
 
@@ -20,21 +17,27 @@ const unavailable = (): AppError => AppError.unavailable('the session store (Red
 
 /**
  * Host-app sessions in Redis (`HOST_SESSION_STORE=redis`), shared by every instance without a
- * table. A session is a hash `im:host-session:<sha256>` that Redis drops when no request can use
- * it any more; each owner has an index `im:host-sessions:<IM user ID>` of its sessions, for
+ * table. A session is a hash `<REDIS_KEY_PREFIX>host-session:<sha256>` that Redis drops when no request can use
+ * it any more; each owner has an index `<REDIS_KEY_PREFIX>host-sessions:<IM user ID>` of its sessions, for
  * "end every other session". A Redis that does not answer makes /app/auth answer 503 / 1500;
  * nothing else in the service depends on it.
  */
 export class RedisHostSessionStore extends HostSessionStore {
   private readonly redis: Redis;
+  private readonly sessionKey: string;
+  private readonly ownerKey: string;
 
   constructor(
     url: string,
     timeoutMs: number,
     /** The absolute session lifetime: an owner's index lives as long as its newest session can. */
     private readonly maxLifetimeMs: number,
+    /** Every key starts with it (REDIS_KEY_PREFIX). */
+    keyPrefix = 'im:',
   ) {
     super();
+    this.sessionKey = `${keyPrefix}host-session:`;
+    this.ownerKey = `${keyPrefix}host-sessions:`;
     this.redis = new Redis(url, {
       // Connect at the first use: with the host application switched off this store is never used.
       lazyConnect: true,
@@ -50,12 +53,12 @@ export class RedisHostSessionStore extends HostSessionStore {
   }
 
   async insert(hash: string, owner: SessionOwner, now: number, ttlMs: number): Promise<void> {
-    const index = OWNER_KEY + owner.imUserId;
+    const index = this.ownerKey + owner.imUserId;
     const replies = await this.exec(
       this.redis
         .multi()
-        .hset(SESSION_KEY + hash, { a: owner.id, u: owner.imUserId, c: now, s: now })
-        .pexpire(SESSION_KEY + hash, ttlMs)
+        .hset(this.sessionKey + hash, { a: owner.id, u: owner.imUserId, c: now, s: now })
+        .pexpire(this.sessionKey + hash, ttlMs)
         .sadd(index, hash)
         // Every session in the index ends within the absolute lifetime of the newest one.
         .pexpire(index, this.maxLifetimeMs)
@@ -66,7 +69,7 @@ export class RedisHostSessionStore extends HostSessionStore {
   }
 
   async findByHash(hash: string): Promise<StoredHostSession | null> {
-    const fields = await this.call(() => this.redis.hgetall(SESSION_KEY + hash));
+    const fields = await this.call(() => this.redis.hgetall(this.sessionKey + hash));
     const createdAt = Number(fields.c);
     const lastSeenAt = Number(fields.s);
     // A hash missing a field was never written whole by insert: treat it as no session.
@@ -75,24 +78,24 @@ export class RedisHostSessionStore extends HostSessionStore {
   }
 
   async touch(hash: string, now: number, ttlMs: number): Promise<void> {
-    await this.call(() => this.redis.eval(TOUCH, 1, SESSION_KEY + hash, String(now), String(ttlMs)));
+    await this.call(() => this.redis.eval(TOUCH, 1, this.sessionKey + hash, String(now), String(ttlMs)));
   }
 
   async deleteByHash(hash: string): Promise<void> {
-    const imUserId = await this.call(() => this.redis.hget(SESSION_KEY + hash, 'u'));
-    const batch = this.redis.multi().del(SESSION_KEY + hash);
-    if (imUserId) batch.srem(OWNER_KEY + imUserId, hash);
+    const imUserId = await this.call(() => this.redis.hget(this.sessionKey + hash, 'u'));
+    const batch = this.redis.multi().del(this.sessionKey + hash);
+    if (imUserId) batch.srem(this.ownerKey + imUserId, hash);
     await this.exec(batch);
   }
 
   async deleteOfAccount(owner: SessionOwner, _manager?: unknown, keepHash?: string): Promise<void> {
-    const index = OWNER_KEY + owner.imUserId;
+    const index = this.ownerKey + owner.imUserId;
     const hashes = (await this.call(() => this.redis.smembers(index))).filter((hash) => hash !== keepHash);
     if (hashes.length === 0) return;
     await this.exec(
       this.redis
         .multi()
-        .del(...hashes.map((hash) => SESSION_KEY + hash))
+        .del(...hashes.map((hash) => this.sessionKey + hash))
         .srem(index, ...hashes),
     );
   }
@@ -105,7 +108,7 @@ export class RedisHostSessionStore extends HostSessionStore {
   private async sweepIndex(index: string): Promise<void> {
     const hashes = await this.call(() => this.redis.smembers(index));
     const batch = this.redis.pipeline();
-    for (const hash of hashes) batch.exists(SESSION_KEY + hash);
+    for (const hash of hashes) batch.exists(this.sessionKey + hash);
     const exists = await this.exec(batch);
     const gone = hashes.filter((_hash, i) => Number(exists[i]) === 0);
     if (gone.length) await this.call(() => this.redis.srem(index, ...gone));

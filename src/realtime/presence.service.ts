@@ -20,8 +20,6 @@ import type { SocketSession } from './socket-session';
 import type { PresenceQueryDto } from './dto/presence-query.dto';
 import type { PresenceQueryReply } from './presence.reply';
 
-/** Key prefix of the presence sets in Redis. */
-const PRESENCE_PREFIX = 'im:presence:';
 /** The crash sweep runs at least this often, so TTL + sweep stays within a minute by default. */
 const SWEEP_MAX_MS = 10_000;
 
@@ -48,7 +46,7 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
   ) {
     const ttlMs = config.realtime.presenceTtlMs;
     this.registry = config.messaging.redisUrl
-      ? new RedisPresenceRegistry(config.messaging.redisUrl, PRESENCE_PREFIX, ttlMs, {
+      ? new RedisPresenceRegistry(config.messaging.redisUrl, `${config.messaging.redisPrefix.keys}presence:`, ttlMs, {
           commandTimeoutMs: config.operations.redisTimeoutMs,
         })
       : new MemoryPresenceRegistry({ ttlMs });

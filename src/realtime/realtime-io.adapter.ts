@@ -55,7 +55,10 @@ export class RealtimeIoAdapter extends IoAdapter {
     if (url)
       server.adapter(
         // requestsTimeout bounds a question to the other instances (the admin dashboard's socket census).
-        createAdapter(this.redisClient(url, 'publish'), this.redisClient(url, 'subscribe'), { requestsTimeout: 1000 }),
+        createAdapter(this.redisClient(url, 'publish'), this.redisClient(url, 'subscribe'), {
+          requestsTimeout: 1000,
+          key: this.config.messaging.redisPrefix.channels,
+        }),
       );
     return server;
   }

@@ -9,7 +9,9 @@ import { parseDatabaseUrl } from '../../src/config/app-config';
  * A database of the test's own, for tests that change what every user of the database sees
  * (the runtime settings: closing a capability in the shared MySQL database would fail the
  * other spec files running beside it). Pass `env` to startTestApp (every instance of the test
- * the same, to share it); the first instance migrates it. `drop()` removes it.
+ * the same, to share it); the first instance migrates it. `drop()` removes it. The env names
+ * a Redis prefix of its own too: its users are numbered from 1 like every other isolated
+ * database's, so on the shared Redis their presence and sockets would otherwise meet.
  */
 export interface IsolatedDatabase {
   env: Record<string, string>;
@@ -17,11 +19,12 @@ export interface IsolatedDatabase {
 }
 
 export async function isolatedDatabase(): Promise<IsolatedDatabase> {
+  const redis = { REDIS_KEY_PREFIX: `e2e-${randomBytes(6).toString('hex')}:` };
   const url = process.env.E2E_DATABASE_URL;
   if (!url || url.startsWith('sqlite')) {
     const file = join(tmpdir(), `im-e2e-isolated-${randomBytes(6).toString('hex')}.sqlite`);
     return {
-      env: { DATABASE_URL: `sqlite:${file}`, MIGRATIONS_RUN: 'true' },
+      env: { DATABASE_URL: `sqlite:${file}`, MIGRATIONS_RUN: 'true', ...redis },
       drop: async () => {
         for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
       },
@@ -43,7 +46,7 @@ export async function isolatedDatabase(): Promise<IsolatedDatabase> {
   const isolated = new URL(url);
   isolated.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: isolated.toString(), MIGRATIONS_RUN: 'true' },
+    env: { DATABASE_URL: isolated.toString(), MIGRATIONS_RUN: 'true', ...redis },
     drop: async () => {
       const admin = await connect();
       await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);

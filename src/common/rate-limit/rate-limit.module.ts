@@ -15,10 +15,16 @@ import { RateLimitGuard } from './rate-limit.guard';
       inject: [APP_CONFIG, Clock, MetricsService],
       useFactory: (config: AppConfig, clock: Clock, metrics: MetricsService): RateLimiter =>
         config.messaging.redisUrl
-          ? new RedisRateLimiter(config.messaging.redisUrl, () => clock.now(), config.operations.redisTimeoutMs, {
-              onState: (up) => metrics.redisUp.set(up ? 1 : 0),
-              onFallback: () => metrics.redisFallbacks.inc(),
-            })
+          ? new RedisRateLimiter(
+              config.messaging.redisUrl,
+              () => clock.now(),
+              config.operations.redisTimeoutMs,
+              {
+                onState: (up) => metrics.redisUp.set(up ? 1 : 0),
+                onFallback: () => metrics.redisFallbacks.inc(),
+              },
+              config.messaging.redisPrefix.keys,
+            )
           : new MemoryRateLimiter(() => clock.now()),
     },
     RateLimitGuard,

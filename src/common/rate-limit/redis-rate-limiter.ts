@@ -40,6 +40,8 @@ export class RedisRateLimiter extends RateLimiter {
     private readonly now: () => number,
     private readonly timeoutMs: number,
     private readonly hooks: RedisLimiterHooks,
+    /** Every window's key starts with it (REDIS_KEY_PREFIX). */
+    private readonly keyPrefix = 'im:',
   ) {
     super();
     this.fallback = new MemoryRateLimiter(now);
@@ -68,7 +70,7 @@ export class RedisRateLimiter extends RateLimiter {
     if (this.redis.status === 'ready' && (!probe || (Date.now() >= this.retryAt && !this.probing))) {
       this.probing ||= probe;
       try {
-        const windowKey = `im:rl:${key}:${Math.floor(this.now() / rule.windowMs)}`;
+        const windowKey = `${this.keyPrefix}rl:${key}:${Math.floor(this.now() / rule.windowMs)}`;
         const count = Number(await this.redis.eval(HIT, 1, windowKey, String(rule.windowMs)));
         this.setUp(true);
         return count <= rule.limit;
@@ -86,7 +88,7 @@ export class RedisRateLimiter extends RateLimiter {
   async refund(key: string, rule: RateLimitRule, at: number): Promise<void> {
     if (this.redis.status === 'ready' && this.up !== false) {
       try {
-        await this.redis.eval(REFUND, 1, `im:rl:${key}:${Math.floor(at / rule.windowMs)}`);
+        await this.redis.eval(REFUND, 1, `${this.keyPrefix}rl:${key}:${Math.floor(at / rule.windowMs)}`);
         return;
       } catch {
         this.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
