@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { TestApp, startTestApp } from '../helpers/test-app';
 import { RateLimiter } from '../../src/common/rate-limit/rate-limiter';
 import { ApiClient } from '../helpers/api-client';
@@ -40,8 +41,14 @@ describe('per-user rate limits (1005)', () => {
     let first: TestApp;
     let second: TestApp;
     beforeAll(async () => {
-      // Both instances share one database and one Redis, as two replicas behind a balancer would.
-      const env = { RATE_LIMITS: 'client_error=4/60s', REDIS_URL: redisUrl as string };
+      // Both instances share one database and one Redis, as two replicas behind a balancer would;
+      // a Redis prefix of their own, so that their clock far ahead (below) sweeps no other spec
+      // file's presence on the shared Redis.
+      const env = {
+        RATE_LIMITS: 'client_error=4/60s',
+        REDIS_URL: redisUrl as string,
+        REDIS_KEY_PREFIX: `e2e-${randomBytes(6).toString('hex')}:`,
+      };
       first = await startTestApp(env);
       second = await startTestApp({
         ...env,
