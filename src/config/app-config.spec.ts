@@ -130,14 +130,19 @@ describe('loadConfig', () => {
       keys: 'im:',
       channels: 'socket.io',
     });
-    expect(loadConfig({ ...strong, REDIS_KEY_PREFIX: 'staging:{im}:' }).messaging.redisPrefix).toEqual({
-      keys: 'staging:{im}:',
-      channels: 'staging:{im}:socket.io',
+    // Set to the default, the same names as unset: a fleet mixing the two stays one.
+    expect(loadConfig({ ...strong, REDIS_KEY_PREFIX: 'im:' }).messaging.redisPrefix).toEqual({
+      keys: 'im:',
+      channels: 'socket.io',
+    });
+    expect(loadConfig({ ...strong, REDIS_KEY_PREFIX: 'staging.im-2:' }).messaging.redisPrefix).toEqual({
+      keys: 'staging.im-2:',
+      channels: 'staging.im-2:socket.io',
     });
     expect(loadConfig({ ...strong, REDIS_KEY_PREFIX: 'x'.repeat(64) }).messaging.redisPrefix.keys).toHaveLength(64);
-    for (const bad of ['x'.repeat(65), 'has space', 'a*b', 'ü:', 'new\nline'])
+    for (const bad of ['x'.repeat(65), 'has space', 'a*b', 'ü:', 'new\nline', 'prod:{im}:', 'a?', '[x]'])
       expect(problems({ ...strong, REDIS_KEY_PREFIX: bad })).toEqual([
-        'REDIS_KEY_PREFIX must be 1-64 characters: letters, digits and : _ . - { }',
+        'REDIS_KEY_PREFIX must be 1-64 characters: letters, digits and : _ . -',
       ]);
   });
 });

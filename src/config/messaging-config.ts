@@ -37,8 +37,16 @@ export interface MessagingConfig {
   redisPrefix: { keys: string; channels: string };
 }
 
-/** Without REDIS_KEY_PREFIX: the names every release before it used, so instances of both agree during an upgrade. */
-const DEFAULT_REDIS_PREFIX = { keys: 'im:', channels: 'socket.io' };
+/**
+ * The default prefix keeps the names every release before REDIS_KEY_PREFIX used (the adapter's
+ * channels `socket.io`, not `im:socket.io`), so instances of both agree during an upgrade, and
+ * setting `im:` means the same as leaving it unset.
+ */
+const DEFAULT_KEY_PREFIX = 'im:';
+
+function redisPrefixOf(keys: string): { keys: string; channels: string } {
+  return { keys, channels: keys === DEFAULT_KEY_PREFIX ? 'socket.io' : `${keys}socket.io` };
+}
 
 const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   send: { limit: 20, windowMs: 1000 },
@@ -93,12 +101,11 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv, problems: string[]):
   }
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
-  let redisPrefix = DEFAULT_REDIS_PREFIX;
+  let redisPrefix = redisPrefixOf(DEFAULT_KEY_PREFIX);
   const keyPrefix = env.REDIS_KEY_PREFIX;
   if (keyPrefix !== undefined && keyPrefix !== '') {
-    if (/^[A-Za-z0-9:_.{}-]{1,64}$/.test(keyPrefix))
-      redisPrefix = { keys: keyPrefix, channels: `${keyPrefix}socket.io` };
-    else problems.push('REDIS_KEY_PREFIX must be 1-64 characters: letters, digits and : _ . - { }');
+    if (/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) redisPrefix = redisPrefixOf(keyPrefix);
+    else problems.push('REDIS_KEY_PREFIX must be 1-64 characters: letters, digits and : _ . -');
   }
 
   return {
